@@ -1,0 +1,76 @@
+/*
+ * Business constants of the product (spec §9), written once and imported by the API,
+ * the worker, the bot and the SPA. SQL carries the same numbers in its constraints.
+ */
+export const SIGN_IN_CODE_LENGTH = 6;
+export const SIGN_IN_CODE_TTL_MINUTES = 10;
+export const SIGN_IN_CODE_MAX_ATTEMPTS = 5;
+export const SIGN_IN_CODES_PER_WINDOW = 3;
+export const SESSION_TTL_DAYS = 30;
+
+export const CHANNELS_PER_PROJECT = 1;
+export const PLATFORMS = ["telegram", "vk", "dzen"] as const;
+export const WORKING_PLATFORMS = ["telegram"] as const;
+
+export const DRAFTS_PER_GENERATION_MAX = 30;
+export const BULK_ADD_MAX_LINES = 30;
+export const GENERATED_TITLES = { min: 1, max: 30, default: 20 } as const;
+export const GENERATED_POST_LENGTH = { min: 100, max: 4000, default: 1500 } as const;
+export const CONTENT_PLAN_POST_LENGTH = { min: 50, max: 5000 } as const;
+export const POST_CONTENT_MAX = 4096;
+export const PHOTO_CAPTION_MAX = 1024;
+export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
+export const IMAGE_MAX_DIMENSION_SUM = 10000;
+export const IMAGE_MAX_ASPECT_RATIO = 20;
+export const DRAFT_PREVIEW_LENGTH = 100;
+
+export const WRITING_STYLE_RANGES = {
+  formality: { min: 0, max: 4 },
+  seriousness: { min: 0, max: 4 },
+  emojiUsage: { min: 0, max: 2 },
+} as const;
+export const WRITING_STYLE_DEFAULTS = { formality: 2, seriousness: 2, emojiUsage: 1 } as const;
+
+export const DEFAULT_TIMEZONE = "Europe/Moscow";
+export const LANGUAGES = ["ru", "en"] as const;
+export const DEFAULT_LANGUAGE = "ru";
+
+/** Spec §3: UTC plus 23 cities. SQL checks the same list. */
+export const TIMEZONES = [
+  "UTC",
+  "Europe/London",
+  "Europe/Paris",
+  "Europe/Berlin",
+  "Europe/Athens",
+  "Europe/Kaliningrad",
+  "Europe/Moscow",
+  "Europe/Samara",
+  "Asia/Yekaterinburg",
+  "Asia/Omsk",
+  "Asia/Krasnoyarsk",
+  "Asia/Irkutsk",
+  "Asia/Yakutsk",
+  "Asia/Vladivostok",
+  "Asia/Magadan",
+  "Asia/Kamchatka",
+  "Asia/Dubai",
+  "Asia/Singapore",
+  "Asia/Tokyo",
+  "America/New_York",
+  "America/Chicago",
+  "America/Denver",
+  "America/Los_Angeles",
+  "Australia/Sydney",
+] as const;
+
+export const POSTS_REFETCH_MS = 5000;
+export const JOB_POLL_MS = 1000;
+export const JOB_BANNER_DISMISS_MS = 5000;
+export const CALENDAR_TICK_MS = 60_000;
+export const VIRTUAL_POST_ID_MULTIPLIER = 1_000_000;
+export const CHAT_HISTORY_PAGE_SIZE = 5;
+export const CHAT_CONTEXT_MESSAGES = 10;
+
+export const PROJECT_NAME_MAX = 100;
+export const PROJECT_DESCRIPTION_MAX = 2000;
+export const PROJECT_SOURCES_MAX = 5000;
