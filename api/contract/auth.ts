@@ -2,8 +2,9 @@ import * as v from "valibot";
 import { SIGN_IN_CODE_LENGTH } from "./limits.ts";
 
 /** Spec §5: sign-in e-mail and code, with the exact messages the client shows. */
+// A missing field is read as "" so it fails with the field's own message, not valibot's.
 export const EmailSchema = v.pipe(
-  v.string("Invalid email"),
+  v.optional(v.string("Invalid email"), ""),
   v.trim(),
   v.toLowerCase(),
   v.maxLength(254, "Invalid email"),
@@ -11,7 +12,7 @@ export const EmailSchema = v.pipe(
 );
 
 export const CodeSchema = v.pipe(
-  v.string(`String must contain exactly ${SIGN_IN_CODE_LENGTH} character(s)`),
+  v.optional(v.string(`String must contain exactly ${SIGN_IN_CODE_LENGTH} character(s)`), ""),
   v.trim(),
   v.length(SIGN_IN_CODE_LENGTH, `String must contain exactly ${SIGN_IN_CODE_LENGTH} character(s)`),
 );

@@ -62,15 +62,16 @@ export const WritingStyleSchema = v.pipe(
   ], "Invalid writing style"),
 );
 
+// Required text fields read a missing value as "" so it fails with the spec's message.
 export const ProjectNameSchema = v.pipe(
-  v.string("Project name is required"),
+  v.optional(v.string("Project name is required"), ""),
   v.trim(),
   v.nonEmpty("Project name is required"),
   v.maxLength(PROJECT_NAME_MAX, `Project name must be at most ${PROJECT_NAME_MAX} characters`),
 );
 
 export const AdminHandleSchema = v.pipe(
-  v.string("Admin's Telegram handle is required"),
+  v.optional(v.string("Admin's Telegram handle is required"), ""),
   v.trim(),
   v.nonEmpty("Admin's Telegram handle is required"),
   v.regex(ADMIN_HANDLE_PATTERN, "Invalid Telegram handle format"),

@@ -1,0 +1,12 @@
+import type { Config } from "./config.ts";
+import type { Sql } from "./db.ts";
+import type { Log } from "./log.ts";
+
+/** What the API needs from the outside world; tests build it the same way main.ts does. */
+export type ApiDeps = {
+  sql: Sql;
+  config: Config;
+  log: Log;
+  /** Built SPA to serve; absent in API-only tests. */
+  webDist?: string;
+};

@@ -1,0 +1,18 @@
+import type { SessionUser } from "./contract/auth.ts";
+
+/** Values middleware puts on the Hono context. */
+export type AppEnv = {
+  Variables: {
+    requestId: string;
+    user?: SessionUser;
+    sessionId?: string;
+  };
+};
+
+/** The signed-in user; only call behind requireUser. */
+// deno-lint-ignore no-explicit-any
+export function currentUser(c: { get(key: "user"): SessionUser | undefined }): SessionUser {
+  const user = c.get("user");
+  if (!user) throw new Error("currentUser called on a route without requireUser");
+  return user;
+}

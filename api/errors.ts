@@ -1,0 +1,55 @@
+/*
+ * The one place where failures become HTTP answers. Every non-OK answer is JSON
+ * { message, code }. SQL functions raise with the codes of sql/error_codes.md.
+ */
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { Log } from "./log.ts";
+
+export class ApiError extends Error {
+  constructor(readonly status: ContentfulStatusCode, readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+/** SQLSTATE → HTTP status and JSON code. Keep in step with sql/error_codes.md. */
+const SQL_ERRORS: Record<string, { status: ContentfulStatusCode; code: string; message?: string }> = {
+  NTFND: { status: 404, code: "notFound" },
+  RATEL: { status: 429, code: "rateLimited" },
+  INVAL: { status: 400, code: "invalid" },
+  "23514": { status: 400, code: "invalid", message: "The data does not satisfy the product's rules" },
+  "23502": { status: 400, code: "invalid", message: "A required value is missing" },
+  "22P02": { status: 400, code: "invalid", message: "A value has the wrong format" },
+  "22003": { status: 400, code: "invalid", message: "A number is out of range" },
+  "23505": { status: 409, code: "conflict", message: "This already exists" },
+  "23503": { status: 404, code: "notFound", message: "A referenced item does not exist" },
+};
+
+type PgError = Error & { code?: string };
+
+export function toApiError(err: unknown): ApiError | undefined {
+  if (err instanceof ApiError) return err;
+  if (err instanceof HTTPException) {
+    const status = err.status as ContentfulStatusCode;
+    const message = err.message || "Bad request";
+    return new ApiError(status, status === 413 ? "tooLarge" : "badRequest", message);
+  }
+  const code = (err as PgError)?.code;
+  if (typeof code === "string" && code in SQL_ERRORS) {
+    const known = SQL_ERRORS[code];
+    return new ApiError(known.status, known.code, known.message ?? (err as Error).message);
+  }
+  return undefined;
+}
+
+export function errorHandler(log: Log) {
+  return (err: Error, c: Context) => {
+    const known = toApiError(err);
+    if (known) return c.json({ message: known.message, code: known.code }, known.status);
+    log("error", "unhandled error", { requestId: c.get("requestId"), path: c.req.path, error: err });
+    return c.json({ message: "Something went wrong on our side. Please try again.", code: "internal" }, 500);
+  };
+}
+
+export const notFound = (c: Context) => c.json({ message: "Not found", code: "notFound" }, 404);

@@ -1,0 +1,29 @@
+/* Serves the API and the built SPA on PORT. DATABASE_URL must point at a migrated database. */
+import { createApp } from "./app.ts";
+import { readConfig } from "./config.ts";
+import { connect } from "./db.ts";
+import { jsonLog } from "./log.ts";
+
+const config = readConfig();
+const log = jsonLog("api");
+if (!config.databaseUrl) {
+  log("error", "DATABASE_URL is not set; start everything with `npm start`, or set it to run the API alone");
+  Deno.exit(2);
+}
+const sql = connect(config.databaseUrl);
+const app = createApp({ sql, config, log, webDist: new URL("../web/dist", import.meta.url).pathname });
+
+const server = Deno.serve({
+  port: config.port,
+  hostname: "0.0.0.0",
+  onListen: ({ port }) => log("info", `listening on ${config.publicUrl} (port ${port})`),
+}, app.fetch);
+
+async function shutdown() {
+  log("info", "shutting down");
+  await server.shutdown();
+  await sql.end({ timeout: 5 });
+  Deno.exit(0);
+}
+Deno.addSignalListener("SIGINT", shutdown);
+Deno.addSignalListener("SIGTERM", shutdown);

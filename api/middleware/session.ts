@@ -1,0 +1,37 @@
+/*
+ * Loads the signed-in user (one SQL call) for every /api request and refreshes the
+ * cookie when the server slid the session's expiry. `requireUser` guards private routes.
+ */
+import type { MiddlewareHandler } from "hono";
+import { getCookie } from "hono/cookie";
+import type { SessionUser } from "../contract/auth.ts";
+import type { Sql } from "../db.ts";
+import { ApiError } from "../errors.ts";
+import { SESSION_COOKIE, sessionId, setSessionCookie } from "../session.ts";
+
+const SLID_RECENTLY_MS = 60_000;
+const THIRTY_DAYS_MS = 30 * 24 * 60 * 60 * 1000;
+
+export function loadSession(sql: Sql, secureCookies: boolean): MiddlewareHandler {
+  return async (c, next) => {
+    const token = getCookie(c, SESSION_COOKIE);
+    if (token && /^[a-z2-7]{32}$/.test(token)) {
+      const id = sessionId(token);
+      const [row] = await sql<(SessionUser & { expiresAt: Date })[]>`select * from app_public.session_user(${id})`;
+      if (row) {
+        c.set("user", { id: row.id, email: row.email, isAdmin: row.isAdmin });
+        c.set("sessionId", id);
+        // The expiry just moved to 30 days ahead: give the browser the same lifetime.
+        if (row.expiresAt.getTime() > Date.now() + THIRTY_DAYS_MS - SLID_RECENTLY_MS) {
+          setSessionCookie(c, token, secureCookies);
+        }
+      }
+    }
+    await next();
+  };
+}
+
+export const requireUser: MiddlewareHandler = async (c, next) => {
+  if (!c.get("user")) throw new ApiError(401, "unauthorized", "Please sign in");
+  await next();
+};

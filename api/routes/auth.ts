@@ -1,0 +1,52 @@
+/*
+ * E-mail sign-in with one-time codes (spec §2 /auth, §4, §7). The rules (expiry, single
+ * use, 5 tries, 3 codes per 10 minutes, codeAlreadySent) live in the SQL functions.
+ */
+import { Hono } from "hono";
+import { RequestCodeSchema, VerifyCodeSchema } from "../contract/auth.ts";
+import type { ApiDeps } from "../deps.ts";
+import type { AppEnv } from "../env.ts";
+import { ApiError } from "../errors.ts";
+import { clearSessionCookie, newSessionToken, sessionId, setSessionCookie } from "../session.ts";
+import { body } from "../validate.ts";
+
+/** Six digits from a secure random source, without modulo bias. */
+function newSignInCode() {
+  const limit = 4_294_000_000; // largest multiple of 10^6 below 2^32
+  while (true) {
+    const [n] = crypto.getRandomValues(new Uint32Array(1));
+    if (n < limit) return String(n % 1_000_000).padStart(6, "0");
+  }
+}
+
+export function authRoutes({ sql, config }: ApiDeps) {
+  const secure = config.publicUrl.startsWith("https://");
+  return new Hono<AppEnv>()
+    .post("/request-otp", body(RequestCodeSchema), async (c) => {
+      const { email } = c.req.valid("json");
+      const [row] = await sql<{ sent: boolean }[]>`
+        select app_public.request_sign_in_code(${email}, ${newSignInCode()}) as sent`;
+      return c.json({ codeAlreadySent: row.sent });
+    })
+    .post("/verify-otp", body(VerifyCodeSchema), async (c) => {
+      const { email, code } = c.req.valid("json");
+      const token = newSessionToken();
+      const [user] = await sql<{ id: number; email: string; isAdmin: boolean }[]>`
+        select * from app_public.verify_sign_in_code(
+          ${email}, ${code}, ${sessionId(token)}, ${config.adminEmails.has(email)})`;
+      if (!user) throw new ApiError(400, "auth.invalidCode", "Invalid or expired code");
+      setSessionCookie(c, token, secure);
+      return c.json({ id: user.id, email: user.email, isAdmin: user.isAdmin });
+    })
+    .post("/logout", async (c) => {
+      const id = c.get("sessionId");
+      if (id) await sql`select app_public.revoke_session(${id})`;
+      clearSessionCookie(c, secure);
+      return c.json({ ok: true });
+    })
+    .get("/user", (c) => {
+      const user = c.get("user");
+      if (!user) throw new ApiError(401, "unauthorized", "Not signed in");
+      return c.json(user);
+    });
+}

@@ -1,0 +1,38 @@
+/* Projects (spec §2 Dashboard/Project page, §3, §5, §7): each handler is one SQL call. */
+import { Hono } from "hono";
+import { ProjectCreateSchema, ProjectUpdateSchema } from "../contract/projects.ts";
+import type { ApiDeps } from "../deps.ts";
+import { type AppEnv, currentUser } from "../env.ts";
+import { requireUser } from "../middleware/session.ts";
+import { body, idParam } from "../validate.ts";
+
+export function projectRoutes({ sql }: ApiDeps) {
+  return new Hono<AppEnv>()
+    .use(requireUser)
+    .get("/", async (c) => {
+      const rows = await sql`select * from app_public.user_projects(${currentUser(c).id})`;
+      return c.json(rows);
+    })
+    .post("/", body(ProjectCreateSchema), async (c) => {
+      const p = c.req.valid("json");
+      const [row] = await sql`
+        select * from app_public.create_project(
+          ${currentUser(c).id}, ${p.name}, ${p.description}, ${sql.json(p.writingStyle)}, ${p.adminHandle},
+          ${p.timezone}, ${p.language}, ${p.sources})`;
+      return c.json(row, 201);
+    })
+    .get("/:id", async (c) => {
+      const [row] = await sql`select * from app_public.get_project(${currentUser(c).id}, ${idParam(c.req.param("id"))})`;
+      return c.json(row);
+    })
+    .patch("/:id", body(ProjectUpdateSchema), async (c) => {
+      const changes = Object.fromEntries(Object.entries(c.req.valid("json")).filter(([, v]) => v !== undefined));
+      const [row] = await sql`
+        select * from app_public.update_project(${currentUser(c).id}, ${idParam(c.req.param("id"))}, ${sql.json(changes)})`;
+      return c.json(row);
+    })
+    .delete("/:id", async (c) => {
+      await sql`select app_public.delete_project(${currentUser(c).id}, ${idParam(c.req.param("id"))})`;
+      return c.json({ ok: true });
+    });
+}

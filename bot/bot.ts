@@ -1,0 +1,21 @@
+/*
+ * The Telegram bot: features are Composers installed here, under one error boundary.
+ * bot/main.ts runs it with @grammyjs/runner; tests create it against the local Bot API.
+ */
+import { sequentialize } from "@grammyjs/runner";
+import { Bot } from "grammy";
+import type { Sql } from "../api/db.ts";
+import type { Log } from "../api/log.ts";
+import { registration } from "./features/registration.ts";
+
+export type BotDeps = { sql: Sql; log: Log; apiRoot: string };
+
+export function createBot(token: string, deps: BotDeps) {
+  const bot = new Bot(token, { client: { apiRoot: deps.apiRoot } });
+  // Updates of one chat are handled in order (the runner handles chats concurrently).
+  bot.use(sequentialize((ctx) => ctx.chat?.id.toString()));
+  bot.errorBoundary((err) => {
+    deps.log("error", "bot update failed", { updateId: err.ctx.update.update_id, error: err.error });
+  }).use(registration(deps));
+  return bot;
+}

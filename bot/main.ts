@@ -1,0 +1,27 @@
+/* The bot process: long polling with @grammyjs/runner, updates of one chat in order. */
+import { run } from "@grammyjs/runner";
+import { readConfig } from "../api/config.ts";
+import { connect } from "../api/db.ts";
+import { jsonLog } from "../api/log.ts";
+import { createBot } from "./bot.ts";
+
+const config = readConfig();
+const log = jsonLog("bot");
+if (!config.databaseUrl || !config.telegramBotToken) {
+  log("error", "the bot needs DATABASE_URL and TELEGRAM_BOT_TOKEN");
+  Deno.exit(2);
+}
+const sql = connect(config.databaseUrl, { max: 5 });
+const bot = createBot(config.telegramBotToken, { sql, log, apiRoot: config.telegramApiRoot });
+await bot.init();
+log("info", `bot @${bot.botInfo.username} polling ${config.telegramApiRoot}`);
+const runner = run(bot);
+
+async function shutdown() {
+  log("info", "bot stopping");
+  if (runner.isRunning()) await runner.stop();
+  await sql.end({ timeout: 5 });
+  Deno.exit(0);
+}
+Deno.addSignalListener("SIGINT", shutdown);
+Deno.addSignalListener("SIGTERM", shutdown);

@@ -1,0 +1,36 @@
+/*
+ * Developers' helper for graphile-migrate against a throwaway embedded PostgreSQL:
+ *   deno run -A scripts/migrations.ts commit     # sql/migrations/current.sql → committed/
+ *   deno run -A scripts/migrations.ts uncommit   # the last committed migration → current.sql
+ * (Apply migrations to a real database with `deno task migrate`.)
+ */
+import { commit, uncommit } from "graphile-migrate";
+import { runMigrations } from "graphile-worker";
+import { ensureDatabase } from "../sql/migrate.ts";
+import { startEmbeddedPostgres } from "./postgres.ts";
+
+const action = Deno.args[0];
+if (action !== "commit" && action !== "uncommit") {
+  console.error("usage: scripts/migrations.ts commit|uncommit");
+  Deno.exit(2);
+}
+const dir = await Deno.makeTempDir({ prefix: "pressa-migrations-" });
+await Deno.chmod(dir, 0o755); // reachable by the postgres system user when run as root
+const pg = await startEmbeddedPostgres(dir);
+try {
+  const connectionString = await ensureDatabase(pg.adminUrl, "pressa_dev");
+  const shadow = new URL(pg.adminUrl);
+  shadow.pathname = "/pressa_dev_shadow";
+  await runMigrations({ connectionString });
+  const settings = {
+    connectionString,
+    shadowConnectionString: shadow.toString(),
+    rootConnectionString: pg.adminUrl,
+    migrationsFolder: new URL("../sql/migrations", import.meta.url).pathname,
+  };
+  if (action === "commit") await commit(settings);
+  else await uncommit(settings);
+} finally {
+  await pg.stop();
+  await Deno.remove(dir, { recursive: true });
+}

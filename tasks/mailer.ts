@@ -1,0 +1,36 @@
+/*
+ * Outgoing e-mail. With SMTP_URL, nodemailer delivers through that server (one pooled
+ * connection); without it the message is written to the log so a developer can sign in
+ * on a machine with no mail server.
+ */
+import nodemailer from "nodemailer";
+import type { Config } from "../api/config.ts";
+import type { Log } from "../api/log.ts";
+
+export type Mail = { to: string; subject: string; text: string; html?: string };
+export type Mailer = { send(mail: Mail): Promise<void>; close(): void };
+
+export function createMailer(config: Config, log: Log): Mailer {
+  if (!config.smtpUrl) {
+    return {
+      send(mail) {
+        log("warn", "SMTP_URL is not set; e-mail written to the log instead of sent", {
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+        });
+        return Promise.resolve();
+      },
+      close() {},
+    };
+  }
+  const transport = nodemailer.createTransport(config.smtpUrl, { from: config.mailFrom });
+  return {
+    async send(mail) {
+      await transport.sendMail({ ...mail, from: config.mailFrom });
+    },
+    close() {
+      transport.close();
+    },
+  };
+}

@@ -1,0 +1,25 @@
+/* The worker process: runs queued jobs until SIGINT/SIGTERM, letting running jobs finish. */
+import { readConfig } from "../api/config.ts";
+import { jsonLog } from "../api/log.ts";
+import { startWorker } from "./worker.ts";
+
+const config = readConfig();
+const log = jsonLog("worker");
+if (!config.databaseUrl) {
+  log("error", "DATABASE_URL is not set; start everything with `npm start`, or set it to run the worker alone");
+  Deno.exit(2);
+}
+const worker = await startWorker(config.databaseUrl, config, log);
+log("info", "worker started");
+
+let stopping = false;
+async function shutdown() {
+  if (stopping) return;
+  stopping = true;
+  log("info", "worker stopping; running jobs finish first");
+  await worker.stop();
+  Deno.exit(0);
+}
+Deno.addSignalListener("SIGINT", shutdown);
+Deno.addSignalListener("SIGTERM", shutdown);
+await worker.runner.promise;

@@ -1,0 +1,32 @@
+/*
+ * Mails a sign-in code. The address's language is unknown before sign-in, so the mail
+ * carries Russian first (the product's default) and English below.
+ */
+import type { Task } from "graphile-worker";
+import * as v from "valibot";
+import { SIGN_IN_CODE_TTL_MINUTES } from "../api/contract/limits.ts";
+import type { Mailer } from "./mailer.ts";
+
+const Payload = v.object({ email: v.string(), code: v.pipe(v.string(), v.regex(/^\d{6}$/)) });
+
+export function signInCodeMail(code: string) {
+  const text = [
+    `Ваш код для входа в Pressa: ${code}`,
+    `Код действует ${SIGN_IN_CODE_TTL_MINUTES} минут. Если вы не запрашивали код, просто проигнорируйте это письмо.`,
+    "",
+    `Your Pressa sign-in code: ${code}`,
+    `It is valid for ${SIGN_IN_CODE_TTL_MINUTES} minutes. If you did not ask for it, ignore this e-mail.`,
+  ].join("\n");
+  return { subject: `Pressa: код для входа ${code} / your sign-in code`, text };
+}
+
+export function sendSignInCode(mailer: Mailer): Task {
+  return async (payload, helpers) => {
+    const parsed = v.safeParse(Payload, payload);
+    if (!parsed.success) {
+      helpers.logger.error(`sign_in_codes__send: malformed payload, dropped`);
+      return;
+    }
+    await mailer.send({ to: parsed.output.email, ...signInCodeMail(parsed.output.code) });
+  };
+}

@@ -1,0 +1,44 @@
+/*
+ * The graphile-worker runner with every task of the product. tasks/main.ts runs it as a
+ * process; tests run the same runner in-process against their own database.
+ */
+import { Logger, run, type Runner, type TaskList } from "graphile-worker";
+import type { Config } from "../api/config.ts";
+import type { Log } from "../api/log.ts";
+import { createMailer } from "./mailer.ts";
+import { sendSignInCode } from "./sign_in_codes__send.ts";
+
+/** ≤ 500 ms so a job due at a time starts within half a second of it. */
+export const POLL_INTERVAL_MS = 500;
+
+export type WorkerHandle = { runner: Runner; stop(): Promise<void> };
+
+export async function startWorker(connectionString: string, config: Config, log: Log): Promise<WorkerHandle> {
+  const mailer = createMailer(config, log);
+  const taskList: TaskList = {
+    sign_in_codes__send: sendSignInCode(mailer),
+    sessions__cleanup: async (_payload, helpers) => {
+      await helpers.query("select app_public.delete_expired_sign_in_state()");
+    },
+  };
+  const runner = await run({
+    connectionString,
+    taskList,
+    concurrency: 5,
+    pollInterval: POLL_INTERVAL_MS,
+    noHandleSignals: true,
+    crontab: "17 3 * * * sessions__cleanup",
+    logger: new Logger(() => (level, message, meta) => {
+      if (level === "debug") return;
+      log(level === "warning" ? "warn" : level === "error" ? "error" : "info", message, meta ?? {});
+    }),
+  });
+  return {
+    runner,
+    async stop() {
+      // graphile-worker lets running jobs finish before resolving.
+      await runner.stop();
+      mailer.close();
+    },
+  };
+}

@@ -1,0 +1,28 @@
+/*
+ * One embedded PostgreSQL for the whole run, in a fresh folder. A template database is
+ * migrated once; every test file then gets its own database copied from it
+ * (tests/helpers/db.ts), so files run in parallel without seeing each other's rows or jobs.
+ */
+import type { TestProject } from "vitest/node";
+import { startEmbeddedPostgres } from "../scripts/postgres.ts";
+import { ensureDatabase, migrateDatabase } from "../sql/migrate.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    pgAdminUrl: string;
+  }
+}
+
+export const TEMPLATE_DATABASE = "pressa_template";
+
+export default async function setup(project: TestProject) {
+  const dir = await Deno.makeTempDir({ prefix: "pressa-test-" });
+  await Deno.chmod(dir, 0o755); // reachable by the postgres system user when run as root
+  const pg = await startEmbeddedPostgres(dir, () => {});
+  await migrateDatabase(await ensureDatabase(pg.adminUrl, TEMPLATE_DATABASE));
+  project.provide("pgAdminUrl", pg.adminUrl);
+  return async () => {
+    await pg.stop();
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  };
+}

@@ -1,0 +1,88 @@
+/*
+ * The product as tests use it: a fresh database, the real app, the real worker, and a
+ * real SMTP server receiving the mail. `serve: true` also listens on a random port
+ * (browser tests); otherwise tests call app.request directly.
+ */
+import { createApp } from "../../api/app.ts";
+import { type Config, readConfig } from "../../api/config.ts";
+import { connect } from "../../api/db.ts";
+import { silentLog } from "../../api/log.ts";
+import { startWorker } from "../../tasks/worker.ts";
+import { freshDatabase } from "./db.ts";
+import { codeFrom, startSmtpSink } from "./smtp.ts";
+
+export type Stack = Awaited<ReturnType<typeof startStack>>;
+
+export async function startStack(options: { serve?: boolean; env?: Record<string, string>; webDist?: string } = {}) {
+  const databaseUrl = await freshDatabase();
+  const smtp = await startSmtpSink();
+  const server = options.serve ? Deno.listen({ hostname: "127.0.0.1", port: 0 }) : undefined;
+  const port = server ? (server.addr as Deno.NetAddr).port : 8000;
+  server?.close();
+  const config: Config = readConfig({
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    SMTP_URL: smtp.url,
+    ...options.env,
+  });
+  const sql = connect(databaseUrl, { max: 5 });
+  const app = createApp({ sql, config, log: silentLog, webDist: options.webDist });
+  const worker = await startWorker(databaseUrl, config, silentLog);
+  const http = options.serve ? Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, app.fetch) : undefined;
+
+  /** Calls the API like the SPA does; `cookie` is a session cookie from signIn. */
+  async function call(method: string, path: string, body?: unknown, cookie?: string) {
+    const headers: Record<string, string> = {};
+    if (body !== undefined) headers["content-type"] = "application/json";
+    if (cookie) headers.cookie = cookie;
+    const res = await app.request(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let json: any;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, json, text, headers: res.headers };
+  }
+
+  /** Signs in through the API with the code from the delivered mail; answers the cookie. */
+  async function signIn(email: string) {
+    const before = smtp.mailsTo(email).length;
+    const requested = await call("POST", "/api/auth/request-otp", { email });
+    if (requested.status !== 200) throw new Error(`request-otp ${requested.status}: ${requested.text}`);
+    const mail = await smtp.waitForMail(email, before + 1);
+    const verified = await call("POST", "/api/auth/verify-otp", { email, code: codeFrom(mail) });
+    if (verified.status !== 200) throw new Error(`verify-otp ${verified.status}: ${verified.text}`);
+    const cookie = verified.headers.get("set-cookie")!.split(";")[0];
+    return { cookie, user: verified.json as { id: number; email: string; isAdmin: boolean } };
+  }
+
+  return {
+    app,
+    sql,
+    smtp,
+    config,
+    databaseUrl,
+    baseUrl: `http://127.0.0.1:${port}`,
+    call,
+    signIn,
+    async close() {
+      await http?.shutdown();
+      await worker.stop();
+      await sql.end({ timeout: 5 });
+      await smtp.close();
+    },
+  };
+}
+
+let counter = 0;
+/** A unique address per test so tests never share sign-in limits. */
+export function uniqueEmail(prefix = "user") {
+  counter += 1;
+  return `${prefix}.${Date.now().toString(36)}${counter}${Math.random().toString(36).slice(2, 6)}@example.com`;
+}

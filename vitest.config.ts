@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+// Runs under Deno (`npm test` → scripts/test.ts), so server code and tests share a runtime.
+export default defineConfig({
+  test: {
+    include: ["tests/**/*.test.ts"],
+    globalSetup: ["tests/global_setup.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    fileParallelism: true,
+    maxWorkers: 2,
+  },
+});

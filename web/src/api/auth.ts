@@ -1,0 +1,37 @@
+import useSWR, { mutate } from "swr";
+import type { SessionUser } from "../../../api/contract/auth.ts";
+import { ApiRequestError, apiFetch } from "./fetcher.ts";
+
+export const USER_KEY = "/api/auth/user";
+
+/** 401 is the normal "nobody is signed in" answer, not an error. */
+async function fetchSessionUser(url: string): Promise<SessionUser | null> {
+  try {
+    return await apiFetch<SessionUser>(url);
+  } catch (error) {
+    if (error instanceof ApiRequestError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+export function useUser() {
+  const { data, error, isLoading, mutate } = useSWR<SessionUser | null>(USER_KEY, fetchSessionUser);
+  return { user: data ?? null, isLoading, error: error as unknown, mutate };
+}
+
+export function requestCode(email: string): Promise<{ codeAlreadySent: boolean }> {
+  return apiFetch("/api/auth/request-otp", { method: "POST", body: { email } });
+}
+
+export async function verifyCode(email: string, code: string): Promise<SessionUser> {
+  const user = await apiFetch<SessionUser>("/api/auth/verify-otp", { method: "POST", body: { email, code } });
+  await mutate(USER_KEY, user, { revalidate: false });
+  return user;
+}
+
+/** Ends the session and forgets everything cached for the previous user. */
+export async function logout(): Promise<void> {
+  await apiFetch("/api/auth/logout", { method: "POST" });
+  await mutate((key) => key !== USER_KEY, undefined, { revalidate: false });
+  await mutate(USER_KEY, null, { revalidate: false });
+}

@@ -1,0 +1,73 @@
+import type { ApiError } from "../../../api/contract/projects.ts";
+
+/**
+ * Every non-OK answer becomes this error. Its message is "<status>: <body text>" (spec §8),
+ * and when the body is the API's JSON error it also carries the parsed `{ message, code }`.
+ */
+export class ApiRequestError extends Error {
+  readonly status: number;
+  readonly body: ApiError | undefined;
+
+  constructor(status: number, text: string, body: ApiError | undefined) {
+    super(`${status}: ${text}`);
+    this.name = "ApiRequestError";
+    this.status = status;
+    this.body = body;
+  }
+}
+
+function parseErrorBody(text: string): ApiError | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === "object" && typeof (parsed as ApiError).message === "string") {
+      const { message, code } = parsed as Partial<ApiError>;
+      return { message: message ?? "", code: typeof code === "string" ? code : "" };
+    }
+  } catch {
+    // Not JSON: the status line and text are all there is.
+  }
+  return undefined;
+}
+
+type RequestOptions = {
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** A plain value is sent as JSON; FormData goes as multipart with the browser's boundary. */
+  body?: unknown;
+  signal?: AbortSignal;
+};
+
+/** The one way the SPA talks to the API: cookies included, JSON in and out. */
+export async function apiFetch<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { method = "GET", body, signal } = options;
+  const init: RequestInit = { method, credentials: "include", signal };
+  if (body instanceof FormData) {
+    init.body = body;
+  } else if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers = { "Content-Type": "application/json" };
+  }
+
+  const response = await fetch(path, init);
+  const text = await response.text();
+  if (!response.ok) {
+    throw new ApiRequestError(response.status, text || response.statusText, parseErrorBody(text));
+  }
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** SWR's default reader: a GET of the key. */
+export function fetcher<T>(url: string): Promise<T> {
+  return apiFetch<T>(url);
+}
+
+/** The server's own message for a toast, or undefined when there is none to show. */
+export function errorMessage(error: unknown): string | undefined {
+  if (error instanceof ApiRequestError) {
+    return error.body?.message || undefined;
+  }
+  return undefined;
+}
+
+export function hasStatus(error: unknown, status: number): boolean {
+  return error instanceof ApiRequestError && error.status === status;
+}

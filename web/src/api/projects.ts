@@ -1,0 +1,77 @@
+import useSWR, { mutate } from "swr";
+import * as v from "valibot";
+import { WRITING_STYLE_DEFAULTS } from "../../../api/contract/limits.ts";
+import { WritingStyleSchema, type Project, type WritingStyle } from "../../../api/contract/projects.ts";
+import { apiFetch } from "./fetcher.ts";
+
+export const PROJECTS_KEY = "/api/projects";
+export const projectKey = (id: number) => `/api/projects/${id}`;
+
+/** What the create form sends (spec §7). */
+export type ProjectInput = {
+  name: string;
+  description: string;
+  writingStyle: WritingStyle;
+  adminHandle: string;
+  timezone: string;
+  sources: string;
+};
+export type ProjectUpdateInput = ProjectInput & { language: string };
+
+/** Spec §3: writingStyle may come back as an object or as JSON text of one. */
+function normalizeProject(project: Project): Project {
+  const style = v.safeParse(WritingStyleSchema, project.writingStyle);
+  return {
+    ...project,
+    description: project.description ?? "",
+    sources: project.sources ?? "",
+    writingStyle: style.success ? style.output : { ...WRITING_STYLE_DEFAULTS },
+  };
+}
+
+async function fetchProjects(url: string): Promise<Project[]> {
+  return (await apiFetch<Project[]>(url)).map(normalizeProject);
+}
+
+async function fetchProject(url: string): Promise<Project> {
+  return normalizeProject(await apiFetch<Project>(url));
+}
+
+/** Route parameters are text; anything but a positive whole number is no project. */
+export function parseProjectId(value: string | undefined): number | null {
+  if (!value || !/^\d+$/.test(value)) return null;
+  const id = Number(value);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+export function useProjects() {
+  const { data, error, isLoading, mutate } = useSWR<Project[]>(PROJECTS_KEY, fetchProjects);
+  return { projects: data ?? [], isLoading, error: error as unknown, mutate };
+}
+
+export function useProject(id: number | null) {
+  const { data, error, isLoading, mutate } = useSWR<Project>(id === null ? null : projectKey(id), fetchProject);
+  return { project: data, isLoading, error: error as unknown, mutate };
+}
+
+export async function createProject(input: ProjectInput): Promise<Project> {
+  const project = normalizeProject(await apiFetch<Project>(PROJECTS_KEY, { method: "POST", body: input }));
+  await mutate(projectKey(project.id), project, { revalidate: false });
+  void mutate<Project[]>(PROJECTS_KEY, (list) => (list ? [project, ...list] : list));
+  return project;
+}
+
+export async function updateProject(id: number, input: ProjectUpdateInput): Promise<Project> {
+  // Spec §7: PATCH carries writingStyle as JSON text.
+  const body = { ...input, writingStyle: JSON.stringify(input.writingStyle) };
+  const project = normalizeProject(await apiFetch<Project>(projectKey(id), { method: "PATCH", body }));
+  await mutate(projectKey(id), project, { revalidate: false });
+  void mutate<Project[]>(PROJECTS_KEY, (list) => list?.map((item) => (item.id === id ? project : item)));
+  return project;
+}
+
+export async function deleteProject(id: number): Promise<void> {
+  await apiFetch(projectKey(id), { method: "DELETE" });
+  void mutate<Project[]>(PROJECTS_KEY, (list) => list?.filter((item) => item.id !== id));
+  void mutate(projectKey(id), undefined, { revalidate: false });
+}

@@ -1,0 +1,53 @@
+import { Button, Center, Stack, Text, Title } from "@mantine/core";
+import type { ReactNode } from "react";
+import { Navigate, Outlet, useLocation } from "react-router-dom";
+import { useUser } from "../../api/auth.ts";
+import { useT } from "../../i18n/i18n.tsx";
+import { FullPageLoader } from "../FullPageLoader/FullPageLoader.tsx";
+
+export type AuthRedirectState = { from?: string };
+
+/** Protected pages: spinner while the session loads, /auth when nobody is signed in. */
+export function RequireAuth() {
+  const { user, isLoading, error, mutate } = useUser();
+  const location = useLocation();
+
+  if (isLoading) return <FullPageLoader />;
+  if (error) return <SessionUnavailable onRetry={() => void mutate()} />;
+  if (!user) {
+    const state: AuthRedirectState = { from: location.pathname + location.search };
+    return <Navigate to="/auth" replace state={state} />;
+  }
+  return <Outlet />;
+}
+
+/**
+ * /auth: a signed-in user goes to the dashboard instead, or back to the page that sent them
+ * here, which is also what happens the moment sign-in succeeds.
+ */
+export function GuestOnly({ children }: { children: ReactNode }) {
+  const { user, isLoading } = useUser();
+  const location = useLocation();
+  if (isLoading) return <FullPageLoader />;
+  if (user) {
+    const from = (location.state as AuthRedirectState | null)?.from;
+    return <Navigate to={from?.startsWith("/") && !from.startsWith("/auth") ? from : "/"} replace />;
+  }
+  return children;
+}
+
+/** The session check failed for another reason than "signed out" (server down, network). */
+function SessionUnavailable({ onRetry }: { onRetry: () => void }) {
+  const t = useT();
+  return (
+    <Center mih="100dvh" p="md">
+      <Stack align="center" gap="xs" maw={360} ta="center">
+        <Title order={2}>{t("session.unavailableTitle")}</Title>
+        <Text c="dimmed">{t("session.unavailableText")}</Text>
+        <Button mt="sm" onClick={onRetry}>
+          {t("common.retry")}
+        </Button>
+      </Stack>
+    </Center>
+  );
+}
