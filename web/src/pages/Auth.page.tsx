@@ -181,7 +181,7 @@ function WelcomePanel() {
   return (
     <aside className={classes.panel}>
       <Text fw={700} size="lg" style={{ display: "flex", alignItems: "center", gap: 10 }}>
-        <PressaMark size={30} />
+        <PressaMark size={30} inverted />
         Pressa
       </Text>
       <div>

@@ -185,12 +185,14 @@ export const IconBug = createIcon(
 );
 
 /** The Pressa mark: a folded sheet that is also a paper plane. */
-export function PressaMark({ size = 28 }: { size?: number }) {
+export function PressaMark({ size = 28, inverted = false }: { size?: number; inverted?: boolean }) {
+  const tile = inverted ? "#fff" : "var(--mantine-primary-color-filled)";
+  const plane = inverted ? "var(--mantine-primary-color-filled)" : "#fff";
   return (
     <svg width={size} height={size} viewBox="0 0 32 32" aria-hidden="true" focusable="false">
-      <rect width="32" height="32" rx="8" fill="var(--mantine-primary-color-filled)" />
-      <path d="M8 15.5 24 8.5l-4.5 15-4.3-4.6z" fill="#fff" />
-      <path d="m15.2 18.9-1.4 4.6-1.3-5.9L24 8.5z" fill="#fff" opacity="0.7" />
+      <rect width="32" height="32" rx="8" fill={tile} />
+      <path d="M8 15.5 24 8.5l-4.5 15-4.3-4.6z" fill={plane} />
+      <path d="m15.2 18.9-1.4 4.6-1.3-5.9L24 8.5z" fill={plane} opacity="0.7" />
     </svg>
   );
 }

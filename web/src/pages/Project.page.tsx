@@ -1,0 +1,83 @@
+import { Badge, Button, Card, SimpleGrid, Text, ThemeIcon } from "@mantine/core";
+import "@mantine/core/styles/Badge.layer.css";
+import "@mantine/core/styles/Card.layer.css";
+import "@mantine/core/styles/SimpleGrid.layer.css";
+import "@mantine/core/styles/ThemeIcon.layer.css";
+import { useDisclosure } from "@mantine/hooks";
+import { Link, useParams } from "react-router-dom";
+import { parseProjectId, useProject } from "../api/projects.ts";
+import { IconAt, IconChevronRight, IconClock, IconGlobe, IconPencil, IconTrash } from "../components/Icons/Icons.tsx";
+import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
+import { DeleteProjectDialog } from "../components/ProjectDialogs/DeleteProjectDialog.tsx";
+import { EditProjectDialog } from "../components/ProjectDialogs/EditProjectDialog.tsx";
+import { ProjectLoadError } from "../components/ProjectLoadError/ProjectLoadError.tsx";
+import { FullPageLoader } from "../components/FullPageLoader/FullPageLoader.tsx";
+import { useT } from "../i18n/i18n.tsx";
+import { usePageTitle } from "../lib/pageTitle.ts";
+import { PROJECT_SECTIONS, projectPath } from "../lib/projectSections.ts";
+import classes from "./Project.module.css";
+
+export default function ProjectPage() {
+  const t = useT();
+  const projectId = parseProjectId(useParams().id);
+  const { project, error } = useProject(projectId);
+  const [editOpened, editDialog] = useDisclosure(false);
+  const [deleteOpened, deleteDialog] = useDisclosure(false);
+  usePageTitle(project?.name ?? t("project.title"));
+
+  if (projectId === null || error) return <ProjectLoadError />;
+  if (!project) return <FullPageLoader fullHeight={false} />;
+
+  return (
+    <>
+      <PageHeader
+        title={project.name}
+        description={project.description || undefined}
+        actions={
+          <>
+            <Button variant="default" leftSection={<IconPencil size={16} />} onClick={editDialog.open}>
+              {t("common.edit")}
+            </Button>
+            <Button variant="light" color="red" leftSection={<IconTrash size={16} />} onClick={deleteDialog.open}>
+              {t("common.delete")}
+            </Button>
+          </>
+        }
+      />
+
+      <div className={classes.meta}>
+        <Badge variant="default" size="lg" radius="sm" tt="none" fw={500} leftSection={<IconAt size={14} />}>
+          {project.adminHandle.replace(/^@/, "")}
+        </Badge>
+        <Badge variant="default" size="lg" radius="sm" tt="none" fw={500} leftSection={<IconClock size={14} />}>
+          {project.timezone}
+        </Badge>
+        <Badge variant="default" size="lg" radius="sm" tt="none" fw={500} leftSection={<IconGlobe size={14} />}>
+          {t(project.language === "en" ? "language.en" : "language.ru")}
+        </Badge>
+      </div>
+
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
+        {PROJECT_SECTIONS.map(({ path, titleKey, descriptionKey, Icon }) => (
+          <Card key={path} component={Link} to={projectPath(project.id, path)} padding="lg" className={classes.sectionCard}>
+            <div className={classes.sectionHead}>
+              <ThemeIcon variant="light" size={40} radius="md">
+                <Icon size={20} />
+              </ThemeIcon>
+              <IconChevronRight size={18} className={classes.arrow} />
+            </div>
+            <div>
+              <Text fw={600}>{t(titleKey)}</Text>
+              <Text size="sm" c="dimmed" mt={2}>
+                {t(descriptionKey)}
+              </Text>
+            </div>
+          </Card>
+        ))}
+      </SimpleGrid>
+
+      <EditProjectDialog project={project} opened={editOpened} onClose={editDialog.close} />
+      <DeleteProjectDialog project={project} opened={deleteOpened} onClose={deleteDialog.close} />
+    </>
+  );
+}
