@@ -12,6 +12,7 @@ import { requestLog } from "./middleware/request.ts";
 import { sameOrigin } from "./middleware/same_origin.ts";
 import { loadSession } from "./middleware/session.ts";
 import { authRoutes } from "./routes/auth.ts";
+import { healthRoutes } from "./routes/health.ts";
 import { projectRoutes } from "./routes/projects.ts";
 import { serveSpa } from "./static.ts";
 
@@ -36,6 +37,7 @@ export function createApp(deps: ApiDeps) {
     })(c, next);
   });
   api.use(loadSession(deps.sql, deps.config.publicUrl.startsWith("https://")));
+  api.route("/health", healthRoutes(deps));
   api.route("/auth", authRoutes(deps));
   api.route("/projects", projectRoutes(deps));
   api.notFound(notFound);

@@ -132,7 +132,7 @@ function CodeStep({ email, alreadySent, onBack }: CodeStepProps) {
             {t("auth.checkEmail")}
           </Title>
           <Text c="dimmed" data-testid="code-prompt">
-            {alreadySent ? t("auth.codeAlreadySent") : t("auth.codeSent", { length: SIGN_IN_CODE_LENGTH })}
+            {alreadySent ? t("auth.codeAlreadySent") : t("auth.codeSent")}
           </Text>
         </div>
         <div className={classes.sentTo}>

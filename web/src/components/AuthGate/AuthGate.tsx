@@ -21,6 +21,12 @@ export function RequireAuth() {
   return <Outlet />;
 }
 
+/** Admin screens: other users are sent to their dashboard (the API refuses them anyway). */
+export function RequireAdmin() {
+  const { user } = useUser();
+  return user?.isAdmin ? <Outlet /> : <Navigate to="/" replace />;
+}
+
 /**
  * /auth: a signed-in user goes to the dashboard instead, or back to the page that sent them
  * here, which is also what happens the moment sign-in succeeds.

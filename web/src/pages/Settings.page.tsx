@@ -1,0 +1,39 @@
+import { Card, NativeSelect, Text } from "@mantine/core";
+import "@mantine/core/styles/Card.layer.css";
+import { LANGUAGES } from "../../../api/contract/limits.ts";
+import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
+import { IconGlobe } from "../components/Icons/Icons.tsx";
+import { useLanguage, useT, type Language } from "../i18n/i18n.tsx";
+import { usePageTitle } from "../lib/pageTitle.ts";
+
+export default function SettingsPage() {
+  const t = useT();
+  const { language, setLanguage } = useLanguage();
+  usePageTitle(t("settings.title"));
+
+  return (
+    <>
+      <PageHeader title={t("settings.title")} description={t("settings.description")} />
+      <Card padding="lg" maw={560}>
+        <Text fw={600}>{t("settings.interface")}</Text>
+        <Text size="sm" c="dimmed" mb="md">
+          {t("settings.interfaceHint")}
+        </Text>
+        <NativeSelect
+          label={t("settings.language")}
+          leftSection={<IconGlobe size={16} />}
+          data={[
+            { value: "ru", label: t("language.ru") },
+            { value: "en", label: t("language.en") },
+          ]}
+          value={language}
+          onChange={(event) => {
+            const next = event.currentTarget.value;
+            if ((LANGUAGES as readonly string[]).includes(next)) setLanguage(next as Language);
+          }}
+          data-testid="language-select"
+        />
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,67 @@
+import { lazy, Suspense, type ReactNode } from "react";
+import { Route, Routes } from "react-router-dom";
+import { GuestOnly, RequireAdmin, RequireAuth } from "./components/AuthGate/AuthGate.tsx";
+import { FullPageLoader } from "./components/FullPageLoader/FullPageLoader.tsx";
+import { PROJECT_SECTIONS } from "./lib/projectSections.ts";
+
+// Every screen, and the shell itself, is its own chunk: the first paint loads only what it shows.
+const Shell = lazy(() => import("./components/Shell/Shell.tsx"));
+const AuthPage = lazy(() => import("./pages/Auth.page.tsx"));
+const DashboardPage = lazy(() => import("./pages/Dashboard.page.tsx"));
+const ProjectPage = lazy(() => import("./pages/Project.page.tsx"));
+const ProjectSectionPage = lazy(() => import("./pages/ProjectSection.page.tsx"));
+const SettingsPage = lazy(() => import("./pages/Settings.page.tsx"));
+const BillingPage = lazy(() => import("./pages/Billing.page.tsx"));
+const AdminPage = lazy(() => import("./pages/Admin.page.tsx"));
+const AdminBugReportsPage = lazy(() => import("./pages/AdminBugReports.page.tsx"));
+const NotFoundPage = lazy(() => import("./pages/NotFound.page.tsx"));
+
+function Standalone({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<FullPageLoader />}>{children}</Suspense>;
+}
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route
+        path="/auth"
+        element={
+          <GuestOnly>
+            <Standalone>
+              <AuthPage />
+            </Standalone>
+          </GuestOnly>
+        }
+      />
+      <Route element={<RequireAuth />}>
+        <Route
+          element={
+            <Standalone>
+              <Shell />
+            </Standalone>
+          }
+        >
+          <Route index element={<DashboardPage />} />
+          <Route path="project/:id" element={<ProjectPage />} />
+          {PROJECT_SECTIONS.map(({ path }) => (
+            <Route key={path} path={`project/:id/${path}`} element={<ProjectSectionPage section={path} />} />
+          ))}
+          <Route path="settings" element={<SettingsPage />} />
+          <Route path="billing" element={<BillingPage />} />
+          <Route path="admin" element={<RequireAdmin />}>
+            <Route index element={<AdminPage />} />
+            <Route path="bug-reports" element={<AdminBugReportsPage />} />
+          </Route>
+        </Route>
+      </Route>
+      <Route
+        path="*"
+        element={
+          <Standalone>
+            <NotFoundPage />
+          </Standalone>
+        }
+      />
+    </Routes>
+  );
+}
