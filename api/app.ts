@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
+import { IMAGE_MAX_BYTES } from "./contract/limits.ts";
 import type { ApiDeps } from "./deps.ts";
 import type { AppEnv } from "./env.ts";
 import { ApiError, errorHandler, notFound } from "./errors.ts";
@@ -12,12 +13,25 @@ import { requestLog } from "./middleware/request.ts";
 import { sameOrigin } from "./middleware/same_origin.ts";
 import { loadSession } from "./middleware/session.ts";
 import { authRoutes } from "./routes/auth.ts";
+import { draftRoutes } from "./routes/drafts.ts";
+import { projectUploadRoutes, uploadServingRoutes } from "./routes/uploads.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { projectRoutes } from "./routes/projects.ts";
 import { serveSpa } from "./static.ts";
 
-/** JSON bodies are small; uploads (multipart) get their own, larger limit on their route. */
+/**
+ * Every body is cut off while it streams in, so a huge upload is never buffered: JSON
+ * bodies are small; a multipart body carries at most one image of ≤ 10 MB (plus room for
+ * the multipart envelope).
+ */
 const JSON_BODY_LIMIT = 1024 * 1024;
+const MULTIPART_BODY_LIMIT = IMAGE_MAX_BYTES + 64 * 1024;
+const tooLarge = (): never => {
+  throw new ApiError(413, "tooLarge", "The request body is too large");
+};
+const imageTooBig = (): never => {
+  throw new ApiError(413, "drafts.imageTooBig", "drafts.imageTooBig");
+};
 
 export function createApp(deps: ApiDeps) {
   const app = new Hono<AppEnv>();
@@ -27,19 +41,18 @@ export function createApp(deps: ApiDeps) {
 
   const api = new Hono<AppEnv>();
   api.use(sameOrigin(deps.config.publicUrl));
-  api.use(async (c, next) => {
-    if (c.req.header("content-type")?.startsWith("multipart/form-data")) return next();
-    return bodyLimit({
-      maxSize: JSON_BODY_LIMIT,
-      onError: () => {
-        throw new ApiError(413, "tooLarge", "The request body is too large");
-      },
-    })(c, next);
-  });
+  const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge });
+  const multipartLimit = bodyLimit({ maxSize: MULTIPART_BODY_LIMIT, onError: imageTooBig });
+  api.use((c, next) =>
+    c.req.header("content-type")?.startsWith("multipart/form-data") ? multipartLimit(c, next) : jsonLimit(c, next)
+  );
   api.use(loadSession(deps.sql, deps.config.publicUrl.startsWith("https://")));
   api.route("/health", healthRoutes(deps));
   api.route("/auth", authRoutes(deps));
   api.route("/projects", projectRoutes(deps));
+  api.route("/projects/:projectId/drafts", draftRoutes(deps));
+  api.route("/projects/:projectId/upload-image", projectUploadRoutes(deps));
+  api.route("/uploads", uploadServingRoutes(deps));
   api.notFound(notFound);
 
   app.route("/api", api);

@@ -1,12 +1,14 @@
 import type { Config } from "./config.ts";
 import type { Sql } from "./db.ts";
 import type { Log } from "./log.ts";
+import type { FileStorage } from "./storage.ts";
 
 /** What the API needs from the outside world; tests build it the same way main.ts does. */
 export type ApiDeps = {
   sql: Sql;
   config: Config;
   log: Log;
+  storage: FileStorage;
   /** Built SPA to serve; absent in API-only tests. */
   webDist?: string;
 };

@@ -16,6 +16,7 @@ export class ApiError extends Error {
 /** SQLSTATE → HTTP status and JSON code. Keep in step with sql/error_codes.md. */
 const SQL_ERRORS: Record<string, { status: ContentfulStatusCode; code: string; message?: string }> = {
   NTFND: { status: 404, code: "notFound" },
+  DRSCH: { status: 409, code: "drafts.cannotDeleteScheduled" },
   RATEL: { status: 429, code: "rateLimited" },
   INVAL: { status: 400, code: "invalid" },
   "23514": { status: 400, code: "invalid", message: "The data does not satisfy the product's rules" },
@@ -25,6 +26,8 @@ const SQL_ERRORS: Record<string, { status: ContentfulStatusCode; code: string; m
   "23505": { status: 409, code: "conflict", message: "This already exists" },
   "23503": { status: 404, code: "notFound", message: "A referenced item does not exist" },
 };
+
+const TRANSLATION_KEY = /^[a-z]+\.[A-Za-z]+$/;
 
 type PgError = Error & { code?: string };
 
@@ -38,7 +41,9 @@ export function toApiError(err: unknown): ApiError | undefined {
   const code = (err as PgError)?.code;
   if (typeof code === "string" && code in SQL_ERRORS) {
     const known = SQL_ERRORS[code];
-    return new ApiError(known.status, known.code, known.message ?? (err as Error).message);
+    const message = known.message ?? (err as Error).message;
+    // A message that is a translation key (drafts.bulkAddFailed) is also the code.
+    return new ApiError(known.status, TRANSLATION_KEY.test(message) ? message : known.code, message);
   }
   return undefined;
 }

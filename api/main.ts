@@ -3,6 +3,7 @@ import { createApp } from "./app.ts";
 import { readConfig } from "./config.ts";
 import { connect } from "./db.ts";
 import { jsonLog } from "./log.ts";
+import { createStorage } from "./storage.ts";
 
 const config = readConfig();
 const log = jsonLog("api");
@@ -11,7 +12,8 @@ if (!config.databaseUrl) {
   Deno.exit(2);
 }
 const sql = connect(config.databaseUrl);
-const app = createApp({ sql, config, log, webDist: new URL("../web/dist", import.meta.url).pathname });
+const storage = await createStorage(config);
+const app = createApp({ sql, config, log, storage, webDist: new URL("../web/dist", import.meta.url).pathname });
 
 const server = Deno.serve({
   port: config.port,

@@ -1,6 +1,7 @@
 /* The worker process: runs queued jobs until SIGINT/SIGTERM, letting running jobs finish. */
 import { readConfig } from "../api/config.ts";
 import { jsonLog } from "../api/log.ts";
+import { createStorage } from "../api/storage.ts";
 import { startWorker } from "./worker.ts";
 
 const config = readConfig();
@@ -9,7 +10,7 @@ if (!config.databaseUrl) {
   log("error", "DATABASE_URL is not set; start everything with `npm start`, or set it to run the worker alone");
   Deno.exit(2);
 }
-const worker = await startWorker(config.databaseUrl, config, log);
+const worker = await startWorker(config.databaseUrl, config, log, { storage: await createStorage(config) });
 log("info", "worker started");
 
 let stopping = false;

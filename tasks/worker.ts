@@ -5,7 +5,9 @@
 import { Logger, run, type Runner, type TaskList } from "graphile-worker";
 import type { Config } from "../api/config.ts";
 import type { Log } from "../api/log.ts";
+import type { FileStorage } from "../api/storage.ts";
 import { createMailer } from "./mailer.ts";
+import { cleanupUploads } from "./uploads__cleanup.ts";
 import { sendSignInCode } from "./sign_in_codes__send.ts";
 
 /** ≤ 500 ms so a job due at a time starts within half a second of it. */
@@ -13,13 +15,19 @@ export const POLL_INTERVAL_MS = 500;
 
 export type WorkerHandle = { runner: Runner; stop(): Promise<void> };
 
-export async function startWorker(connectionString: string, config: Config, log: Log): Promise<WorkerHandle> {
+export async function startWorker(
+  connectionString: string,
+  config: Config,
+  log: Log,
+  deps: { storage: FileStorage },
+): Promise<WorkerHandle> {
   const mailer = createMailer(config, log);
   const taskList: TaskList = {
     sign_in_codes__send: sendSignInCode(mailer),
     sessions__cleanup: async (_payload, helpers) => {
       await helpers.query("select app_public.delete_expired_sign_in_state()");
     },
+    uploads__cleanup: cleanupUploads(deps.storage),
   };
   const runner = await run({
     connectionString,
@@ -27,7 +35,7 @@ export async function startWorker(connectionString: string, config: Config, log:
     concurrency: 5,
     pollInterval: POLL_INTERVAL_MS,
     noHandleSignals: true,
-    crontab: "17 3 * * * sessions__cleanup",
+    crontab: ["17 3 * * * sessions__cleanup", "42 * * * * uploads__cleanup"].join("\n"),
     logger: new Logger(() => (level, message, meta) => {
       if (level === "debug") return;
       log(level === "warning" ? "warn" : level === "error" ? "error" : "info", message, meta ?? {});

@@ -7,6 +7,7 @@ import { createApp } from "../../api/app.ts";
 import { type Config, readConfig } from "../../api/config.ts";
 import { connect } from "../../api/db.ts";
 import { silentLog } from "../../api/log.ts";
+import { localDiskStorage } from "../../api/storage.ts";
 import { startWorker } from "../../tasks/worker.ts";
 import { freshDatabase } from "./db.ts";
 import { codeFrom, startSmtpSink } from "./smtp.ts";
@@ -26,8 +27,10 @@ export async function startStack(options: { serve?: boolean; env?: Record<string
     ...options.env,
   });
   const sql = connect(databaseUrl, { max: 5 });
-  const app = createApp({ sql, config, log: silentLog, webDist: options.webDist });
-  const worker = await startWorker(databaseUrl, config, silentLog);
+  const uploadsDir = await Deno.makeTempDir({ prefix: "pressa-uploads-" });
+  const storage = localDiskStorage(uploadsDir);
+  const app = createApp({ sql, config, log: silentLog, storage, webDist: options.webDist });
+  const worker = await startWorker(databaseUrl, config, silentLog, { storage });
   const http = options.serve ? Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, app.fetch) : undefined;
 
   /** Calls the API like the SPA does; `cookie` is a session cookie from signIn. */
@@ -69,6 +72,8 @@ export async function startStack(options: { serve?: boolean; env?: Record<string
     config,
     databaseUrl,
     baseUrl: `http://127.0.0.1:${port}`,
+    storage,
+    uploadsDir,
     call,
     signIn,
     async close() {
@@ -76,6 +81,7 @@ export async function startStack(options: { serve?: boolean; env?: Record<string
       await worker.stop();
       await sql.end({ timeout: 5 });
       await smtp.close();
+      await Deno.remove(uploadsDir, { recursive: true }).catch(() => {});
     },
   };
 }

@@ -32,7 +32,10 @@ export const theme = createTheme({
     },
   },
   components: {
-    Modal: { defaultProps: { radius: "lg", centered: true, overlayProps: { backgroundOpacity: 0.4, blur: 2 } } },
+    Modal: {
+      defaultProps: { radius: "lg", centered: true, overlayProps: { backgroundOpacity: 0.4, blur: 2 } },
+      styles: { title: { fontWeight: 650, fontSize: "var(--mantine-font-size-lg)" } },
+    },
     Card: { defaultProps: { radius: "lg", withBorder: true } },
     Paper: { defaultProps: { radius: "lg" } },
     Tooltip: { defaultProps: { withArrow: true } },

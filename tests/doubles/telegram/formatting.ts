@@ -508,3 +508,6 @@ export function withDetectedEntities({ text, entities }: FormattedText): Formatt
   }
   return { text, entities: sortEntities([...entities, ...found]) };
 }
+
+/** The entities Telegram finds by itself in a plain text (e.g. a message a user types). */
+export const detectedEntities = (text: string): MessageEntity[] => withDetectedEntities({ text, entities: [] }).entities;

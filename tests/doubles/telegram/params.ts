@@ -44,7 +44,7 @@ export async function readParams(url: URL, contentType: string | undefined, body
     const form = await new Request("http://local/", {
       method: "POST",
       headers: { "content-type": contentType! },
-      body,
+      body: body as Uint8Array<ArrayBuffer>,
     }).formData();
     const files = new Map<string, UploadedFile>();
     for (const [name, value] of form) {

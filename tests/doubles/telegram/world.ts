@@ -21,7 +21,7 @@ import { badRequest, CHAT_NOT_FOUND, forbidden } from "./errors.ts";
 /** Administrator rights that make sense in a channel. */
 export type ChannelAdminRights = Omit<
   ChatAdministratorRights,
-  "can_pin_messages" | "can_manage_topics" | "can_manage_tags" | "can_send_welcome_messages"
+  "can_pin_messages" | "can_manage_topics" | "can_manage_tags"
 >;
 
 /** The bot's standing in a channel; an object means "administrator with these rights". */
@@ -43,6 +43,7 @@ export const DEFAULT_ADMIN_RIGHTS: ChannelAdminRights = {
   can_post_stories: true,
   can_edit_stories: true,
   can_delete_stories: true,
+  can_send_welcome_messages: false,
 };
 
 export interface UserRecord {
@@ -58,6 +59,8 @@ export interface ChatRecord {
   nextMessageId: number;
   // Channels only:
   description?: string;
+  /** What getChatMemberCount answers (subscribers); default: owner + bot. */
+  memberCount?: number;
   owner?: User;
   bot?: NormalisedMembership;
 }
@@ -210,7 +213,14 @@ export class World {
     return record;
   }
 
-  addChannel(input: { username?: string; title?: string; description?: string; owner?: number; botRights?: BotMembership }) {
+  addChannel(input: {
+    username?: string;
+    title?: string;
+    description?: string;
+    owner?: number;
+    memberCount?: number;
+    botRights?: BotMembership;
+  }) {
     const id = -this.nextChannelId++;
     const owner = input.owner !== undefined
       ? this.user(input.owner).user
@@ -224,6 +234,7 @@ export class World {
       messages: [],
       nextMessageId: 1,
       description: input.description,
+      memberCount: input.memberCount,
       owner,
       bot: "left",
     });
@@ -294,8 +305,9 @@ export class World {
   }
 
   /**
-   * A chat as the bot can see it (getChat and every method taking chat_id): private chats
-   * of users who opened the bot, public channels, and private channels it belongs to.
+   * A chat as the bot can see it (every method taking chat_id): private chats of users
+   * it knows, public channels, and private channels it belongs to. Whether it may write
+   * there is `assertCanPost`'s business.
    */
   visibleChat(chatId: number | string): ChatRecord {
     const record = typeof chatId === "number"
@@ -304,10 +316,7 @@ export class World {
       ? this.findChannelByUsername(chatId)
       : undefined;
     if (!record) throw badRequest(CHAT_NOT_FOUND);
-    if (record.chat.type === "private") {
-      if (!this.users.get(record.chat.id)!.startedBot) throw badRequest(CHAT_NOT_FOUND);
-      return record;
-    }
+    if (record.chat.type === "private") return record;
     if (record.bot === "kicked") throw forbidden("bot was kicked from the channel chat");
     if (record.bot === "left" && !record.chat.username) throw badRequest(CHAT_NOT_FOUND);
     return record;

@@ -32,6 +32,7 @@ export async function verifyCode(email: string, code: string): Promise<SessionUs
 /** Ends the session and forgets everything cached for the previous user. */
 export async function logout(): Promise<void> {
   await apiFetch("/api/auth/logout", { method: "POST" });
-  await mutate((key) => key !== USER_KEY, undefined, { revalidate: false });
+  // Signed-out first, so the protected pages leave before their data is dropped.
   await mutate(USER_KEY, null, { revalidate: false });
+  await mutate((key) => key !== USER_KEY, undefined, { revalidate: false });
 }

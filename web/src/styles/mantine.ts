@@ -2,9 +2,11 @@
  * Mantine styles for the components the first screen needs, one file each and inside the
  * `mantine` cascade layer, so our own CSS wins regardless of load order. Components used
  * only by a lazy page import their CSS there, which keeps the initial CSS small.
- * The CSS variables themselves are injected by MantineProvider at run time.
+ * MantineProvider injects at run time only the variables our theme changes; the defaults
+ * come from default-css-variables.
  */
 import "@mantine/core/styles/baseline.layer.css";
+import "@mantine/core/styles/default-css-variables.layer.css";
 import "@mantine/core/styles/global.layer.css";
 import "@mantine/core/styles/UnstyledButton.layer.css";
 import "@mantine/core/styles/Button.layer.css";

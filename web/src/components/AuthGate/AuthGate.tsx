@@ -1,23 +1,17 @@
 import { Button, Center, Stack, Text, Title } from "@mantine/core";
 import type { ReactNode } from "react";
-import { Navigate, Outlet, useLocation } from "react-router-dom";
+import { Navigate, Outlet } from "react-router-dom";
 import { useUser } from "../../api/auth.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { FullPageLoader } from "../FullPageLoader/FullPageLoader.tsx";
 
-export type AuthRedirectState = { from?: string };
-
 /** Protected pages: spinner while the session loads, /auth when nobody is signed in. */
 export function RequireAuth() {
   const { user, isLoading, error, mutate } = useUser();
-  const location = useLocation();
 
   if (isLoading) return <FullPageLoader />;
   if (error) return <SessionUnavailable onRetry={() => void mutate()} />;
-  if (!user) {
-    const state: AuthRedirectState = { from: location.pathname + location.search };
-    return <Navigate to="/auth" replace state={state} />;
-  }
+  if (!user) return <Navigate to="/auth" replace />;
   return <Outlet />;
 }
 
@@ -28,17 +22,13 @@ export function RequireAdmin() {
 }
 
 /**
- * /auth: a signed-in user goes to the dashboard instead, or back to the page that sent them
- * here, which is also what happens the moment sign-in succeeds.
+ * /auth: a signed-in user goes to the dashboard instead, which is also what happens the
+ * moment sign-in succeeds.
  */
 export function GuestOnly({ children }: { children: ReactNode }) {
   const { user, isLoading } = useUser();
-  const location = useLocation();
   if (isLoading) return <FullPageLoader />;
-  if (user) {
-    const from = (location.state as AuthRedirectState | null)?.from;
-    return <Navigate to={from?.startsWith("/") && !from.startsWith("/auth") ? from : "/"} replace />;
-  }
+  if (user) return <Navigate to="/" replace />;
   return children;
 }
 

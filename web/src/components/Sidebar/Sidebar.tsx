@@ -4,7 +4,7 @@ import "@mantine/core/styles/Badge.layer.css";
 import "@mantine/core/styles/Skeleton.layer.css";
 import "@mantine/core/styles/Tooltip.layer.css";
 import { useState } from "react";
-import { Link, useLocation, useNavigate } from "react-router-dom";
+import { Link, useLocation } from "react-router-dom";
 import type { Project } from "../../../../api/contract/projects.ts";
 import { logout, useUser } from "../../api/auth.ts";
 import { errorMessage } from "../../api/fetcher.ts";
@@ -29,7 +29,6 @@ type SidebarProps = { onCreateProject: () => void };
 export function Sidebar({ onCreateProject }: SidebarProps) {
   const t = useT();
   const { pathname } = useLocation();
-  const navigate = useNavigate();
   const { user } = useUser();
   const { projects, isLoading } = useProjects();
   const [loggingOut, setLoggingOut] = useState(false);
@@ -37,8 +36,8 @@ export function Sidebar({ onCreateProject }: SidebarProps) {
   const handleLogout = async () => {
     setLoggingOut(true);
     try {
+      // Once the session is gone the route guard sends the page to /auth.
       await logout();
-      navigate("/auth", { replace: true });
     } catch (error) {
       toastError(t("auth.logoutFailed"), errorMessage(error));
       setLoggingOut(false);

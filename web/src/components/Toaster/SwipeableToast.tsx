@@ -57,6 +57,8 @@ export function SwipeableToast({ data }: { data: NotificationData }) {
       color={color}
       icon={isError ? <IconAlert size={18} /> : <IconCheck size={18} />}
       withBorder
+      // The queue's wrapper already is the live role="alert"; one announcement is enough.
+      role="presentation"
       onClose={hide}
       closeButtonProps={{ "aria-label": t("common.close") }}
       onPointerDown={onPointerDown}

@@ -1,0 +1,69 @@
+import * as v from "valibot";
+import { BULK_ADD_MAX_LINES } from "./limits.ts";
+
+/** Messages here are the spec's translation keys; the SPA translates them. */
+export const DraftTitleSchema = v.pipe(
+  v.optional(v.string("drafts.titleRequired"), ""),
+  v.trim(),
+  v.nonEmpty("drafts.titleRequired"),
+  v.maxLength(500, "drafts.titleTooLong"),
+);
+
+const ContentSchema = v.pipe(v.nullable(v.string("drafts.invalidContent")), v.transform((s) => s ?? ""), v.maxLength(20000, "drafts.contentTooLong"));
+
+/** Our own upload URLs (/api/uploads/…) or an https image; "" or null means no image. */
+export const ImageUrlSchema = v.pipe(
+  v.nullable(v.string("drafts.invalidImageType")),
+  v.transform((s) => (s ?? "").trim()),
+  v.maxLength(1000, "drafts.invalidImageType"),
+  v.check((s) => s === "" || s.startsWith("/api/uploads/") || /^https:\/\/\S+$/.test(s), "drafts.invalidImageType"),
+);
+
+const OrderSchema = v.pipe(v.number("drafts.invalidOrder"), v.integer("drafts.invalidOrder"), v.minValue(-1_000_000, "drafts.invalidOrder"), v.maxValue(1_000_000, "drafts.invalidOrder"));
+
+export const DraftCreateSchema = v.object({
+  title: DraftTitleSchema,
+  content: v.optional(ContentSchema, ""),
+  imageUrl: v.optional(ImageUrlSchema, ""),
+  order: v.optional(OrderSchema, 0),
+});
+
+export const DraftUpdateSchema = v.object({
+  title: v.optional(DraftTitleSchema),
+  content: v.optional(ContentSchema),
+  imageUrl: v.optional(ImageUrlSchema),
+  order: v.optional(OrderSchema),
+});
+
+/** Splits the bulk-add textarea: trimmed, non-blank lines. */
+export function bulkTitles(text: string): string[] {
+  return text.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+}
+
+export const BulkAddSchema = v.object({
+  titles: v.pipe(
+    v.array(v.pipe(v.string("drafts.bulkAddFailed"), v.maxLength(500, "drafts.titleTooLong")), "drafts.bulkAddFailed"),
+    v.maxLength(1000, "drafts.bulkAddMaxLinesError"),
+    v.check((titles) => titles.some((t) => t.trim() !== ""), "drafts.bulkAddFailed"),
+    v.check((titles) => titles.filter((t) => t.trim() !== "").length <= BULK_ADD_MAX_LINES, "drafts.bulkAddMaxLinesError"),
+  ),
+});
+
+export const ReorderSchema = v.object({
+  drafts: v.pipe(
+    v.array(v.object({ id: v.pipe(v.number(), v.integer(), v.minValue(1)), order: OrderSchema }), "drafts.reorderFailed"),
+    v.maxLength(10000, "drafts.reorderFailed"),
+  ),
+});
+
+/** A draft as the API answers it. */
+export type Draft = {
+  id: number;
+  projectId: number;
+  title: string;
+  content: string;
+  imageUrl: string | null;
+  order: number;
+  status: "draft";
+  createdAt: string;
+};

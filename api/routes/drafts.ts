@@ -1,0 +1,58 @@
+/* Drafts of a project (spec §2 Drafts, §5, §7): each handler is one SQL call. */
+import { Hono } from "hono";
+import { BulkAddSchema, DraftCreateSchema, DraftUpdateSchema, ReorderSchema } from "../contract/drafts.ts";
+import type { Draft } from "../contract/drafts.ts";
+import type { ApiDeps } from "../deps.ts";
+import { type AppEnv, currentUser } from "../env.ts";
+import { requireUser } from "../middleware/session.ts";
+import { body, idParam } from "../validate.ts";
+
+type DraftRow = Omit<Draft, "order"> & { sortOrder: number; updatedAt: string };
+
+export function toDraft({ sortOrder, updatedAt: _updatedAt, ...rest }: DraftRow): Draft {
+  return { ...rest, order: sortOrder };
+}
+
+export function draftRoutes({ sql }: ApiDeps) {
+  return new Hono<AppEnv>()
+    .use(requireUser)
+    .get("/", async (c) => {
+      const rows = await sql<DraftRow[]>`
+        select * from app_public.project_drafts(${currentUser(c).id}, ${idParam(c.req.param("projectId"))})`;
+      if (rows.length === 0) {
+        // an empty list must still be the user's own project
+        await sql`select app_public.get_project(${currentUser(c).id}, ${idParam(c.req.param("projectId"))})`;
+      }
+      return c.json(rows.map(toDraft));
+    })
+    .post("/", body(DraftCreateSchema), async (c) => {
+      const d = c.req.valid("json");
+      const [row] = await sql<DraftRow[]>`
+        select * from app_public.create_draft(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
+          ${d.title}, ${d.content}, ${d.imageUrl}, ${d.order})`;
+      return c.json(toDraft(row), 201);
+    })
+    .post("/bulk", body(BulkAddSchema), async (c) => {
+      const rows = await sql<DraftRow[]>`
+        select * from app_public.bulk_create_drafts(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
+          ${c.req.valid("json").titles}::text[])`;
+      return c.json(rows.map(toDraft), 201);
+    })
+    .post("/reorder", body(ReorderSchema), async (c) => {
+      await sql`select app_public.reorder_drafts(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
+        ${sql.json(c.req.valid("json").drafts)})`;
+      return c.json({ ok: true });
+    })
+    .patch("/:draftId", body(DraftUpdateSchema), async (c) => {
+      const changes = Object.fromEntries(Object.entries(c.req.valid("json")).filter(([, v]) => v !== undefined));
+      const [row] = await sql<DraftRow[]>`
+        select * from app_public.update_draft(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
+          ${idParam(c.req.param("draftId"))}, ${sql.json(changes)})`;
+      return c.json(toDraft(row));
+    })
+    .delete("/:draftId", async (c) => {
+      await sql`select app_public.delete_draft(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
+        ${idParam(c.req.param("draftId"))})`;
+      return c.json({ ok: true });
+    });
+}

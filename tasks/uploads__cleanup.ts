@@ -1,0 +1,27 @@
+/*
+ * Removes uploaded files that no draft, post or bug report refers to any more (a replaced
+ * or removed image, a deleted draft), after a day's grace so an image uploaded in an open
+ * edit dialog is not taken before the draft is saved. The rows are forgotten and the files
+ * deleted in one transaction: if a file cannot be deleted, its row comes back for next time.
+ */
+import type { Task } from "graphile-worker";
+import type { FileStorage } from "../api/storage.ts";
+
+export function cleanupUploads(storage: FileStorage): Task {
+  return async (_payload, helpers) => {
+    await helpers.withPgClient(async (client) => {
+      await client.query("begin");
+      try {
+        const { rows } = await client.query<{ key: string }>(
+          "select k as key from app_public.take_orphan_uploads('1 day') as k",
+        );
+        for (const { key } of rows) await storage.delete(key);
+        await client.query("commit");
+        if (rows.length > 0) helpers.logger.info(`removed ${rows.length} orphaned upload(s)`);
+      } catch (err) {
+        await client.query("rollback");
+        throw err;
+      }
+    });
+  };
+}

@@ -1,0 +1,437 @@
+// A local stand-in for api.telegram.org that the real grammY client talks to:
+//
+//   const telegram = await startTelegramServer();
+//   const bot = new Bot(telegram.token, { client: { apiRoot: telegram.apiRoot } });
+//
+// It speaks the Bot API wire format (`/bot<token>/<method>`, JSON / urlencoded /
+// multipart / query parameters, `{ ok, result }` or `{ ok: false, error_code,
+// description, parameters }` with the matching HTTP status) and keeps the state a test
+// needs to drive and inspect a bot: users, channels and the bot's rights there,
+// messages, files, updates. Test controls are plain methods on the returned handle.
+//
+// It is built on node:http rather than Deno.serve for one reason: `failNext(..., {
+// drop: true })` must close the connection *without* an answer, and Deno.serve always
+// sends the status line before a handler can abort. node:http works the same under
+// Deno and Node.
+
+import { Buffer } from "node:buffer";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { BotCommand, BotCommandScope, Chat, Message, Update, User, UserFromGetMe } from "grammy/types";
+import { ApiError, defaultDescription, notFound, tooManyRequests, unauthorized } from "./errors.ts";
+import { detectedEntities } from "./formatting.ts";
+import { METHODS, UNIMPLEMENTED_METHODS } from "./methods.ts";
+import { Args, type RawParams, readParams } from "./params.ts";
+import { RateLimiter, type RateLimits } from "./rate-limit.ts";
+import { type BotMembership, type CallbackAnswer, inlineKeyboardOf, type StoredFile, World } from "./world.ts";
+
+export type { BotMembership, CallbackAnswer, RateLimits, StoredFile };
+export { makePng } from "./images.ts";
+
+export interface TelegramServerOptions {
+  /** The one token the server accepts; the bot id is the part before ":". */
+  token?: string;
+  botUsername?: string;
+  botFirstName?: string;
+  /** Telegram's flood limits (30 msg/s, 20 msg/min per channel); off by default. */
+  rateLimits?: boolean | RateLimits;
+  /** Default 0: a random free port. */
+  port?: number;
+}
+
+/** An injected failure for the next call(s) of one method. */
+export type Failure =
+  /** 429 "Too Many Requests: retry after N" with parameters.retry_after = N. */
+  | { code: 429; retryAfter: number }
+  /** Any other error answer; `description` defaults to Telegram's text for the code. */
+  | { code: 400 | 401 | 403 | 404 | 409 | 500 | 502 | 503 | 504; description?: string }
+  /**
+   * Close the connection without answering. With `processed: true` the call takes
+   * effect first (e.g. the message is posted) and only the answer is lost.
+   */
+  | { drop: true; processed?: boolean };
+
+export interface NewUser {
+  username?: string;
+  first_name?: string;
+  last_name?: string;
+  language_code?: string;
+  startedBot?: boolean;
+}
+
+export interface RequestLogEntry {
+  /** As the client spelled it. */
+  method: string;
+  params: RawParams;
+  /** Milliseconds since the epoch (real time). */
+  time: number;
+  /** HTTP status answered, "dropped" or undefined while still running. */
+  status?: number | "dropped";
+}
+
+export interface TelegramServer {
+  /** Pass as `client.apiRoot` to grammY. */
+  readonly apiRoot: string;
+  readonly token: string;
+  /** What getMe answers. */
+  readonly me: UserFromGetMe;
+  /** Every API call received, oldest first (getUpdates included). */
+  readonly requests: readonly RequestLogEntry[];
+
+  /** Answers pending long polls with [], then closes all connections. */
+  close(): Promise<void>;
+
+  /**
+   * A Telegram user. The bot may write to them only after they opened it: call
+   * `userSends(id, "/start")`, or pass `startedBot: true` (no update is produced then).
+   */
+  addUser(input?: NewUser): User;
+  /**
+   * A channel with a negative -100… id. `botRights` defaults to "administrator" with
+   * the default rights (can post, edit, delete); pass an object to override some, or
+   * "member" / "left" / "kicked". Adding the bot emits a `my_chat_member` update.
+   */
+  addChannel(input?: {
+    username?: string;
+    title?: string;
+    description?: string;
+    memberCount?: number;
+    botRights?: BotMembership;
+  }): Chat.ChannelChat;
+  /** Changes the bot's rights in a channel; emits `my_chat_member` when they change. */
+  setBotRights(channel: number | string, rights: BotMembership): void;
+  /** The user blocks / unblocks the bot (emits `my_chat_member`). */
+  blockBot(userId: number): void;
+  unblockBot(userId: number): void;
+  /** The user writes to the bot in private; `/commands` get a bot_command entity. */
+  userSends(userId: number, text: string): Message;
+  /**
+   * The user presses an inline button with this callback_data on a message the bot
+   * sent; returns the callback query id. Throws if there is no such button.
+   */
+  userPressesButton(userId: number, chat: number | string, messageId: number, callbackData: string): string;
+  /** The channel's owner posts into the channel (a `channel_post` update if the bot is admin). */
+  channelPost(channel: number | string, text: string): Message;
+  /** Current messages of a chat (deleted ones are gone, edits applied), oldest first. */
+  messages(chat: number | string): Message[];
+  /** How the bot answered a callback query, if it did. */
+  callbackAnswer(queryId: string): CallbackAnswer | undefined;
+  /** A stored file (upload or downloaded URL) with its bytes, by any file_id Telegram returned. */
+  file(fileId: string): StoredFile | undefined;
+  /** Content for an HTTP URL passed to sendPhoto (otherwise the server really fetches it). */
+  serveUrl(url: string, bytes: Uint8Array, contentType?: string): void;
+  /** Commands set with setMyCommands for a scope / language. */
+  commands(scope?: BotCommandScope, languageCode?: string): BotCommand[];
+  /** Updates not yet confirmed by a getUpdates offset. */
+  pendingUpdates(): Update[];
+  /** Makes the next `times` calls of `method` fail (case-insensitive name). */
+  failNext(method: string, failure: Failure, times?: number): void;
+  /** Resolves with the predicate's first truthy value; re-checked on every state change. */
+  waitFor<T>(predicate: () => T, timeoutMs?: number): Promise<NonNullable<T>>;
+  /** Moves the server's clock (message dates, 48 h delete window, callback expiry). */
+  advanceClock(seconds: number): void;
+}
+
+export async function startTelegramServer(options: TelegramServerOptions = {}): Promise<TelegramServer> {
+  const server = new FakeTelegram(options);
+  await server.listen(options.port ?? 0);
+  return server;
+}
+
+class FakeTelegram implements TelegramServer {
+  readonly requests: RequestLogEntry[] = [];
+  private readonly world: World;
+  private readonly limiter?: RateLimiter;
+  private readonly failures = new Map<string, Failure[]>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly http: Server;
+  private port = 0;
+
+  constructor(options: TelegramServerOptions) {
+    this.world = new World({
+      token: options.token ?? "7000000001:AAFakeTokenForTheTelegramTestDouble_x",
+      botUsername: options.botUsername ?? "pressa_test_bot",
+      botFirstName: options.botFirstName ?? "Pressa Test Bot",
+    });
+    if (options.rateLimits) this.limiter = new RateLimiter(options.rateLimits === true ? {} : options.rateLimits);
+    this.http = createServer((request, response) => {
+      const handling = this.handle(request, response).catch((error) => {
+        console.error("telegram double: unexpected failure", error);
+        if (!response.headersSent) respond(response, 500, { ok: false, error_code: 500, description: "Internal Server Error" });
+      });
+      this.inFlight.add(handling);
+      void handling.finally(() => this.inFlight.delete(handling));
+    });
+  }
+
+  get apiRoot() {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get token() {
+    return this.world.token;
+  }
+
+  get me() {
+    return structuredClone(this.world.me);
+  }
+
+  async listen(port: number) {
+    await new Promise<void>((resolve, reject) => {
+      this.http.once("error", reject);
+      this.http.listen(port, "127.0.0.1", () => resolve());
+    });
+    this.port = (this.http.address() as AddressInfo).port;
+  }
+
+  async close() {
+    if (this.world.closed) return;
+    this.world.closed = true;
+    this.world.touch(); // wakes waiting long polls, which answer []
+    await Promise.allSettled([...this.inFlight]);
+    await new Promise<void>((resolve) => {
+      this.http.close(() => resolve());
+      this.http.closeAllConnections();
+    });
+  }
+
+  // ------------------------------------------------------------------ HTTP
+
+  private async handle(request: IncomingMessage, response: ServerResponse) {
+    const url = new URL(request.url ?? "/", this.apiRoot);
+    const body = await readBody(request);
+
+    const download = /^\/file\/bot([^/]+)\/(.+)$/.exec(url.pathname);
+    if (download) return this.serveFile(response, download[1], decodeURIComponent(download[2]));
+
+    const route = /^\/bot([^/]*)\/([^/]+)$/.exec(url.pathname);
+    if (!route) return respondError(response, notFound());
+    const [, token, method] = route;
+    if (token !== this.world.token) return respondError(response, unauthorized());
+    const name = method.toLowerCase();
+    const handler = METHODS[name];
+    if (!handler) {
+      if (UNIMPLEMENTED_METHODS.has(name)) {
+        return respondError(response, new ApiError(501, `Not Implemented: the Telegram test double has no ${method}`));
+      }
+      return respondError(response, notFound());
+    }
+
+    let params: RawParams;
+    try {
+      params = await readParams(url, request.headers["content-type"], body);
+    } catch (error) {
+      if (error instanceof ApiError) return respondError(response, error);
+      throw error;
+    }
+    const entry: RequestLogEntry = { method, params, time: Date.now() };
+    this.requests.push(entry);
+    this.world.touch();
+
+    const failure = this.takeFailure(name);
+    if (failure && "drop" in failure && !failure.processed) return this.drop(request, entry);
+    if (failure && "code" in failure) {
+      const error = failure.code === 429
+        ? tooManyRequests(failure.retryAfter)
+        : new ApiError(failure.code, failure.description ?? defaultDescription(failure.code));
+      return this.answer(response, entry, error);
+    }
+
+    // A client that goes away (e.g. a runner being stopped) ends its long poll.
+    const abort = new AbortController();
+    response.on("close", () => {
+      if (!response.writableFinished) abort.abort();
+    });
+    let outcome: unknown;
+    try {
+      outcome = await handler({ args: new Args(params), world: this.world, signal: abort.signal, limiter: this.limiter });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      outcome = error;
+    }
+    if (failure) return this.drop(request, entry); // { drop: true, processed: true }
+    this.answer(response, entry, outcome);
+  }
+
+  private answer(response: ServerResponse, entry: RequestLogEntry, outcome: unknown) {
+    if (outcome instanceof ApiError) {
+      entry.status = outcome.code;
+      respondError(response, outcome);
+    } else {
+      entry.status = 200;
+      respond(response, 200, { ok: true, result: outcome });
+    }
+    this.world.touch();
+  }
+
+  private drop(request: IncomingMessage, entry: RequestLogEntry) {
+    entry.status = "dropped";
+    request.socket.destroy();
+    this.world.touch();
+  }
+
+  private serveFile(response: ServerResponse, token: string, path: string) {
+    if (token !== this.world.token) return respondError(response, unauthorized());
+    const file = this.world.fileByPath(path);
+    if (!file) return respondError(response, notFound());
+    response.writeHead(200, { "content-type": file.contentType, "content-length": file.bytes.length });
+    response.end(file.bytes);
+  }
+
+  private takeFailure(method: string): Failure | undefined {
+    const queue = this.failures.get(method);
+    const failure = queue?.shift();
+    if (queue && queue.length === 0) this.failures.delete(method);
+    return failure;
+  }
+
+  // ------------------------------------------------------------------ test controls
+
+  addUser(input: NewUser = {}) {
+    return this.world.addUser(input);
+  }
+
+  addChannel(input: Parameters<TelegramServer["addChannel"]>[0] = {}) {
+    return this.world.addChannel(input ?? {});
+  }
+
+  setBotRights(channel: number | string, rights: BotMembership) {
+    this.world.setBotMembership(this.world.chatFor(channel).chat.id, rights);
+  }
+
+  blockBot(userId: number) {
+    this.world.setBlocked(userId, true);
+  }
+
+  unblockBot(userId: number) {
+    this.world.setBlocked(userId, false);
+  }
+
+  userSends(userId: number, text: string): Message {
+    const record = this.world.user(userId);
+    // Writing to a bot one had blocked means restarting it.
+    if (record.blockedBot) this.world.setBlocked(userId, false);
+    record.startedBot = true;
+    const entities = detectedEntities(text);
+    const message = this.world.storeMessage(this.world.chatFor(userId), record.user, {
+      text,
+      ...(entities.length > 0 ? { entities } : {}),
+    });
+    this.world.pushUpdate({ message: structuredClone(message) } as Omit<Update, "update_id">);
+    return structuredClone(message);
+  }
+
+  userPressesButton(userId: number, chat: number | string, messageId: number, callbackData: string): string {
+    const user = this.world.user(userId).user;
+    const record = this.world.chatFor(chat);
+    if (record.chat.type === "private" && record.chat.id !== userId) {
+      throw new Error(`telegram double: user ${userId} cannot see the private chat ${record.chat.id}`);
+    }
+    const message = this.world.findMessage(record, messageId);
+    if (!message || !this.world.isFromBot(message)) {
+      throw new Error(`telegram double: no message ${messageId} from the bot in chat ${record.chat.id}`);
+    }
+    const buttons = inlineKeyboardOf(message)?.inline_keyboard.flat() ?? [];
+    if (!buttons.some((button) => "callback_data" in button && button.callback_data === callbackData)) {
+      throw new Error(`telegram double: message ${messageId} has no button with callback_data "${callbackData}"`);
+    }
+    return this.world.createCallbackQuery(user, message, callbackData).id;
+  }
+
+  channelPost(channel: number | string, text: string): Message {
+    const record = this.world.chatFor(channel);
+    if (record.chat.type !== "channel") throw new Error(`telegram double: ${channel} is not a channel`);
+    const entities = detectedEntities(text);
+    const message = this.world.storeMessage(record, "channel", {
+      text,
+      ...(entities.length > 0 ? { entities } : {}),
+    });
+    // Bots only receive channel posts where they are administrators.
+    if (typeof record.bot === "object") {
+      this.world.pushUpdate({ channel_post: structuredClone(message) } as Omit<Update, "update_id">);
+    }
+    return structuredClone(message);
+  }
+
+  messages(chat: number | string): Message[] {
+    return structuredClone(this.world.chatFor(chat).messages);
+  }
+
+  callbackAnswer(queryId: string): CallbackAnswer | undefined {
+    return structuredClone(this.world.callbackQuery(queryId)?.answer);
+  }
+
+  file(fileId: string): StoredFile | undefined {
+    return this.world.files.get(fileId);
+  }
+
+  serveUrl(url: string, bytes: Uint8Array, contentType = "image/jpeg") {
+    this.world.remoteFiles.set(url, { bytes, contentType });
+  }
+
+  commands(scope?: BotCommandScope, languageCode?: string): BotCommand[] {
+    return structuredClone(this.world.commands.get(World.commandsKey(scope, languageCode)) ?? []);
+  }
+
+  pendingUpdates(): Update[] {
+    return structuredClone(this.world.updates);
+  }
+
+  failNext(method: string, failure: Failure, times = 1) {
+    const name = method.toLowerCase();
+    const queue = this.failures.get(name) ?? [];
+    for (let i = 0; i < times; i++) queue.push(failure);
+    this.failures.set(name, queue);
+  }
+
+  waitFor<T>(predicate: () => T, timeoutMs = 2_000): Promise<NonNullable<T>> {
+    return new Promise((resolve, reject) => {
+      let lastError: unknown;
+      const check = () => {
+        try {
+          const value = predicate();
+          if (value) {
+            done();
+            resolve(value as NonNullable<T>);
+          }
+        } catch (error) {
+          lastError = error; // e.g. the chat does not exist yet; keep waiting
+        }
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`waitFor: condition not met within ${timeoutMs} ms`, { cause: lastError }));
+      }, timeoutMs);
+      const unsubscribe = this.world.subscribe(check);
+      const done = () => {
+        clearTimeout(timer);
+        unsubscribe();
+      };
+      check();
+    });
+  }
+
+  advanceClock(seconds: number) {
+    this.world.advanceClock(seconds);
+  }
+}
+
+function readBody(request: IncomingMessage): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    request.on("data", (chunk: Uint8Array) => chunks.push(chunk));
+    request.on("end", () => resolve(new Uint8Array(Buffer.concat(chunks))));
+    request.on("error", reject);
+  });
+}
+
+function respond(response: ServerResponse, status: number, body: unknown) {
+  if (response.destroyed || response.writableEnded) return;
+  const text = JSON.stringify(body);
+  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  response.end(text);
+}
+
+function respondError(response: ServerResponse, error: ApiError) {
+  respond(response, error.code, error.toJSON());
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+// Runs only the Telegram double's own tests, without the repository's global setup
+// (embedded PostgreSQL), which they do not need:
+//   deno run -A node_modules/vitest/vitest.mjs run --config tests/doubles/telegram/vitest.config.ts
+export default defineConfig({
+  test: {
+    root: import.meta.dirname,
+    include: ["**/*.test.ts"],
+    testTimeout: 10_000,
+  },
+});
