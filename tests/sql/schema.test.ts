@@ -5,6 +5,7 @@
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freshDatabase } from "../helpers/db.ts";
+import { inRollback as inRollbackOn, rejects, seedProject as seed } from "../helpers/sql.ts";
 
 let sql: postgres.Sql;
 beforeAll(async () => {
@@ -12,31 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => sql.end());
 
-class Rollback extends Error {}
+const inRollback = (body: (tx: postgres.TransactionSql) => Promise<void>) => inRollbackOn(sql, body);
 
-/** Runs `body` in a transaction that is always rolled back. */
-async function inRollback(body: (tx: postgres.TransactionSql) => Promise<void>) {
-  await sql.begin(async (tx) => {
-    await body(tx);
-    throw new Rollback();
-  }).catch((err) => {
-    if (!(err instanceof Rollback)) throw err;
-  });
-}
-
-/** Asserts the statement fails with SQLSTATE `code` (inside a savepoint, so the test goes on). */
-async function rejects(tx: postgres.TransactionSql, statement: string, code: string) {
-  const err = await tx.savepoint((sp) => sp.unsafe(statement)).then(() => null, (e) => e);
-  expect(err, statement).not.toBeNull();
-  expect(err.code, `${statement}: ${err.message}`).toBe(code);
-}
-
-async function seed(tx: postgres.TransactionSql) {
-  const [user] = await tx`insert into app_public.users (email) values ('owner@example.com') returning id`;
-  const [project] = await tx`
-    insert into app_public.projects (user_id, name, admin_handle) values (${user.id}, 'P', 'admin_one') returning *`;
-  return { userId: user.id as string, project };
-}
 
 describe("schema rules", () => {
   test("a project gets the spec's defaults", async () => {
