@@ -13,6 +13,7 @@ import { requestLog } from "./middleware/request.ts";
 import { sameOrigin } from "./middleware/same_origin.ts";
 import { loadSession } from "./middleware/session.ts";
 import { authRoutes } from "./routes/auth.ts";
+import { botRoutes, channelRoutes } from "./routes/channels.ts";
 import { draftRoutes } from "./routes/drafts.ts";
 import { projectUploadRoutes, uploadServingRoutes } from "./routes/uploads.ts";
 import { healthRoutes } from "./routes/health.ts";
@@ -51,6 +52,8 @@ export function createApp(deps: ApiDeps) {
   api.route("/auth", authRoutes(deps));
   api.route("/projects", projectRoutes(deps));
   api.route("/projects/:projectId/drafts", draftRoutes(deps));
+  api.route("/projects/:projectId/channels", channelRoutes(deps));
+  api.route("/telegram/bot", botRoutes(deps));
   api.route("/projects/:projectId/upload-image", projectUploadRoutes(deps));
   api.route("/uploads", uploadServingRoutes(deps));
   api.notFound(notFound);

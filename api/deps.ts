@@ -1,3 +1,4 @@
+import type { Api } from "grammy";
 import type { Config } from "./config.ts";
 import type { Sql } from "./db.ts";
 import type { Log } from "./log.ts";
@@ -9,6 +10,8 @@ export type ApiDeps = {
   config: Config;
   log: Log;
   storage: FileStorage;
+  /** The bot's Bot API client; absent when TELEGRAM_BOT_TOKEN is not set. */
+  telegram?: Api;
   /** Built SPA to serve; absent in API-only tests. */
   webDist?: string;
 };

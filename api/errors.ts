@@ -17,6 +17,8 @@ export class ApiError extends Error {
 const SQL_ERRORS: Record<string, { status: ContentfulStatusCode; code: string; message?: string }> = {
   NTFND: { status: 404, code: "notFound" },
   DRSCH: { status: 409, code: "drafts.cannotDeleteScheduled" },
+  CHLIM: { status: 409, code: "channels.limitReached" },
+  ADMNR: { status: 400, code: "channels.adminNotRegistered" },
   RATEL: { status: 429, code: "rateLimited" },
   INVAL: { status: 400, code: "invalid" },
   "23514": { status: 400, code: "invalid", message: "The data does not satisfy the product's rules" },

@@ -4,6 +4,7 @@ import { readConfig } from "./config.ts";
 import { connect } from "./db.ts";
 import { jsonLog } from "./log.ts";
 import { createStorage } from "./storage.ts";
+import { createTelegramApi } from "./telegram/client.ts";
 
 const config = readConfig();
 const log = jsonLog("api");
@@ -13,7 +14,10 @@ if (!config.databaseUrl) {
 }
 const sql = connect(config.databaseUrl);
 const storage = await createStorage(config);
-const app = createApp({ sql, config, log, storage, webDist: new URL("../web/dist", import.meta.url).pathname });
+const telegram = createTelegramApi(config.telegramBotToken, config.telegramApiRoot, {
+  log: (message, fields) => log("warn", message, fields),
+});
+const app = createApp({ sql, config, log, storage, telegram, webDist: new URL("../web/dist", import.meta.url).pathname });
 
 const server = Deno.serve({
   port: config.port,

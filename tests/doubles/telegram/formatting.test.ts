@@ -47,29 +47,32 @@ describe("HTML", () => {
       'Bad Request: can\'t parse entities: Unsupported start tag "br" at byte offset 2',
     );
     expect(parseError(() => html("<b>open"))).toBe(
-      'Bad Request: can\'t parse entities: Can\'t find end tag corresponding to start tag "b"',
+      "Bad Request: can't parse entities: Can't find end tag corresponding to start tag \"b\"",
     );
     expect(parseError(() => html("<b><i>x</b></i>"))).toBe(
       'Bad Request: can\'t parse entities: Unmatched end tag at byte offset 7, expected "</i>", found "</b>"',
     );
-    expect(parseError(() => formatText("x", "BBCode", undefined))).toBe("Bad Request: unsupported parse_mode");
+    expect(parseError(() => formatText("x", "BBCode", undefined))).toBe(
+      "Bad Request: unsupported parse_mode",
+    );
   });
 });
 
 describe("MarkdownV2", () => {
   test("markers, escapes and links", () => {
-    expect(markdownV2("*bold* _it_ __under__ ~gone~ ||secret|| `code` [site](https://a.example) 1\\.5")).toEqual({
-      text: "bold it under gone secret code site 1.5",
-      entities: [
-        { type: "bold", offset: 0, length: 4 },
-        { type: "italic", offset: 5, length: 2 },
-        { type: "underline", offset: 8, length: 5 },
-        { type: "strikethrough", offset: 14, length: 4 },
-        { type: "spoiler", offset: 19, length: 6 },
-        { type: "code", offset: 26, length: 4 },
-        { type: "text_link", offset: 31, length: 4, url: "https://a.example/" },
-      ],
-    });
+    expect(markdownV2("*bold* _it_ __under__ ~gone~ ||secret|| `code` [site](https://a.example) 1\\.5"))
+      .toEqual({
+        text: "bold it under gone secret code site 1.5",
+        entities: [
+          { type: "bold", offset: 0, length: 4 },
+          { type: "italic", offset: 5, length: 2 },
+          { type: "underline", offset: 8, length: 5 },
+          { type: "strikethrough", offset: 14, length: 4 },
+          { type: "spoiler", offset: 19, length: 6 },
+          { type: "code", offset: 26, length: 4 },
+          { type: "text_link", offset: 31, length: 4, url: "https://a.example/" },
+        ],
+      });
   });
 
   test("pre blocks keep reserved characters and take a language", () => {
@@ -108,7 +111,10 @@ describe("legacy Markdown", () => {
 
 describe("what Telegram does to every text", () => {
   test("leading and trailing whitespace is trimmed, entities move along", () => {
-    expect(html("\n  <b>hi</b>  \n")).toEqual({ text: "hi", entities: [{ type: "bold", offset: 0, length: 2 }] });
+    expect(html("\n  <b>hi</b>  \n")).toEqual({
+      text: "hi",
+      entities: [{ type: "bold", offset: 0, length: 2 }],
+    });
   });
 
   test("explicit entities are kept when there is no parse_mode", () => {

@@ -93,7 +93,11 @@ interface OpenEntity {
   attributes: Record<string, string>;
 }
 
-function toEntity(open: OpenEntity, end: number, extra: Partial<MessageEntity> = {}): MessageEntity | undefined {
+function toEntity(
+  open: OpenEntity,
+  end: number,
+  extra: Partial<MessageEntity> = {},
+): MessageEntity | undefined {
   const length = end - open.offset;
   if (length <= 0) return undefined;
   return { type: open.type, offset: open.offset, length, ...extra } as MessageEntity;
@@ -142,7 +146,9 @@ function parseHtml(source: string): FormattedText {
       if (!open) throw new EntityParseError(`Unexpected end tag at byte offset ${byteOffset(source, i)}`);
       if (open.marker !== name) {
         throw new EntityParseError(
-          `Unmatched end tag at byte offset ${byteOffset(source, i)}, expected "</${open.marker}>", found "</${name}>"`,
+          `Unmatched end tag at byte offset ${
+            byteOffset(source, i)
+          }, expected "</${open.marker}>", found "</${name}>"`,
         );
       }
       closeHtmlEntity(open, text.length, stack, entities);
@@ -150,10 +156,14 @@ function parseHtml(source: string): FormattedText {
     } else {
       const tag = readStartTag(source, i);
       if (!(tag.name in HTML_TAGS)) {
-        throw new EntityParseError(`Unsupported start tag "${tag.name}" at byte offset ${byteOffset(source, i)}`);
+        throw new EntityParseError(
+          `Unsupported start tag "${tag.name}" at byte offset ${byteOffset(source, i)}`,
+        );
       }
       if (tag.name === "span" && tag.attributes.class !== "tg-spoiler") {
-        throw new EntityParseError(`Tag "span" must have class "tg-spoiler" at byte offset ${byteOffset(source, i)}`);
+        throw new EntityParseError(
+          `Tag "span" must have class "tg-spoiler" at byte offset ${byteOffset(source, i)}`,
+        );
       }
       stack.push({
         type: HTML_TAGS[tag.name],
@@ -166,7 +176,9 @@ function parseHtml(source: string): FormattedText {
     }
   }
   const unclosed = stack.pop();
-  if (unclosed) throw new EntityParseError(`Can't find end tag corresponding to start tag "${unclosed.marker}"`);
+  if (unclosed) {
+    throw new EntityParseError(`Can't find end tag corresponding to start tag "${unclosed.marker}"`);
+  }
   return { text, entities: sortEntities(entities) };
 }
 
@@ -190,10 +202,17 @@ function closeHtmlEntity(open: OpenEntity, end: number, stack: OpenEntity[], ent
       entity = toEntity(open, end, attributes.language ? { language: attributes.language } : {});
       break;
     case "blockquote":
-      entity = toEntity({ ...open, type: "expandable" in attributes ? "expandable_blockquote" : "blockquote" }, end);
+      entity = toEntity({
+        ...open,
+        type: "expandable" in attributes ? "expandable_blockquote" : "blockquote",
+      }, end);
       break;
     case "custom_emoji":
-      entity = toEntity(open, end, { custom_emoji_id: attributes["emoji-id"] ?? "" } as Partial<MessageEntity>);
+      entity = toEntity(
+        open,
+        end,
+        { custom_emoji_id: attributes["emoji-id"] ?? "" } as Partial<MessageEntity>,
+      );
       break;
     default:
       entity = toEntity(open, end);
@@ -207,7 +226,8 @@ function readStartTag(source: string, start: number) {
   while (i < source.length && /[a-zA-Z0-9-]/.test(source[i])) i++;
   const name = source.slice(nameStart, i).toLowerCase();
   const attributes: Record<string, string> = {};
-  const unclosed = () => new EntityParseError(`Unclosed start tag at byte offset ${byteOffset(source, start)}`);
+  const unclosed = () =>
+    new EntityParseError(`Unclosed start tag at byte offset ${byteOffset(source, start)}`);
   if (name === "") {
     throw new EntityParseError(`Unsupported start tag "" at byte offset ${byteOffset(source, start)}`);
   }
@@ -247,7 +267,9 @@ function decodeHtmlEntity(source: string, index: number): [string, number] {
   if (!match) return ["&", 1];
   const body = match[1];
   if (body[0] === "#") {
-    const codePoint = body[1] === "x" || body[1] === "X" ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
+    const codePoint = body[1] === "x" || body[1] === "X"
+      ? parseInt(body.slice(2), 16)
+      : parseInt(body.slice(1), 10);
     if (codePoint > 0 && codePoint <= 0x10ffff) return [String.fromCodePoint(codePoint), match[0].length];
     return ["&", 1];
   }
@@ -284,7 +306,10 @@ const ENTITY_NAMES: Partial<Record<MessageEntity["type"], string>> = {
 };
 
 /** The MarkdownV2 marker at `i`, longest first (``` before `, __ before _). */
-function markdownV2Marker(source: string, i: number): { marker: string; type: MessageEntity["type"] } | undefined {
+function markdownV2Marker(
+  source: string,
+  i: number,
+): { marker: string; type: MessageEntity["type"] } | undefined {
   if (source.startsWith("```", i)) return { marker: "```", type: "pre" };
   if (source.startsWith("__", i)) return { marker: "__", type: "underline" };
   if (source.startsWith("||", i)) return { marker: "||", type: "spoiler" };
@@ -330,7 +355,9 @@ function parseMarkdownV2(source: string): FormattedText {
       const closing = top.type === "pre" ? "```" : "`";
       if (source.startsWith(closing, i)) {
         stack.pop();
-        push(toEntity(top, text.length, top.attributes.language ? { language: top.attributes.language } : {}));
+        push(
+          toEntity(top, text.length, top.attributes.language ? { language: top.attributes.language } : {}),
+        );
         i += closing.length;
       } else {
         text += char;
@@ -356,7 +383,9 @@ function parseMarkdownV2(source: string): FormattedText {
         push(toEntity(top, text.length, { custom_emoji_id: id } as Partial<MessageEntity>));
       } else {
         const normalised = normaliseUrl(url);
-        if (normalised !== undefined) push(toEntity(top, text.length, { url: normalised } as Partial<MessageEntity>));
+        if (normalised !== undefined) {
+          push(toEntity(top, text.length, { url: normalised } as Partial<MessageEntity>));
+        }
       }
       i = end;
       continue;
@@ -368,7 +397,9 @@ function parseMarkdownV2(source: string): FormattedText {
     }
     const found = markdownV2Marker(source, i);
     if (!found) {
-      throw new EntityParseError(`Character '${char}' is reserved and must be escaped with the preceding '\\'`);
+      throw new EntityParseError(
+        `Character '${char}' is reserved and must be escaped with the preceding '\\'`,
+      );
     }
     if (top && top.marker === found.marker) {
       stack.pop();
@@ -399,10 +430,14 @@ function parseMarkdownV2(source: string): FormattedText {
   const unclosed = stack.pop();
   if (unclosed) {
     throw new EntityParseError(
-      `Can't find end of ${ENTITY_NAMES[unclosed.type] ?? unclosed.type} entity at byte offset ${unclosed.byte}`,
+      `Can't find end of ${
+        ENTITY_NAMES[unclosed.type] ?? unclosed.type
+      } entity at byte offset ${unclosed.byte}`,
     );
   }
-  if (quoteStart !== undefined) push(toEntity({ type: "blockquote", offset: quoteStart } as OpenEntity, text.length));
+  if (quoteStart !== undefined) {
+    push(toEntity({ type: "blockquote", offset: quoteStart } as OpenEntity, text.length));
+  }
   return { text, entities: sortEntities(entities) };
 }
 
@@ -430,7 +465,9 @@ function parseLegacyMarkdown(source: string): FormattedText {
   const fail = (index: number) =>
     new EntityParseError(`Can't find end of the entity starting at byte offset ${byteOffset(source, index)}`);
   const add = (type: MessageEntity["type"], content: string, extra: Partial<MessageEntity> = {}) => {
-    if (content.length > 0) entities.push({ type, offset: text.length, length: content.length, ...extra } as MessageEntity);
+    if (content.length > 0) {
+      entities.push({ type, offset: text.length, length: content.length, ...extra } as MessageEntity);
+    }
     text += content;
   };
 
@@ -478,7 +515,15 @@ function parseLegacyMarkdown(source: string): FormattedText {
 // ------------------------------------------------------------ automatic entities
 
 /** Entities whose text is not scanned for links, mentions and commands. */
-const OPAQUE: MessageEntity["type"][] = ["code", "pre", "text_link", "url", "mention", "hashtag", "bot_command"];
+const OPAQUE: MessageEntity["type"][] = [
+  "code",
+  "pre",
+  "text_link",
+  "url",
+  "mention",
+  "hashtag",
+  "bot_command",
+];
 
 const AUTO_PATTERNS: { type: MessageEntity["type"]; pattern: RegExp }[] = [
   // Only URLs with a scheme or "www.": Telegram also finds bare domains, which would
@@ -486,7 +531,10 @@ const AUTO_PATTERNS: { type: MessageEntity["type"]; pattern: RegExp }[] = [
   { type: "url", pattern: /(?<![\w@])(?:https?:\/\/|www\.)[^\s<>"]*[^\s<>".,;:!?)\]'}]/gi },
   { type: "mention", pattern: /(?<![\w@])@[a-zA-Z][a-zA-Z0-9_]{4,31}(?![\w@])/g },
   { type: "hashtag", pattern: /(?<![\p{L}\p{N}_#])#[\p{L}\p{N}_]*[\p{L}_][\p{L}\p{N}_]*/gu },
-  { type: "bot_command", pattern: /(?<![\w/])\/[a-zA-Z0-9_]{1,32}(?:@[a-zA-Z][a-zA-Z0-9_]{2,31})?(?![\w/])/g },
+  {
+    type: "bot_command",
+    pattern: /(?<![\w/])\/[a-zA-Z0-9_]{1,32}(?:@[a-zA-Z][a-zA-Z0-9_]{2,31})?(?![\w/])/g,
+  },
 ];
 
 /**
@@ -510,4 +558,5 @@ export function withDetectedEntities({ text, entities }: FormattedText): Formatt
 }
 
 /** The entities Telegram finds by itself in a plain text (e.g. a message a user types). */
-export const detectedEntities = (text: string): MessageEntity[] => withDetectedEntities({ text, entities: [] }).entities;
+export const detectedEntities = (text: string): MessageEntity[] =>
+  withDetectedEntities({ text, entities: [] }).entities;

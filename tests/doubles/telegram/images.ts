@@ -11,7 +11,8 @@ export interface ImageInfo {
   height: number;
 }
 
-const startsWith = (bytes: Uint8Array, prefix: number[], at = 0) => prefix.every((byte, i) => bytes[at + i] === byte);
+const startsWith = (bytes: Uint8Array, prefix: number[], at = 0) =>
+  prefix.every((byte, i) => bytes[at + i] === byte);
 const ascii = (text: string) => [...text].map((char) => char.charCodeAt(0));
 
 /** Reads the format and size from an image header, or undefined when it is not an image. */
@@ -52,7 +53,11 @@ function sniffJpeg(bytes: Uint8Array, view: DataView): ImageInfo | undefined {
 function sniffWebp(bytes: Uint8Array, view: DataView): ImageInfo | undefined {
   const chunk = String.fromCharCode(...bytes.subarray(12, 16));
   if (chunk === "VP8 ") {
-    return { format: "webp", width: view.getUint16(26, true) & 0x3fff, height: view.getUint16(28, true) & 0x3fff };
+    return {
+      format: "webp",
+      width: view.getUint16(26, true) & 0x3fff,
+      height: view.getUint16(28, true) & 0x3fff,
+    };
   }
   if (chunk === "VP8L") {
     const bits = view.getUint32(21, true);
@@ -89,7 +94,11 @@ function pngChunk(type: string, data: Uint8Array): Uint8Array {
 }
 
 /** A valid single-colour RGB PNG of the given size (for upload tests). */
-export function makePng(width: number, height: number, rgb: [number, number, number] = [200, 60, 40]): Uint8Array {
+export function makePng(
+  width: number,
+  height: number,
+  rgb: [number, number, number] = [200, 60, 40],
+): Uint8Array {
   const header = new Uint8Array(13);
   const view = new DataView(header.buffer);
   view.setUint32(0, width);

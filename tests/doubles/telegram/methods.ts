@@ -13,7 +13,15 @@ import type {
   PhotoSize,
   Update,
 } from "grammy/types";
-import { ApiError, badRequest, CHAT_NOT_FOUND, conflict, forbidden, NOT_MODIFIED, QUERY_TOO_OLD } from "./errors.ts";
+import {
+  ApiError,
+  badRequest,
+  CHAT_NOT_FOUND,
+  conflict,
+  forbidden,
+  NOT_MODIFIED,
+  QUERY_TOO_OLD,
+} from "./errors.ts";
 import { type FormattedText, formatText } from "./formatting.ts";
 import { sniffImage } from "./images.ts";
 import { type Args, isUploadedFile, type UploadedFile } from "./params.ts";
@@ -80,7 +88,10 @@ const BUTTON_ACTIONS = [
  * always an InlineKeyboardMarkup); an empty inline keyboard means "no keyboard".
  */
 function readReplyMarkup(args: Args): InlineKeyboardMarkup | undefined {
-  const markup = args.json<Record<string, unknown>>("reply_markup", "can't parse reply keyboard markup JSON object");
+  const markup = args.json<Record<string, unknown>>(
+    "reply_markup",
+    "can't parse reply keyboard markup JSON object",
+  );
   if (markup === undefined) return undefined;
   if (typeof markup !== "object" || markup === null || Array.isArray(markup)) {
     throw badRequest("can't parse reply keyboard markup JSON object");
@@ -95,7 +106,9 @@ function readReplyMarkup(args: Args): InlineKeyboardMarkup | undefined {
       throw badRequest('can\'t parse inline keyboard button: Field "text" must be of type String');
     }
     if (!BUTTON_ACTIONS.some((action) => action in button)) {
-      throw badRequest("can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard");
+      throw badRequest(
+        "can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard",
+      );
     }
   }
   const kept = (rows as InlineKeyboardButton[][]).filter((row) => row.length > 0);
@@ -126,14 +139,27 @@ function readReplyTarget(args: Args, world: World, record: ChatRecord): Message 
     const { reply_to_message: _, ...withoutReply } = target as Message & { reply_to_message?: unknown };
     return structuredClone(withoutReply) as Message;
   }
-  if (parameters?.allow_sending_without_reply ?? args.boolean("allow_sending_without_reply")) return undefined;
+  if (parameters?.allow_sending_without_reply ?? args.boolean("allow_sending_without_reply")) {
+    return undefined;
+  }
   throw badRequest("message to be replied not found");
 }
 
 const entitiesField = (key: "entities" | "caption_entities", entities: MessageEntity[]) =>
   entities.length > 0 ? { [key]: entities } : {};
 
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+/** Deep equality of JSON values, ignoring key order (clients serialise objects differently). */
+function sameJson(a: unknown, b: unknown): boolean {
+  const canonical = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(canonical)
+      : typeof value === "object" && value !== null
+      ? Object.fromEntries(
+        Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+      )
+      : value;
+  return JSON.stringify(canonical(a ?? null)) === JSON.stringify(canonical(b ?? null));
+}
 
 function chargeRateLimit({ limiter, world }: CallContext, record: ChatRecord) {
   limiter?.take(record.chat.id, record.chat.type === "channel", world.nowMs());
@@ -189,7 +215,11 @@ async function sendPhoto(call: CallContext): Promise<Message> {
 /** An upload, an HTTP URL Telegram downloads, or the file_id of a photo sent before. */
 async function resolvePhoto(world: World, input: UploadedFile | string): Promise<PhotoSize[]> {
   if (isUploadedFile(input)) {
-    return storePhoto(world, { bytes: input.bytes, contentType: input.contentType, filename: input.filename });
+    return storePhoto(world, {
+      bytes: input.bytes,
+      contentType: input.contentType,
+      filename: input.filename,
+    });
   }
   if (/^https?:\/\//i.test(input)) {
     const download = await downloadUrl(world, input);
@@ -302,7 +332,9 @@ function editTarget({ args, world }: CallContext): { record: ChatRecord; message
 /** Applies an edit, or fails with "message is not modified" when nothing changes. */
 function applyEdit(world: World, message: Message, changes: Record<string, unknown>): Message {
   const current = message as unknown as Record<string, unknown>;
-  if (Object.entries(changes).every(([key, value]) => sameJson(current[key], value))) throw badRequest(NOT_MODIFIED);
+  if (Object.entries(changes).every(([key, value]) => sameJson(current[key], value))) {
+    throw badRequest(NOT_MODIFIED);
+  }
   for (const [key, value] of Object.entries(changes)) {
     if (value === undefined) delete current[key];
     else current[key] = value;
@@ -378,7 +410,9 @@ function deleteMessage({ args, world }: CallContext): true {
 function deleteMessages({ args, world }: CallContext): true {
   const chatId = args.chatId();
   const ids = args.json<number[]>("message_ids", "can't parse message identifiers JSON object");
-  if (!Array.isArray(ids) || ids.length === 0 || ids.length > 100) throw badRequest("message identifiers are not specified");
+  if (!Array.isArray(ids) || ids.length === 0 || ids.length > 100) {
+    throw badRequest("message identifiers are not specified");
+  }
   const record = world.visibleChat(chatId);
   if (record.chat.type === "channel") world.assertChannelAdmin(record);
   for (const id of ids) {
@@ -430,7 +464,9 @@ function getChatMember({ args, world }: CallContext): ChatMember {
   const userId = args.integer("user_id");
   if (!userId) throw badRequest("invalid user_id specified");
   if (userId === world.me.id) {
-    return record.chat.type === "private" ? { status: "member", user: world.botUser } : world.botAsMember(record.bot!);
+    return record.chat.type === "private"
+      ? { status: "member", user: world.botUser }
+      : world.botAsMember(record.bot!);
   }
   const user = world.users.get(userId)?.user;
   if (!user) throw badRequest("user not found");
@@ -439,7 +475,9 @@ function getChatMember({ args, world }: CallContext): ChatMember {
     return { status: "member", user: structuredClone(user) };
   }
   assertCanListMembers(record);
-  if (userId === record.owner!.id) return { status: "creator", user: structuredClone(user), is_anonymous: false };
+  if (userId === record.owner!.id) {
+    return { status: "creator", user: structuredClone(user), is_anonymous: false };
+  }
   return { status: "left", user: structuredClone(user) };
 }
 
@@ -487,8 +525,15 @@ async function getUpdates({ args, world, signal }: CallContext): Promise<Update[
     };
     const onAbort = () => finish(() => resolve([]));
     const terminate = () =>
-      finish(() => reject(conflict("terminated by other getUpdates request; make sure that only one bot instance is running")));
-    const timer = setTimeout(() => finish(() => resolve(world.deliverableUpdates(limit))), timeoutSeconds * 1000);
+      finish(() =>
+        reject(
+          conflict("terminated by other getUpdates request; make sure that only one bot instance is running"),
+        )
+      );
+    const timer = setTimeout(
+      () => finish(() => resolve(world.deliverableUpdates(limit))),
+      timeoutSeconds * 1000,
+    );
     const unsubscribe = world.subscribe(() => {
       if (world.closed) return finish(() => resolve([]));
       const updates = world.deliverableUpdates(limit);
@@ -544,7 +589,9 @@ function setMyCommands({ args, world }: CallContext): true {
   if (!Array.isArray(commands)) throw badRequest("can't parse commands JSON object");
   if (commands.length > 100) throw badRequest("too many commands specified");
   for (const { command, description } of commands) {
-    if (typeof command !== "string" || !/^[a-z0-9_]{1,32}$/.test(command)) throw badRequest("BOT_COMMAND_INVALID");
+    if (typeof command !== "string" || !/^[a-z0-9_]{1,32}$/.test(command)) {
+      throw badRequest("BOT_COMMAND_INVALID");
+    }
     if (typeof description !== "string" || description.trim() === "" || description.length > 256) {
       throw badRequest("BOT_COMMAND_DESCRIPTION_INVALID");
     }
@@ -613,31 +660,123 @@ export const METHODS: Record<string, MethodHandler> = {
  */
 export const UNIMPLEMENTED_METHODS = new Set(
   [
-    "setWebhook", "logOut", "close", "forwardMessage", "forwardMessages", "copyMessage", "copyMessages",
-    "sendAudio", "sendDocument", "sendVideo", "sendAnimation", "sendVoice", "sendVideoNote", "sendPaidMedia",
-    "sendMediaGroup", "sendLocation", "sendVenue", "sendContact", "sendPoll", "sendChecklist", "sendDice",
-    "sendMessageDraft", "setMessageReaction", "getUserProfilePhotos", "setUserEmojiStatus", "banChatMember",
-    "unbanChatMember", "restrictChatMember", "promoteChatMember", "setChatAdministratorCustomTitle",
-    "banChatSenderChat", "unbanChatSenderChat", "setChatPermissions", "exportChatInviteLink",
-    "createChatInviteLink", "editChatInviteLink", "createChatSubscriptionInviteLink",
-    "editChatSubscriptionInviteLink", "revokeChatInviteLink", "approveChatJoinRequest",
-    "declineChatJoinRequest", "setChatPhoto", "deleteChatPhoto", "setChatTitle", "setChatDescription",
-    "pinChatMessage", "unpinChatMessage", "unpinAllChatMessages", "leaveChat", "setChatStickerSet",
-    "deleteChatStickerSet", "getForumTopicIconStickers", "createForumTopic", "editForumTopic",
-    "closeForumTopic", "reopenForumTopic", "deleteForumTopic", "unpinAllForumTopicMessages",
-    "editGeneralForumTopic", "closeGeneralForumTopic", "reopenGeneralForumTopic", "hideGeneralForumTopic",
-    "unhideGeneralForumTopic", "unpinAllGeneralForumTopicMessages", "getUserChatBoosts",
-    "getBusinessConnection", "setMyName", "getMyName", "setMyDescription", "getMyDescription",
-    "setMyShortDescription", "getMyShortDescription", "setChatMenuButton", "getChatMenuButton",
-    "setMyDefaultAdministratorRights", "getMyDefaultAdministratorRights", "editMessageMedia",
-    "editMessageLiveLocation", "stopMessageLiveLocation", "editMessageChecklist", "stopPoll", "sendSticker",
-    "getStickerSet", "getCustomEmojiStickers", "uploadStickerFile", "createNewStickerSet", "addStickerToSet",
-    "setStickerPositionInSet", "deleteStickerFromSet", "replaceStickerInSet", "setStickerEmojiList",
-    "setStickerKeywords", "setStickerMaskPosition", "setStickerSetTitle", "setStickerSetThumbnail",
-    "setCustomEmojiStickerSetThumbnail", "deleteStickerSet", "answerInlineQuery", "answerWebAppQuery",
-    "savePreparedInlineMessage", "sendInvoice", "createInvoiceLink", "answerShippingQuery",
-    "answerPreCheckoutQuery", "getStarTransactions", "refundStarPayment", "editUserStarSubscription",
-    "setPassportDataErrors", "sendGame", "setGameScore", "getGameHighScores", "getAvailableGifts", "sendGift",
-    "giftPremiumSubscription", "verifyUser", "verifyChat", "removeUserVerification", "removeChatVerification",
+    "setWebhook",
+    "logOut",
+    "close",
+    "forwardMessage",
+    "forwardMessages",
+    "copyMessage",
+    "copyMessages",
+    "sendAudio",
+    "sendDocument",
+    "sendVideo",
+    "sendAnimation",
+    "sendVoice",
+    "sendVideoNote",
+    "sendPaidMedia",
+    "sendMediaGroup",
+    "sendLocation",
+    "sendVenue",
+    "sendContact",
+    "sendPoll",
+    "sendChecklist",
+    "sendDice",
+    "sendMessageDraft",
+    "setMessageReaction",
+    "getUserProfilePhotos",
+    "setUserEmojiStatus",
+    "banChatMember",
+    "unbanChatMember",
+    "restrictChatMember",
+    "promoteChatMember",
+    "setChatAdministratorCustomTitle",
+    "banChatSenderChat",
+    "unbanChatSenderChat",
+    "setChatPermissions",
+    "exportChatInviteLink",
+    "createChatInviteLink",
+    "editChatInviteLink",
+    "createChatSubscriptionInviteLink",
+    "editChatSubscriptionInviteLink",
+    "revokeChatInviteLink",
+    "approveChatJoinRequest",
+    "declineChatJoinRequest",
+    "setChatPhoto",
+    "deleteChatPhoto",
+    "setChatTitle",
+    "setChatDescription",
+    "pinChatMessage",
+    "unpinChatMessage",
+    "unpinAllChatMessages",
+    "leaveChat",
+    "setChatStickerSet",
+    "deleteChatStickerSet",
+    "getForumTopicIconStickers",
+    "createForumTopic",
+    "editForumTopic",
+    "closeForumTopic",
+    "reopenForumTopic",
+    "deleteForumTopic",
+    "unpinAllForumTopicMessages",
+    "editGeneralForumTopic",
+    "closeGeneralForumTopic",
+    "reopenGeneralForumTopic",
+    "hideGeneralForumTopic",
+    "unhideGeneralForumTopic",
+    "unpinAllGeneralForumTopicMessages",
+    "getUserChatBoosts",
+    "getBusinessConnection",
+    "setMyName",
+    "getMyName",
+    "setMyDescription",
+    "getMyDescription",
+    "setMyShortDescription",
+    "getMyShortDescription",
+    "setChatMenuButton",
+    "getChatMenuButton",
+    "setMyDefaultAdministratorRights",
+    "getMyDefaultAdministratorRights",
+    "editMessageMedia",
+    "editMessageLiveLocation",
+    "stopMessageLiveLocation",
+    "editMessageChecklist",
+    "stopPoll",
+    "sendSticker",
+    "getStickerSet",
+    "getCustomEmojiStickers",
+    "uploadStickerFile",
+    "createNewStickerSet",
+    "addStickerToSet",
+    "setStickerPositionInSet",
+    "deleteStickerFromSet",
+    "replaceStickerInSet",
+    "setStickerEmojiList",
+    "setStickerKeywords",
+    "setStickerMaskPosition",
+    "setStickerSetTitle",
+    "setStickerSetThumbnail",
+    "setCustomEmojiStickerSetThumbnail",
+    "deleteStickerSet",
+    "answerInlineQuery",
+    "answerWebAppQuery",
+    "savePreparedInlineMessage",
+    "sendInvoice",
+    "createInvoiceLink",
+    "answerShippingQuery",
+    "answerPreCheckoutQuery",
+    "getStarTransactions",
+    "refundStarPayment",
+    "editUserStarSubscription",
+    "setPassportDataErrors",
+    "sendGame",
+    "setGameScore",
+    "getGameHighScores",
+    "getAvailableGifts",
+    "sendGift",
+    "giftPremiumSubscription",
+    "verifyUser",
+    "verifyChat",
+    "removeUserVerification",
+    "removeChatVerification",
   ].map((name) => name.toLowerCase()),
 );

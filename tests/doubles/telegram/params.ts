@@ -21,7 +21,11 @@ export function isUploadedFile(value: unknown): value is UploadedFile {
 }
 
 /** Reads all parameters of a request: query string first, body fields override. */
-export async function readParams(url: URL, contentType: string | undefined, body: Uint8Array): Promise<RawParams> {
+export async function readParams(
+  url: URL,
+  contentType: string | undefined,
+  body: Uint8Array,
+): Promise<RawParams> {
   const params: RawParams = Object.fromEntries(url.searchParams);
   const type = (contentType ?? "").split(";")[0].trim().toLowerCase();
   if (body.length === 0) return params;

@@ -40,7 +40,8 @@ export class RateLimiter {
   }
 }
 
-const within = (times: number[], nowMs: number, windowMs: number) => times.filter((time) => time > nowMs - windowMs);
+const within = (times: number[], nowMs: number, windowMs: number) =>
+  times.filter((time) => time > nowMs - windowMs);
 
 /** Whole seconds until the oldest message in the window leaves it (at least 1, like Telegram). */
 const retryAfter = (oldest: number, nowMs: number, windowMs: number) =>

@@ -19,7 +19,10 @@ afterEach(async () => {
 });
 
 /** The error a rejected call failed with (fails the test if it did not reject). */
-async function rejection<T extends Error>(promise: Promise<unknown>, type: new (...args: never[]) => T): Promise<T> {
+async function rejection<T extends Error>(
+  promise: Promise<unknown>,
+  type: new (...args: never[]) => T,
+): Promise<T> {
   const error = await promise.then(() => undefined, (error: unknown) => error);
   expect(error).toBeInstanceOf(type);
   return error as T;
@@ -37,7 +40,12 @@ function startedUser(name = "alice") {
 describe("wire format", () => {
   test("getMe answers the configured bot", async () => {
     const me = await bot.api.getMe();
-    expect(me).toMatchObject({ id: 123456789, is_bot: true, username: "pressa_bot", first_name: "Pressa Test Bot" });
+    expect(me).toMatchObject({
+      id: 123456789,
+      is_bot: true,
+      username: "pressa_bot",
+      first_name: "Pressa Test Bot",
+    });
   });
 
   test("a wrong token is 401 Unauthorized", async () => {
@@ -83,7 +91,11 @@ describe("wire format", () => {
       body: JSON.stringify({ chat_id: 42, text: "hi" }),
     });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ ok: false, error_code: 400, description: "Bad Request: chat not found" });
+    expect(await response.json()).toEqual({
+      ok: false,
+      error_code: 400,
+      description: "Bad Request: chat not found",
+    });
   });
 
   test("requests are logged with their parameters", async () => {
@@ -107,7 +119,11 @@ describe("long polling", () => {
     const updates = await poll;
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(updates).toHaveLength(1);
-    expect(updates[0].message).toMatchObject({ text: "hello bot", from: { id: user.id }, chat: { type: "private" } });
+    expect(updates[0].message).toMatchObject({
+      text: "hello bot",
+      from: { id: user.id },
+      chat: { type: "private" },
+    });
 
     const again = await bot.api.getUpdates({ offset: updates[0].update_id + 1, timeout: 0 });
     expect(again).toEqual([]);
@@ -177,7 +193,9 @@ describe("channels", () => {
     const byName = await bot.api.sendMessage("@news", "second post");
 
     expect(channel.id).toBeLessThan(-1_000_000_000_000);
-    expect(byId).toMatchObject({ chat: { id: channel.id, type: "channel", title: "News", username: "news" } });
+    expect(byId).toMatchObject({
+      chat: { id: channel.id, type: "channel", title: "News", username: "news" },
+    });
     expect(byId.sender_chat?.id).toBe(channel.id);
     expect(byId.from).toBeUndefined(); // channel posts have no sender user
     expect(telegram.messages("@news").map((message) => message.text)).toEqual(["first post", "second post"]);
@@ -221,13 +239,21 @@ describe("channels", () => {
   test("getChat by id or @username; unknown chats are not found", async () => {
     const channel = telegram.addChannel({ username: "Info", title: "Info", description: "About things" });
     const chat = await bot.api.getChat("@info");
-    expect(chat).toMatchObject({ id: channel.id, type: "channel", title: "Info", description: "About things" });
+    expect(chat).toMatchObject({
+      id: channel.id,
+      type: "channel",
+      title: "Info",
+      description: "About things",
+    });
     expect((await bot.api.getChat(channel.id)).id).toBe(channel.id);
     expect((await apiError(bot.api.getChat(-1009999999999))).description).toBe("Bad Request: chat not found");
   });
 
   test("getChatMember reports the bot's own status and rights", async () => {
-    const admin = telegram.addChannel({ username: "adm", botRights: { can_post_messages: true, can_edit_messages: false } });
+    const admin = telegram.addChannel({
+      username: "adm",
+      botRights: { can_post_messages: true, can_edit_messages: false },
+    });
     const member = telegram.addChannel({ username: "mem", botRights: "member" });
     const left = telegram.addChannel({ username: "gone", botRights: "left" });
     const me = telegram.me.id;
@@ -275,7 +301,9 @@ describe("messages", () => {
 
   test("text limits: empty and over 4096 characters are refused", async () => {
     const user = startedUser();
-    expect((await apiError(bot.api.sendMessage(user.id, ""))).description).toBe("Bad Request: message text is empty");
+    expect((await apiError(bot.api.sendMessage(user.id, ""))).description).toBe(
+      "Bad Request: message text is empty",
+    );
     expect((await apiError(bot.api.sendMessage(user.id, "  \n "))).description).toBe(
       "Bad Request: message text is empty",
     );
@@ -288,9 +316,13 @@ describe("messages", () => {
 
   test("parse_mode HTML becomes plain text with entities; the limit applies after parsing", async () => {
     const user = startedUser();
-    const sent = await bot.api.sendMessage(user.id, '<b>Big</b> &amp; <a href="https://pressa.example">link</a>', {
-      parse_mode: "HTML",
-    });
+    const sent = await bot.api.sendMessage(
+      user.id,
+      '<b>Big</b> &amp; <a href="https://pressa.example">link</a>',
+      {
+        parse_mode: "HTML",
+      },
+    );
     expect(sent.text).toBe("Big & link");
     expect(sent.entities).toEqual([
       { type: "bold", offset: 0, length: 3 },
@@ -308,12 +340,18 @@ describe("messages", () => {
   test("private chats: the bot cannot start a conversation, nor write to a user who blocked it", async () => {
     const stranger = telegram.addUser({ first_name: "Stranger" });
     const error = await apiError(bot.api.sendMessage(stranger.id, "hi"));
-    expect([error.error_code, error.description]).toEqual([403, "Forbidden: bot can't initiate conversation with a user"]);
+    expect([error.error_code, error.description]).toEqual([
+      403,
+      "Forbidden: bot can't initiate conversation with a user",
+    ]);
 
     const user = startedUser();
     telegram.blockBot(user.id);
     const blocked = await apiError(bot.api.sendMessage(user.id, "hi"));
-    expect([blocked.error_code, blocked.description]).toEqual([403, "Forbidden: bot was blocked by the user"]);
+    expect([blocked.error_code, blocked.description]).toEqual([
+      403,
+      "Forbidden: bot was blocked by the user",
+    ]);
   });
 
   test("editMessageText edits, and refuses an edit that changes nothing", async () => {
@@ -323,12 +361,16 @@ describe("messages", () => {
     });
     const keyboard = { inline_keyboard: [[{ text: "Like", callback_data: "like" }]] };
 
-    const edited = await bot.api.editMessageText(channel.id, sent.message_id, "final", { reply_markup: keyboard });
+    const edited = await bot.api.editMessageText(channel.id, sent.message_id, "final", {
+      reply_markup: keyboard,
+    });
     expect(edited).toMatchObject({ message_id: sent.message_id, text: "final", reply_markup: keyboard });
     expect(typeof (edited as { edit_date?: number }).edit_date).toBe("number");
     expect(telegram.messages(channel.id)[0].text).toBe("final");
 
-    const same = await apiError(bot.api.editMessageText(channel.id, sent.message_id, "final", { reply_markup: keyboard }));
+    const same = await apiError(
+      bot.api.editMessageText(channel.id, sent.message_id, "final", { reply_markup: keyboard }),
+    );
     expect(same.description).toBe(
       "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message",
     );
@@ -346,13 +388,20 @@ describe("messages", () => {
     const photo = await bot.api.sendPhoto(channel.id, new InputFile(makePng(20, 20)), { caption: "old" });
     const keyboard = new InlineKeyboard().text("Vote", "vote");
     await bot.api.editMessageReplyMarkup(channel.id, photo.message_id, { reply_markup: keyboard });
-    const unchanged = await apiError(bot.api.editMessageReplyMarkup(channel.id, photo.message_id, { reply_markup: keyboard }));
+    const unchanged = await apiError(
+      bot.api.editMessageReplyMarkup(channel.id, photo.message_id, { reply_markup: keyboard }),
+    );
     expect(unchanged.description).toMatch(/^Bad Request: message is not modified/);
 
-    const captioned = await bot.api.editMessageCaption(channel.id, photo.message_id, { caption: "new", reply_markup: keyboard });
+    const captioned = await bot.api.editMessageCaption(channel.id, photo.message_id, {
+      caption: "new",
+      reply_markup: keyboard,
+    });
     expect(captioned).toMatchObject({ caption: "new" });
     const text = await bot.api.sendMessage(channel.id, "plain");
-    const noCaption = await apiError(bot.api.editMessageCaption(channel.id, text.message_id, { caption: "x" }));
+    const noCaption = await apiError(
+      bot.api.editMessageCaption(channel.id, text.message_id, { caption: "x" }),
+    );
     expect(noCaption.description).toBe("Bad Request: there is no caption in the message to edit");
   });
 
@@ -378,7 +427,9 @@ describe("messages", () => {
       reply_parameters: { message_id: original.message_id },
     });
     expect(reply.reply_to_message?.text).toBe("original");
-    const error = await apiError(bot.api.sendMessage(channel.id, "x", { reply_parameters: { message_id: 77 } }));
+    const error = await apiError(
+      bot.api.sendMessage(channel.id, "x", { reply_parameters: { message_id: 77 } }),
+    );
     expect(error.description).toBe("Bad Request: message to be replied not found");
   });
 });
@@ -395,7 +446,10 @@ describe("photos", () => {
 
     expect(sent.caption).toBe("Cover story");
     expect(sent.caption_entities).toEqual([{ type: "italic", offset: 0, length: 5 }]);
-    expect(sent.reply_markup?.inline_keyboard[0][0]).toEqual({ text: "Read", url: "https://pressa.example/post" });
+    expect(sent.reply_markup?.inline_keyboard[0][0]).toEqual({
+      text: "Read",
+      url: "https://pressa.example/post",
+    });
     const sizes = sent.photo.map(({ width, height }) => [width, height]);
     expect(sizes).toEqual([[90, 45], [320, 160], [800, 400], [1000, 500]]);
     const largest = sent.photo.at(-1)!;
@@ -407,10 +461,14 @@ describe("photos", () => {
 
   test("a caption of 1025 characters is refused, 1024 is fine", async () => {
     const channel = telegram.addChannel({ username: "captions" });
-    const error = await apiError(bot.api.sendPhoto(channel.id, new InputFile(makePng(10, 10)), { caption: "c".repeat(1025) }));
+    const error = await apiError(
+      bot.api.sendPhoto(channel.id, new InputFile(makePng(10, 10)), { caption: "c".repeat(1025) }),
+    );
     expect([error.error_code, error.description]).toEqual([400, "Bad Request: message caption is too long"]);
     expect(telegram.messages(channel.id)).toEqual([]);
-    const ok = await bot.api.sendPhoto(channel.id, new InputFile(makePng(10, 10)), { caption: "c".repeat(1024) });
+    const ok = await bot.api.sendPhoto(channel.id, new InputFile(makePng(10, 10)), {
+      caption: "c".repeat(1024),
+    });
     expect(ok.caption).toHaveLength(1024);
   });
 
@@ -425,7 +483,9 @@ describe("photos", () => {
     const byUrl = await bot.api.sendPhoto(channel.id, url);
     expect(byUrl.photo.at(-1)).toMatchObject({ width: 400, height: 300 });
 
-    const notImage = await apiError(bot.api.sendPhoto(channel.id, new InputFile(new TextEncoder().encode("hello"))));
+    const notImage = await apiError(
+      bot.api.sendPhoto(channel.id, new InputFile(new TextEncoder().encode("hello"))),
+    );
     expect(notImage.description).toBe("Bad Request: IMAGE_PROCESS_FAILED");
     const unknownId = await apiError(bot.api.sendPhoto(channel.id, "no-such-file-id"));
     expect(unknownId.description).toBe("Bad Request: wrong file identifier/HTTP URL specified");
@@ -447,7 +507,9 @@ describe("callback queries", () => {
     const sent = await bot.api.sendMessage(user.id, "Publish?", {
       reply_markup: new InlineKeyboard().text("Yes", "publish:1").text("No", "cancel:1"),
     });
-    await bot.api.getUpdates({ offset: -1 }).then((updates) => bot.api.getUpdates({ offset: updates[0].update_id + 1 }));
+    await bot.api.getUpdates({ offset: -1 }).then((updates) =>
+      bot.api.getUpdates({ offset: updates[0].update_id + 1 })
+    );
 
     const queryId = telegram.userPressesButton(user.id, user.id, sent.message_id, "publish:1");
     const [update] = await bot.api.getUpdates({ timeout: 1 });
@@ -468,7 +530,9 @@ describe("callback queries", () => {
 
   test("a late answer or an unknown id is refused; pressing a button that does not exist throws", async () => {
     const user = startedUser();
-    const sent = await bot.api.sendMessage(user.id, "Pick", { reply_markup: new InlineKeyboard().text("A", "a") });
+    const sent = await bot.api.sendMessage(user.id, "Pick", {
+      reply_markup: new InlineKeyboard().text("A", "a"),
+    });
     const queryId = telegram.userPressesButton(user.id, user.id, sent.message_id, "a");
     telegram.advanceClock(60);
     expect((await apiError(bot.api.answerCallbackQuery(queryId))).error_code).toBe(400);
@@ -559,7 +623,10 @@ describe("commands", () => {
     await bot.api.setMyCommands([{ command: "start", description: "Start" }]);
     await bot.api.setMyCommands([{ command: "start", description: "Начать" }], { language_code: "ru" });
     expect(await bot.api.getMyCommands()).toEqual([{ command: "start", description: "Start" }]);
-    expect(await bot.api.getMyCommands({ language_code: "ru" })).toEqual([{ command: "start", description: "Начать" }]);
+    expect(await bot.api.getMyCommands({ language_code: "ru" })).toEqual([{
+      command: "start",
+      description: "Начать",
+    }]);
     expect(await bot.api.getMyCommands({ scope: { type: "all_private_chats" } })).toEqual([]);
     expect(telegram.commands()).toHaveLength(1);
 
@@ -610,6 +677,8 @@ describe("with grammY's built-in polling", () => {
 
 describe("waitFor", () => {
   test("rejects when the condition does not come true in time", async () => {
-    await expect(telegram.waitFor(() => telegram.messages("@nowhere").length > 0, 50)).rejects.toThrow(/within 50 ms/);
+    await expect(telegram.waitFor(() => telegram.messages("@nowhere").length > 0, 50)).rejects.toThrow(
+      /within 50 ms/,
+    );
   });
 });

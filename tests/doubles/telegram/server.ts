@@ -23,7 +23,13 @@ import { detectedEntities } from "./formatting.ts";
 import { METHODS, UNIMPLEMENTED_METHODS } from "./methods.ts";
 import { Args, type RawParams, readParams } from "./params.ts";
 import { RateLimiter, type RateLimits } from "./rate-limit.ts";
-import { type BotMembership, type CallbackAnswer, inlineKeyboardOf, type StoredFile, World } from "./world.ts";
+import {
+  type BotMembership,
+  type CallbackAnswer,
+  inlineKeyboardOf,
+  type StoredFile,
+  World,
+} from "./world.ts";
 
 export type { BotMembership, CallbackAnswer, RateLimits, StoredFile };
 export { makePng } from "./images.ts";
@@ -153,11 +159,15 @@ class FakeTelegram implements TelegramServer {
       botUsername: options.botUsername ?? "pressa_test_bot",
       botFirstName: options.botFirstName ?? "Pressa Test Bot",
     });
-    if (options.rateLimits) this.limiter = new RateLimiter(options.rateLimits === true ? {} : options.rateLimits);
+    if (options.rateLimits) {
+      this.limiter = new RateLimiter(options.rateLimits === true ? {} : options.rateLimits);
+    }
     this.http = createServer((request, response) => {
       const handling = this.handle(request, response).catch((error) => {
         console.error("telegram double: unexpected failure", error);
-        if (!response.headersSent) respond(response, 500, { ok: false, error_code: 500, description: "Internal Server Error" });
+        if (!response.headersSent) {
+          respond(response, 500, { ok: false, error_code: 500, description: "Internal Server Error" });
+        }
       });
       this.inFlight.add(handling);
       void handling.finally(() => this.inFlight.delete(handling));
@@ -209,10 +219,13 @@ class FakeTelegram implements TelegramServer {
     const [, token, method] = route;
     if (token !== this.world.token) return respondError(response, unauthorized());
     const name = method.toLowerCase();
-    const handler = METHODS[name];
+    const handler = Object.hasOwn(METHODS, name) ? METHODS[name] : undefined;
     if (!handler) {
       if (UNIMPLEMENTED_METHODS.has(name)) {
-        return respondError(response, new ApiError(501, `Not Implemented: the Telegram test double has no ${method}`));
+        return respondError(
+          response,
+          new ApiError(501, `Not Implemented: the Telegram test double has no ${method}`),
+        );
       }
       return respondError(response, notFound());
     }
@@ -244,7 +257,12 @@ class FakeTelegram implements TelegramServer {
     });
     let outcome: unknown;
     try {
-      outcome = await handler({ args: new Args(params), world: this.world, signal: abort.signal, limiter: this.limiter });
+      outcome = await handler({
+        args: new Args(params),
+        world: this.world,
+        signal: abort.signal,
+        limiter: this.limiter,
+      });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       outcome = error;
@@ -333,7 +351,9 @@ class FakeTelegram implements TelegramServer {
     }
     const buttons = inlineKeyboardOf(message)?.inline_keyboard.flat() ?? [];
     if (!buttons.some((button) => "callback_data" in button && button.callback_data === callbackData)) {
-      throw new Error(`telegram double: message ${messageId} has no button with callback_data "${callbackData}"`);
+      throw new Error(
+        `telegram double: message ${messageId} has no button with callback_data "${callbackData}"`,
+      );
     }
     return this.world.createCallbackQuery(user, message, callbackData).id;
   }
@@ -428,7 +448,10 @@ function readBody(request: IncomingMessage): Promise<Uint8Array> {
 function respond(response: ServerResponse, status: number, body: unknown) {
   if (response.destroyed || response.writableEnded) return;
   const text = JSON.stringify(body);
-  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  response.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+  });
   response.end(text);
 }
 

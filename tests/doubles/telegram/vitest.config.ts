@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 // Runs only the Telegram double's own tests, without the repository's global setup
@@ -5,8 +6,8 @@ import { defineConfig } from "vitest/config";
 //   deno run -A node_modules/vitest/vitest.mjs run --config tests/doubles/telegram/vitest.config.ts
 export default defineConfig({
   test: {
-    root: import.meta.dirname,
-    include: ["**/*.test.ts"],
+    root: fileURLToPath(new URL("../../..", import.meta.url)),
+    include: ["tests/doubles/telegram/**/*.test.ts"],
     testTimeout: 10_000,
   },
 });

@@ -181,7 +181,15 @@ export class World {
 
   // ------------------------------------------------------------------ users & chats
 
-  addUser(input: { username?: string; first_name?: string; last_name?: string; language_code?: string; startedBot?: boolean } = {}): User {
+  addUser(
+    input: {
+      username?: string;
+      first_name?: string;
+      last_name?: string;
+      language_code?: string;
+      startedBot?: boolean;
+    } = {},
+  ): User {
     const id = this.nextUserId++;
     const user: User = {
       id,
@@ -230,7 +238,12 @@ export class World {
       throw new Error(`telegram double: channel @${username} exists already`);
     }
     this.chats.set(id, {
-      chat: { id, title: input.title ?? `Channel ${-id}`, ...(username ? { username } : {}), type: "channel" },
+      chat: {
+        id,
+        title: input.title ?? `Channel ${-id}`,
+        ...(username ? { username } : {}),
+        type: "channel",
+      },
       messages: [],
       nextMessageId: 1,
       description: input.description,
@@ -245,7 +258,9 @@ export class World {
   /** Changes the bot's membership and, like Telegram, emits a `my_chat_member` update. */
   setBotMembership(channelId: number, membership: BotMembership) {
     const record = this.chats.get(channelId);
-    if (!record || record.chat.type !== "channel") throw new Error(`telegram double: no channel ${channelId}`);
+    if (!record || record.chat.type !== "channel") {
+      throw new Error(`telegram double: no channel ${channelId}`);
+    }
     const before = record.bot!;
     const after = normaliseMembership(membership);
     record.bot = after;
@@ -349,7 +364,11 @@ export class World {
    * Appends a message with the chat's next message_id. The bot writes as itself in
    * private chats and as the channel (`sender_chat`, no `from`) in channels.
    */
-  storeMessage(record: ChatRecord, author: "bot" | "channel" | User, content: Record<string, unknown>): Message {
+  storeMessage(
+    record: ChatRecord,
+    author: "bot" | "channel" | User,
+    content: Record<string, unknown>,
+  ): Message {
     const asChannel = record.chat.type === "channel" && (author === "bot" || author === "channel");
     const sender = asChannel
       ? { sender_chat: structuredClone(record.chat) }
@@ -433,7 +452,17 @@ export class World {
 
   // ------------------------------------------------------------------ files
 
-  storeFile(input: { bytes: Uint8Array; contentType: string; filename?: string; url?: string; folder: string; extension: string; size?: number }): StoredFile {
+  storeFile(
+    input: {
+      bytes: Uint8Array;
+      contentType: string;
+      filename?: string;
+      url?: string;
+      folder: string;
+      extension: string;
+      size?: number;
+    },
+  ): StoredFile {
     const n = this.nextFileNumber++;
     const file: StoredFile = {
       file_id: `AgACAgIAAxkBAAI${n.toString(36).toUpperCase().padStart(6, "A")}${randomToken(40)}`,

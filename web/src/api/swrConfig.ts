@@ -1,5 +1,6 @@
-import type { SWRConfiguration } from "swr";
-import { fetcher } from "./fetcher.ts";
+import { mutate, type SWRConfiguration } from "swr";
+import { USER_KEY } from "./auth.ts";
+import { fetcher, hasStatus } from "./fetcher.ts";
 
 /**
  * Spec §7: cached data never goes stale, no refetch on focus or reconnect, no polling and
@@ -12,4 +13,9 @@ export const swrConfig: SWRConfiguration = {
   revalidateIfStale: false,
   shouldRetryOnError: false,
   refreshInterval: 0,
+  // A read refused with 401 means the session ended meanwhile: re-check it, and the route
+  // guard takes the person to /auth.
+  onError: (error, key) => {
+    if (key !== USER_KEY && hasStatus(error, 401)) void mutate(USER_KEY);
+  },
 };

@@ -1,7 +1,6 @@
-import { Anchor } from "@mantine/core";
-import { Link } from "react-router-dom";
 import { ComingSoon } from "../components/ComingSoon/ComingSoon.tsx";
-import { IconArrowLeft, IconBug } from "../components/Icons/Icons.tsx";
+import { BackLink } from "../components/BackLink/BackLink.tsx";
+import { IconBug } from "../components/Icons/Icons.tsx";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
 import { useT } from "../i18n/i18n.tsx";
 import { usePageTitle } from "../lib/pageTitle.ts";
@@ -12,12 +11,7 @@ export default function AdminBugReportsPage() {
   return (
     <>
       <PageHeader
-        eyebrow={
-          <Anchor component={Link} to="/admin" size="sm" c="dimmed" style={{ display: "inline-flex", alignItems: "center", gap: 4, width: "fit-content" }}>
-            <IconArrowLeft size={14} />
-            {t("admin.title")}
-          </Anchor>
-        }
+        eyebrow={<BackLink to="/admin" label={t("admin.title")} />}
         title={t("admin.bugReports")}
         description={t("admin.bugReportsDescription")}
       />

@@ -4,14 +4,14 @@ import "@mantine/core/styles/Card.layer.css";
 import "@mantine/core/styles/SimpleGrid.layer.css";
 import "@mantine/core/styles/ThemeIcon.layer.css";
 import { useDisclosure } from "@mantine/hooks";
-import { Link, useParams } from "react-router-dom";
-import { parseProjectId, useProject } from "../api/projects.ts";
+import { Link } from "react-router-dom";
 import { IconAt, IconChevronRight, IconClock, IconGlobe, IconPencil, IconTrash } from "../components/Icons/Icons.tsx";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
 import { DeleteProjectDialog } from "../components/ProjectDialogs/DeleteProjectDialog.tsx";
 import { EditProjectDialog } from "../components/ProjectDialogs/EditProjectDialog.tsx";
 import { ProjectLoadError } from "../components/ProjectLoadError/ProjectLoadError.tsx";
 import { FullPageLoader } from "../components/FullPageLoader/FullPageLoader.tsx";
+import { useRouteProject } from "../hooks/useRouteProject.ts";
 import { useT } from "../i18n/i18n.tsx";
 import { usePageTitle } from "../lib/pageTitle.ts";
 import { PROJECT_SECTIONS, projectPath } from "../lib/projectSections.ts";
@@ -19,13 +19,12 @@ import classes from "./Project.module.css";
 
 export default function ProjectPage() {
   const t = useT();
-  const projectId = parseProjectId(useParams().id);
-  const { project, error } = useProject(projectId);
+  const { project, failed } = useRouteProject();
   const [editOpened, editDialog] = useDisclosure(false);
   const [deleteOpened, deleteDialog] = useDisclosure(false);
   usePageTitle(project?.name ?? t("project.title"));
 
-  if (projectId === null || error) return <ProjectLoadError />;
+  if (failed) return <ProjectLoadError />;
   if (!project) return <FullPageLoader fullHeight={false} />;
 
   return (

@@ -1,11 +1,9 @@
-import { Anchor } from "@mantine/core";
-import { Link, useParams } from "react-router-dom";
-import { parseProjectId, useProject } from "../api/projects.ts";
 import { ComingSoon } from "../components/ComingSoon/ComingSoon.tsx";
 import { FullPageLoader } from "../components/FullPageLoader/FullPageLoader.tsx";
-import { IconArrowLeft } from "../components/Icons/Icons.tsx";
+import { BackLink } from "../components/BackLink/BackLink.tsx";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
 import { ProjectLoadError } from "../components/ProjectLoadError/ProjectLoadError.tsx";
+import { useRouteProject } from "../hooks/useRouteProject.ts";
 import { useT } from "../i18n/i18n.tsx";
 import { usePageTitle } from "../lib/pageTitle.ts";
 import { PROJECT_SECTIONS, projectPath, type ProjectSectionPath } from "../lib/projectSections.ts";
@@ -17,22 +15,16 @@ import { PROJECT_SECTIONS, projectPath, type ProjectSectionPath } from "../lib/p
 export default function ProjectSectionPage({ section }: { section: ProjectSectionPath }) {
   const t = useT();
   const { titleKey, descriptionKey, Icon } = PROJECT_SECTIONS.find(({ path }) => path === section)!;
-  const projectId = parseProjectId(useParams().id);
-  const { project, error } = useProject(projectId);
+  const { project, failed } = useRouteProject();
   usePageTitle(t(titleKey));
 
-  if (projectId === null || error) return <ProjectLoadError />;
+  if (failed) return <ProjectLoadError />;
   if (!project) return <FullPageLoader fullHeight={false} />;
 
   return (
     <>
       <PageHeader
-        eyebrow={
-          <Anchor component={Link} to={projectPath(project.id)} size="sm" c="dimmed" style={{ display: "inline-flex", alignItems: "center", gap: 4, width: "fit-content" }}>
-            <IconArrowLeft size={14} />
-            {project.name}
-          </Anchor>
-        }
+        eyebrow={<BackLink to={projectPath(project.id)} label={project.name} />}
         title={t(titleKey)}
         description={t(descriptionKey)}
       />

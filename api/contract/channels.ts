@@ -1,0 +1,47 @@
+import * as v from "valibot";
+import { PLATFORMS } from "./limits.ts";
+
+/**
+ * Public channel links we accept: @name, name, t.me/name, https://t.me/name,
+ * telegram.me/name (http or https, with or without www, trailing slash allowed).
+ * Telegram usernames are 5–32 letters, digits or underscores and start with a letter.
+ */
+const USERNAME = "[A-Za-z][A-Za-z0-9_]{3,30}[A-Za-z0-9]";
+const LINK_PATTERNS = [
+  new RegExp(`^@?(${USERNAME})$`),
+  new RegExp(`^(?:https?://)?(?:www\\.)?(?:t|telegram)\\.me/(${USERNAME})/?$`, "i"),
+];
+
+/** The channel's username from a link, or null when the link is not a public channel link. */
+export function channelUsername(link: string): string | null {
+  const trimmed = link.trim();
+  for (const pattern of LINK_PATTERNS) {
+    const match = trimmed.match(pattern);
+    if (match) return match[1];
+  }
+  return null;
+}
+
+export const INVALID_CHANNEL_LINK =
+  "Enter the channel's public link: @channel, channel, t.me/channel or https://t.me/channel";
+
+export const ChannelCreateSchema = v.object({
+  type: v.optional(v.picklist(PLATFORMS, "Choose a platform: telegram, vk or dzen"), "telegram"),
+  link: v.pipe(
+    v.optional(v.string("Channel link is required"), ""),
+    v.trim(),
+    v.nonEmpty("Channel link is required"),
+    v.check((link) => channelUsername(link) !== null, INVALID_CHANNEL_LINK),
+  ),
+});
+
+/** A channel as the API answers it. */
+export type Channel = {
+  id: number;
+  projectId: number;
+  type: (typeof PLATFORMS)[number];
+  link: string;
+  status: "pending" | "connected";
+  config: { chatId?: number; adminChatId?: number; lastPostTime?: number };
+  createdAt: string;
+};

@@ -1,0 +1,74 @@
+/*
+ * The one way out to Telegram. Every call of the API, the worker and the bot goes through
+ * an Api with this transformer, which keeps within Telegram's limits:
+ *   - about 30 messages per second per bot,
+ *   - 20 messages per minute per channel or group (and about 1 per second per private chat),
+ *   - a 429 answer's retry_after is waited out and the call retried, within a bound.
+ * The gates are per process; the worker sends nearly all messages, and a 429 that still
+ * happens (several processes at once) is handled by the retry.
+ */
+import { Api, GrammyError, type Transformer } from "grammy";
+import { RateGate } from "./rate_gate.ts";
+
+export const BOT_MESSAGES_PER_SECOND = 30;
+export const CHANNEL_MESSAGES_PER_MINUTE = 20;
+
+/** Methods that post or change a message count against the limits. */
+const MESSAGE_METHOD = /^(send|copy|forward|edit)/;
+
+export type TelegramOptions = {
+  /** The longest total wait for retry_after on one call before giving up. */
+  maxRetryWaitMs?: number;
+  log?: (message: string, fields?: Record<string, unknown>) => void;
+};
+
+export function rateLimitTransformer(options: TelegramOptions = {}): Transformer {
+  const maxRetryWaitMs = options.maxRetryWaitMs ?? 60_000;
+  const botGate = new RateGate(BOT_MESSAGES_PER_SECOND, 1000);
+  const chatGates = new Map<string, RateGate>();
+
+  const chatGate = (chatId: unknown) => {
+    const key = String(chatId);
+    let gate = chatGates.get(key);
+    if (!gate) {
+      const isPrivate = /^\d+$/.test(key);
+      gate = isPrivate ? new RateGate(1, 1000) : new RateGate(CHANNEL_MESSAGES_PER_MINUTE, 60_000);
+      chatGates.set(key, gate);
+      if (chatGates.size > 10_000) {
+        for (const [k, g] of chatGates) if (g.idle) chatGates.delete(k);
+      }
+    }
+    return gate;
+  };
+
+  return async (prev, method, payload, signal) => {
+    let waited = 0;
+    while (true) {
+      if (MESSAGE_METHOD.test(method)) {
+        const chatId = (payload as { chat_id?: unknown }).chat_id;
+        if (chatId !== undefined && !method.startsWith("edit")) await chatGate(chatId).take();
+        await botGate.take();
+      }
+      const result = await prev(method, payload, signal);
+      const retryAfter = !result.ok && result.error_code === 429 ? result.parameters?.retry_after : undefined;
+      if (retryAfter === undefined || waited + retryAfter * 1000 > maxRetryWaitMs) return result;
+      options.log?.("telegram asked us to wait", { method, retryAfter });
+      waited += retryAfter * 1000;
+      await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
+    }
+  };
+}
+
+/** A grammY Api for the configured bot, or undefined when no token is configured. */
+export function createTelegramApi(
+  token: string | undefined,
+  apiRoot: string,
+  options: TelegramOptions = {},
+): Api | undefined {
+  if (!token) return undefined;
+  const api = new Api(token, { apiRoot });
+  api.config.use(rateLimitTransformer(options));
+  return api;
+}
+
+export { GrammyError };
