@@ -13,6 +13,16 @@ import { sendSignInCode } from "./sign_in_codes__send.ts";
 /** ≤ 500 ms so a job due at a time starts within half a second of it. */
 export const POLL_INTERVAL_MS = 500;
 
+/**
+ * graphile-worker attaches the whole job to its log lines; payloads can hold secrets (a
+ * sign-in code until it is mailed), so only the job's identity goes to the log.
+ */
+export function safeLogFields(meta: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!meta) return {};
+  const { job, ...rest } = meta as { job?: { id?: string; task_identifier?: string; attempts?: number } };
+  return job ? { ...rest, job: { id: job.id, task: job.task_identifier, attempts: job.attempts } } : rest;
+}
+
 export type WorkerHandle = { runner: Runner; stop(): Promise<void> };
 
 export async function startWorker(
@@ -38,7 +48,7 @@ export async function startWorker(
     crontab: ["17 3 * * * sessions__cleanup", "42 * * * * uploads__cleanup"].join("\n"),
     logger: new Logger(() => (level, message, meta) => {
       if (level === "debug") return;
-      log(level === "warning" ? "warn" : level === "error" ? "error" : "info", message, meta ?? {});
+      log(level === "warning" ? "warn" : level === "error" ? "error" : "info", message, safeLogFields(meta));
     }),
   });
   return {

@@ -1,6 +1,8 @@
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 
+const apiTarget = `http://localhost:${process.env.PORT ?? 8000}`;
+
 // The SPA is built into web/dist, which the API serves. In development `npm run dev:web`
 // proxies /api to the API on $PORT (default 8000).
 export default defineConfig({
@@ -8,6 +10,18 @@ export default defineConfig({
   plugins: [react()],
   build: { outDir: "dist", emptyOutDir: true, sourcemap: false },
   server: {
-    proxy: { "/api": `http://localhost:${process.env.PORT ?? 8000}` },
+    proxy: {
+      "/api": {
+        target: apiTarget,
+        changeOrigin: true,
+        // The API refuses mutations whose Origin is not its own; through this dev proxy the
+        // page's origin is Vite's, so the proxy presents the API's origin instead.
+        configure: (proxy) => {
+          proxy.on("proxyReq", (proxyRequest) => {
+            if (proxyRequest.getHeader("origin")) proxyRequest.setHeader("origin", apiTarget);
+          });
+        },
+      },
+    },
   },
 });

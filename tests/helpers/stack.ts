@@ -8,14 +8,26 @@ import { type Config, readConfig } from "../../api/config.ts";
 import { connect } from "../../api/db.ts";
 import { silentLog } from "../../api/log.ts";
 import { localDiskStorage } from "../../api/storage.ts";
+import { createTelegramApi } from "../../api/telegram/client.ts";
 import { startWorker } from "../../tasks/worker.ts";
+import { startTelegramServer, type TelegramServer } from "../doubles/telegram/server.ts";
 import { freshDatabase } from "./db.ts";
 import { codeFrom, startSmtpSink } from "./smtp.ts";
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
-export async function startStack(options: { serve?: boolean; env?: Record<string, string>; webDist?: string } = {}) {
+export type StackOptions = {
+  /** Listen on a random port too (browser tests). */
+  serve?: boolean;
+  env?: Record<string, string>;
+  webDist?: string;
+  /** Start the local Bot API server and configure the bot token for it. */
+  telegram?: boolean;
+};
+
+export async function startStack(options: StackOptions = {}) {
   const databaseUrl = await freshDatabase();
+  const telegram: TelegramServer | undefined = options.telegram ? await startTelegramServer() : undefined;
   const smtp = await startSmtpSink();
   const server = options.serve ? Deno.listen({ hostname: "127.0.0.1", port: 0 }) : undefined;
   const port = server ? (server.addr as Deno.NetAddr).port : 8000;
@@ -24,12 +36,14 @@ export async function startStack(options: { serve?: boolean; env?: Record<string
     PORT: String(port),
     DATABASE_URL: databaseUrl,
     SMTP_URL: smtp.url,
+    ...(telegram ? { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot } : {}),
     ...options.env,
   });
   const sql = connect(databaseUrl, { max: 5 });
   const uploadsDir = await Deno.makeTempDir({ prefix: "pressa-uploads-" });
   const storage = localDiskStorage(uploadsDir);
-  const app = createApp({ sql, config, log: silentLog, storage, webDist: options.webDist });
+  const telegramApi = createTelegramApi(config.telegramBotToken, config.telegramApiRoot, { maxRetryWaitMs: 5_000 });
+  const app = createApp({ sql, config, log: silentLog, storage, telegram: telegramApi, webDist: options.webDist });
   const worker = await startWorker(databaseUrl, config, silentLog, { storage });
   const http = options.serve ? Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, app.fetch) : undefined;
 
@@ -74,6 +88,7 @@ export async function startStack(options: { serve?: boolean; env?: Record<string
     baseUrl: `http://127.0.0.1:${port}`,
     storage,
     uploadsDir,
+    telegram,
     call,
     signIn,
     async close() {
@@ -81,6 +96,7 @@ export async function startStack(options: { serve?: boolean; env?: Record<string
       await worker.stop();
       await sql.end({ timeout: 5 });
       await smtp.close();
+      await telegram?.close();
       await Deno.remove(uploadsDir, { recursive: true }).catch(() => {});
     },
   };
