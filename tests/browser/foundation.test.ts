@@ -1,0 +1,78 @@
+/*
+ * The foundation as a person uses it, in Chromium: sign in with the mailed code, see the
+ * greeting, create a project through the dialog, open it, switch to English, see the 404.
+ */
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { launchBrowser, screenshot } from "../helpers/browser.ts";
+import { type Stack, startStack } from "../helpers/stack.ts";
+import { ensureWebBuilt, signInThroughUi, WEB_DIST } from "../helpers/web.ts";
+
+let stack: Stack;
+let browser: Browser;
+let page: Page;
+beforeAll(async () => {
+  await ensureWebBuilt();
+  stack = await startStack({ serve: true, webDist: WEB_DIST });
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+test("sign in, create and open a project, switch language, see the 404 page", async () => {
+  await signInThroughUi(page, stack, "maria.ivanova@example.com");
+  await expect.poll(() => page.getByTestId("greeting").textContent()).toContain("maria.ivanova");
+  expect(await page.title()).toMatch(/ \| Pressa$/);
+  await screenshot(page, "foundation-dashboard");
+
+  // create a project through the dialog
+  await page.getByTestId("new-project").click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Название проекта").fill("Городские новости");
+  await dialog.getByLabel("Описание").fill("Главное за день в нашем городе");
+  await dialog.getByLabel("Telegram администратора").fill("@city_news_admin");
+  await screenshot(page, "foundation-create-dialog");
+  await dialog.getByRole("button", { name: "Создать проект" }).click();
+  await page.waitForURL(/\/project\/\d+$/);
+  await expect.poll(() => page.getByRole("heading", { name: "Городские новости" }).count()).toBeGreaterThan(0);
+  const projectUrl = page.url();
+  const [stored] = await stack.sql`select name, admin_handle, timezone from app_public.projects`;
+  expect(stored).toEqual({ name: "Городские новости", adminHandle: "city_news_admin", timezone: "Europe/Moscow" });
+
+  // back on the dashboard the card is there and opens the project
+  await page.goto(`${stack.baseUrl}/`);
+  const card = page.getByTestId("project-card").filter({ hasText: "Городские новости" });
+  await expect.poll(() => card.count()).toBe(1);
+  await card.click();
+  await page.waitForURL(projectUrl);
+  await expect.poll(() => page.getByText("Главное за день в нашем городе").count()).toBeGreaterThan(0);
+  await screenshot(page, "foundation-project");
+
+  // settings: switch to English and see English text at once
+  await page.goto(`${stack.baseUrl}/settings`);
+  await page.getByTestId("language-select").selectOption("en");
+  await expect.poll(() => page.getByRole("heading", { name: "Settings" }).count()).toBeGreaterThan(0);
+  await page.goto(`${stack.baseUrl}/`);
+  await expect.poll(() => page.getByTestId("greeting").textContent()).toMatch(/maria\.ivanova/);
+  await expect.poll(() => page.getByTestId("new-project").textContent()).toBe("New project");
+  await screenshot(page, "foundation-dashboard-en");
+
+  // an unknown path shows the 404 page
+  await page.goto(`${stack.baseUrl}/no/such/page`);
+  await expect.poll(() => page.getByTestId("not-found").textContent()).toBeTruthy();
+  expect(await page.getByTestId("not-found").textContent()).toBe("Page not found");
+  await screenshot(page, "foundation-404");
+});
+
+test("a signed-out visitor is sent to /auth; a signed-in one opening /auth goes to /", async () => {
+  const fresh = await browser.newPage();
+  await fresh.goto(`${stack.baseUrl}/project/1/drafts`);
+  await fresh.waitForURL(/\/auth$/);
+  await signInThroughUi(fresh, stack, "second.user@example.com");
+  await fresh.goto(`${stack.baseUrl}/auth`);
+  await fresh.waitForURL(`${stack.baseUrl}/`);
+  await fresh.close();
+});

@@ -1,0 +1,32 @@
+/*
+ * Browser tests drive the built SPA served by the real API. `npm test` builds web/dist
+ * first; a direct vitest run builds it only when missing.
+ */
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { buildWeb } from "../../scripts/web_build.ts";
+import type { Stack } from "./stack.ts";
+import { codeFrom } from "./smtp.ts";
+
+export const WEB_DIST = new URL("../../web/dist", import.meta.url).pathname;
+
+export async function ensureWebBuilt() {
+  try {
+    await Deno.stat(join(WEB_DIST, "index.html"));
+  } catch {
+    await buildWeb(new URL("../..", import.meta.url).pathname);
+  }
+}
+
+/** Signs in through the sign-in screen with the code from the delivered mail. */
+export async function signInThroughUi(page: Page, stack: Stack, email: string) {
+  await page.goto(`${stack.baseUrl}/`);
+  await page.waitForURL(/\/auth$/);
+  const mailsBefore = stack.smtp.mailsTo(email).length;
+  await page.getByTestId("email-input").fill(email);
+  await page.getByTestId("request-code").click();
+  const code = codeFrom(await stack.smtp.waitForMail(email, mailsBefore + 1));
+  await page.getByTestId("code-input").fill(code);
+  await page.getByTestId("verify-code").click();
+  await page.waitForURL(`${stack.baseUrl}/`);
+}
