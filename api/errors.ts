@@ -19,6 +19,7 @@ const SQL_ERRORS: Record<string, { status: ContentfulStatusCode; code: string; m
   DRSCH: { status: 409, code: "drafts.cannotDeleteScheduled" },
   CHLIM: { status: 409, code: "channels.limitReached" },
   ADMNR: { status: 400, code: "channels.adminNotRegistered" },
+  FORBD: { status: 403, code: "forbidden" },
   RATEL: { status: 429, code: "rateLimited" },
   INVAL: { status: 400, code: "invalid" },
   "23514": { status: 400, code: "invalid", message: "The data does not satisfy the product's rules" },
