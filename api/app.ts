@@ -15,6 +15,7 @@ import { loadSession } from "./middleware/session.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { botRoutes, channelRoutes } from "./routes/channels.ts";
 import { draftRoutes } from "./routes/drafts.ts";
+import { postRoutes } from "./routes/posts.ts";
 import { projectUploadRoutes, uploadServingRoutes } from "./routes/uploads.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { projectRoutes } from "./routes/projects.ts";
@@ -53,6 +54,7 @@ export function createApp(deps: ApiDeps) {
   api.route("/projects", projectRoutes(deps));
   api.route("/projects/:projectId/drafts", draftRoutes(deps));
   api.route("/projects/:projectId/channels", channelRoutes(deps));
+  api.route("/projects/:projectId/posts", postRoutes(deps));
   api.route("/telegram/bot", botRoutes(deps));
   api.route("/projects/:projectId/upload-image", projectUploadRoutes(deps));
   api.route("/uploads", uploadServingRoutes(deps));

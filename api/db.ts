@@ -9,7 +9,8 @@ export type Sql = postgres.Sql<{ bigint: number }>;
 export function connect(url: string, options: { max?: number } = {}): Sql {
   return postgres(url, {
     max: options.max ?? 10,
-    transform: postgres.camel,
+    // Column names only: JSON values keep their keys (publishedLinks is keyed by channel name).
+    transform: { column: { from: postgres.toCamel } },
     types: {
       bigint: {
         to: 20,

@@ -7,6 +7,7 @@ import { Bot } from "grammy";
 import type { Sql } from "../api/db.ts";
 import type { Log } from "../api/log.ts";
 import { rateLimitTransformer } from "../api/telegram/client.ts";
+import { approval } from "./features/approval.ts";
 import { registration } from "./features/registration.ts";
 
 export type BotDeps = { sql: Sql; log: Log; apiRoot: string };
@@ -18,6 +19,6 @@ export function createBot(token: string, deps: BotDeps) {
   bot.use(sequentialize((ctx) => ctx.chat?.id.toString()));
   bot.errorBoundary((err) => {
     deps.log("error", "bot update failed", { updateId: err.ctx.update.update_id, error: err.error });
-  }).use(registration(deps));
+  }).use(approval(deps), registration(deps));
   return bot;
 }

@@ -2,6 +2,7 @@
 import { readConfig } from "../api/config.ts";
 import { jsonLog } from "../api/log.ts";
 import { createStorage } from "../api/storage.ts";
+import { createTelegramApi } from "../api/telegram/client.ts";
 import { startWorker } from "./worker.ts";
 
 const config = readConfig();
@@ -10,7 +11,10 @@ if (!config.databaseUrl) {
   log("error", "DATABASE_URL is not set; start everything with `npm start`, or set it to run the worker alone");
   Deno.exit(2);
 }
-const worker = await startWorker(config.databaseUrl, config, log, { storage: await createStorage(config) });
+const telegram = createTelegramApi(config.telegramBotToken, config.telegramApiRoot, {
+  log: (message, fields) => log("warn", message, fields),
+});
+const worker = await startWorker(config.databaseUrl, config, log, { storage: await createStorage(config), telegram });
 log("info", "worker started");
 
 let stopping = false;

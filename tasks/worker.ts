@@ -1,17 +1,32 @@
 /*
  * The graphile-worker runner with every task of the product. tasks/main.ts runs it as a
  * process; tests run the same runner in-process against their own database.
+ *
+ * Liveness: every few seconds the process writes a heartbeat for its graphile-worker ids
+ * and recovers what dead workers left behind (their locked jobs, their posts in
+ * `sending`; see app_public.recover_from_dead_workers). graphile-worker alone would keep
+ * a dead worker's jobs locked for hours.
  */
+import type { Api } from "grammy";
 import { Logger, run, type Runner, type TaskList } from "graphile-worker";
 import type { Config } from "../api/config.ts";
+import { connect } from "../api/db.ts";
 import type { Log } from "../api/log.ts";
 import type { FileStorage } from "../api/storage.ts";
 import { createMailer } from "./mailer.ts";
-import { cleanupUploads } from "./uploads__cleanup.ts";
+import { notifyAdmin } from "./posts__notify_admin.ts";
+import { publishPost } from "./posts__publish.ts";
+import { retractApproval } from "./posts__retract_approval.ts";
+import { sendApproval } from "./posts__send_approval.ts";
+import { spawnOccurrence } from "./posts__spawn_occurrence.ts";
 import { sendSignInCode } from "./sign_in_codes__send.ts";
+import { cleanupUploads } from "./uploads__cleanup.ts";
 
 /** ≤ 500 ms so a job due at a time starts within half a second of it. */
 export const POLL_INTERVAL_MS = 500;
+export const HEARTBEAT_INTERVAL_MS = 2_000;
+/** A worker silent this long is dead: its jobs are unlocked, its sends become uncertain. */
+export const DEAD_WORKER_AFTER = "10 seconds";
 
 /**
  * graphile-worker attaches the whole job to its log lines; payloads can hold secrets (a
@@ -25,12 +40,9 @@ export function safeLogFields(meta: Record<string, unknown> | undefined): Record
 
 export type WorkerHandle = { runner: Runner; stop(): Promise<void> };
 
-export async function startWorker(
-  connectionString: string,
-  config: Config,
-  log: Log,
-  deps: { storage: FileStorage },
-): Promise<WorkerHandle> {
+export type WorkerDeps = { storage: FileStorage; telegram?: Api };
+
+export async function startWorker(connectionString: string, config: Config, log: Log, deps: WorkerDeps): Promise<WorkerHandle> {
   const mailer = createMailer(config, log);
   const taskList: TaskList = {
     sign_in_codes__send: sendSignInCode(mailer),
@@ -38,11 +50,16 @@ export async function startWorker(
       await helpers.query("select app_public.delete_expired_sign_in_state()");
     },
     uploads__cleanup: cleanupUploads(deps.storage),
+    posts__send_approval: sendApproval(deps.telegram, deps.storage),
+    posts__publish: publishPost(deps.telegram, deps.storage),
+    posts__notify_admin: notifyAdmin(deps.telegram),
+    posts__retract_approval: retractApproval(deps.telegram),
+    posts__spawn_occurrence: spawnOccurrence,
   };
   const runner = await run({
     connectionString,
     taskList,
-    concurrency: 5,
+    concurrency: 10,
     pollInterval: POLL_INTERVAL_MS,
     noHandleSignals: true,
     crontab: ["17 3 * * * sessions__cleanup", "42 * * * * uploads__cleanup"].join("\n"),
@@ -51,11 +68,30 @@ export async function startWorker(
       log(level === "warning" ? "warn" : level === "error" ? "error" : "info", message, safeLogFields(meta));
     }),
   });
+
+  const workerIds = new Set<string>();
+  runner.events.on("worker:create", ({ worker }) => void workerIds.add(worker.workerId));
+  runner.events.on("worker:stop", ({ worker }) => void workerIds.delete(worker.workerId));
+  const sql = connect(connectionString, { max: 1 });
+  const beat = async () => {
+    try {
+      if (workerIds.size > 0) await sql`select app_public.worker_heartbeat(${[...workerIds]}::text[])`;
+      const [{ n }] = await sql<{ n: number }[]>`select app_public.recover_from_dead_workers(${DEAD_WORKER_AFTER}::interval) as n`;
+      if (n > 0) log("warn", `${n} post(s) left in sending by a dead worker are now uncertain`);
+    } catch (err) {
+      log("error", "heartbeat failed", { error: err });
+    }
+  };
+  const heartbeat = setInterval(beat, HEARTBEAT_INTERVAL_MS);
+  await beat();
+
   return {
     runner,
     async stop() {
+      clearInterval(heartbeat);
       // graphile-worker lets running jobs finish before resolving.
       await runner.stop();
+      await sql.end({ timeout: 5 });
       mailer.close();
     },
   };

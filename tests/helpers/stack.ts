@@ -8,7 +8,9 @@ import { type Config, readConfig } from "../../api/config.ts";
 import { connect } from "../../api/db.ts";
 import { silentLog } from "../../api/log.ts";
 import { localDiskStorage } from "../../api/storage.ts";
+import { run } from "@grammyjs/runner";
 import { createTelegramApi } from "../../api/telegram/client.ts";
+import { createBot } from "../../bot/bot.ts";
 import { startWorker } from "../../tasks/worker.ts";
 import { startTelegramServer, type TelegramServer } from "../doubles/telegram/server.ts";
 import { freshDatabase } from "./db.ts";
@@ -23,11 +25,13 @@ export type StackOptions = {
   webDist?: string;
   /** Start the local Bot API server and configure the bot token for it. */
   telegram?: boolean;
+  /** Also run the real bot (grammY runner, long polling) in-process; implies telegram. */
+  bot?: boolean;
 };
 
 export async function startStack(options: StackOptions = {}) {
   const databaseUrl = await freshDatabase();
-  const telegram: TelegramServer | undefined = options.telegram ? await startTelegramServer() : undefined;
+  const telegram: TelegramServer | undefined = options.telegram || options.bot ? await startTelegramServer() : undefined;
   const smtp = await startSmtpSink();
   const server = options.serve ? Deno.listen({ hostname: "127.0.0.1", port: 0 }) : undefined;
   const port = server ? (server.addr as Deno.NetAddr).port : 8000;
@@ -44,7 +48,9 @@ export async function startStack(options: StackOptions = {}) {
   const storage = localDiskStorage(uploadsDir);
   const telegramApi = createTelegramApi(config.telegramBotToken, config.telegramApiRoot, { maxRetryWaitMs: 5_000 });
   const app = createApp({ sql, config, log: silentLog, storage, telegram: telegramApi, webDist: options.webDist });
-  const worker = await startWorker(databaseUrl, config, silentLog, { storage });
+  const worker = await startWorker(databaseUrl, config, silentLog, { storage, telegram: telegramApi });
+  const bot = options.bot && telegram ? createBot(telegram.token, { sql, log: silentLog, apiRoot: telegram.apiRoot }) : undefined;
+  const botRunner = bot ? run(bot) : undefined;
   const http = options.serve ? Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, app.fetch) : undefined;
 
   /** Calls the API like the SPA does; `cookie` is a session cookie from signIn. */
@@ -93,6 +99,7 @@ export async function startStack(options: StackOptions = {}) {
     signIn,
     async close() {
       await http?.shutdown();
+      if (botRunner?.isRunning()) await botRunner.stop();
       await worker.stop();
       await sql.end({ timeout: 5 });
       await smtp.close();

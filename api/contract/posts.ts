@@ -1,0 +1,64 @@
+import * as v from "valibot";
+
+export const POST_STATUSES = ["draft", "scheduled", "approved", "sending", "published", "rejected", "failed", "uncertain"] as const;
+export type PostStatus = (typeof POST_STATUSES)[number];
+export const RECURRING_TYPES = ["none", "daily", "weekly"] as const;
+
+/** Spec §5: the schedule form (the SPA validates with it before building the request). */
+export const TIME_PATTERN = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
+export const ScheduleFormSchema = v.pipe(
+  v.object({
+    title: v.optional(v.string(), ""),
+    scheduledTime: v.pipe(v.string("Please enter a valid time in HH:mm format"), v.regex(TIME_PATTERN, "Please enter a valid time in HH:mm format")),
+    recurringType: v.optional(v.picklist(RECURRING_TYPES), "none"),
+    draftId: v.optional(v.nullable(v.number())),
+  }),
+  v.forward(
+    v.check((form) => form.recurringType !== "none" || form.title.trim() !== "", "Title is required for non-recurring posts"),
+    ["title"],
+  ),
+);
+
+/** The body of POST and PUT /api/projects/{id}/posts[/{postId}] (spec §7). */
+export const PostWriteSchema = v.object({
+  projectId: v.optional(v.unknown()),
+  draftId: v.optional(v.nullable(v.pipe(v.number("schedule.selectDraft"), v.integer("schedule.selectDraft"), v.minValue(1, "schedule.selectDraft")))),
+  scheduledFor: v.pipe(
+    v.string("scheduledFor must be an ISO timestamp"),
+    v.isoTimestamp("scheduledFor must be an ISO timestamp with a timezone"),
+  ),
+  isRecurring: v.optional(v.boolean("isRecurring must be true or false"), false),
+  recurringType: v.optional(v.picklist(RECURRING_TYPES, "recurringType must be none, daily or weekly"), "none"),
+  title: v.optional(v.pipe(v.string(), v.maxLength(500)), ""),
+  content: v.optional(v.pipe(v.string(), v.maxLength(20000)), ""),
+});
+
+export const PostDeleteSchema = v.optional(
+  v.object({
+    deleteFromChannels: v.optional(v.boolean(), false),
+    deleteRecurringSeries: v.optional(v.boolean(), false),
+  }),
+  {},
+);
+
+/** A post as the API answers it (spec §3 Post, plus what the lifecycle adds). */
+export type Post = {
+  id: number;
+  projectId: number;
+  draftId: number | null;
+  seriesId: number | null;
+  title: string;
+  content: string;
+  imageUrl: string | null;
+  status: PostStatus;
+  createdAt: string;
+  scheduledFor: string;
+  isRecurring: boolean;
+  recurringType: (typeof RECURRING_TYPES)[number];
+  recurringLastPost: string | null;
+  approvalMessageIds: Record<string, unknown>;
+  publishedLinks: Record<string, string>;
+  publishedAt: string | null;
+  /** Why a post failed, is uncertain, went back to draft, or a series stopped. */
+  lastError: string | null;
+};

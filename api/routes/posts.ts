@@ -1,0 +1,114 @@
+/*
+ * Posts of a project (spec §2 Schedule and Published, §4, §5, §7). Scheduling, approval
+ * and publishing rules are SQL functions; this file validates and maps. Deleting with
+ * deleteFromChannels removes the channel messages first, so a refusal by Telegram leaves
+ * the post in place and says why.
+ */
+import { Hono } from "hono";
+import * as v from "valibot";
+import { type Post, PostDeleteSchema, PostWriteSchema } from "../contract/posts.ts";
+import type { ApiDeps } from "../deps.ts";
+import { type AppEnv, currentUser } from "../env.ts";
+import { ApiError } from "../errors.ts";
+import { requireUser } from "../middleware/session.ts";
+import { describeTelegramError } from "../telegram/errors.ts";
+import { body, idParam } from "../validate.ts";
+import { requireTelegram } from "./channels.ts";
+
+type PostRow = Post & { channelMessageIds: number[]; sendingWorkerId: unknown; sendingStartedAt: unknown; updatedAt: unknown };
+
+export function toPost({ channelMessageIds: _m, sendingWorkerId: _w, sendingStartedAt: _s, updatedAt: _u, ...post }: PostRow): Post {
+  return post;
+}
+
+export function postRoutes({ sql, telegram }: ApiDeps) {
+  const write = (c: { req: { valid(t: "json"): v.InferOutput<typeof PostWriteSchema> } }) => {
+    const p = c.req.valid("json");
+    const recurring = p.isRecurring || p.recurringType !== "none";
+    return {
+      draftId: recurring ? null : p.draftId ?? null,
+      scheduledFor: new Date(p.scheduledFor),
+      recurringType: recurring ? (p.recurringType === "none" ? "daily" : p.recurringType) : "none",
+      title: p.title,
+      content: p.content,
+    };
+  };
+  return new Hono<AppEnv>()
+    .use(requireUser)
+    .get("/", async (c) => {
+      const projectId = idParam(c.req.param("projectId"));
+      const rows = await sql<PostRow[]>`select * from app_public.project_posts(${currentUser(c).id}, ${projectId})`;
+      if (rows.length === 0) await sql`select app_public.get_project(${currentUser(c).id}, ${projectId})`;
+      return c.json(rows.map(toPost));
+    })
+    .get("/published", async (c) => {
+      const projectId = idParam(c.req.param("projectId"));
+      const rows = await sql<PostRow[]>`select * from app_public.published_posts(${currentUser(c).id}, ${projectId})`;
+      if (rows.length === 0) await sql`select app_public.get_project(${currentUser(c).id}, ${projectId})`;
+      return c.json(rows.map(toPost));
+    })
+    .post("/", body(PostWriteSchema), async (c) => {
+      const p = write(c);
+      const [row] = await sql<PostRow[]>`
+        select * from app_public.schedule_post(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
+          ${p.draftId}, ${p.scheduledFor}, ${p.recurringType}, ${p.title}, ${p.content})`;
+      return c.json(toPost(row), 201);
+    })
+    .put("/:postId", body(PostWriteSchema), async (c) => {
+      const p = write(c);
+      const [row] = await sql<PostRow[]>`
+        select * from app_public.update_post(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
+          ${idParam(c.req.param("postId"))}, ${p.draftId}, ${p.scheduledFor}, ${p.recurringType}, ${p.title}, ${p.content})`;
+      return c.json(toPost(row));
+    })
+    .post("/:postId/publish", async (c) => {
+      const [row] = await sql<PostRow[]>`
+        select * from app_public.request_post_approval(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
+          ${idParam(c.req.param("postId"))})`;
+      return c.json(toPost(row));
+    })
+    .delete("/:postId", async (c) => {
+      const text = await c.req.text();
+      let parsed: unknown;
+      try {
+        parsed = text.trim() === "" ? undefined : JSON.parse(text);
+      } catch {
+        throw new ApiError(400, "badRequest", "Malformed JSON in request body");
+      }
+      const options = v.safeParse(PostDeleteSchema, parsed);
+      if (!options.success) throw new ApiError(400, "validation", options.issues[0].message);
+      const { deleteFromChannels, deleteRecurringSeries } = options.output;
+      const userId = currentUser(c).id;
+      const projectId = idParam(c.req.param("projectId"));
+      const postId = idParam(c.req.param("postId"));
+      const deleted = await sql.begin(async (tx) => {
+        const rows = await tx<PostRow[]>`
+          select * from app_public.delete_post(${userId}, ${projectId}, ${postId}, ${deleteRecurringSeries})`;
+        const published = rows.filter((r) => r.status === "published" && r.channelMessageIds.length > 0);
+        if (deleteFromChannels && published.length > 0) {
+          const [channel] = await tx<{ chatId: number; link: string }[]>`
+            select (config ->> 'chatId')::bigint as chat_id, link from app_public.channels where project_id = ${projectId}`;
+          if (!channel) throw new ApiError(409, "schedule.noChannel", "The project has no channel to delete the message from");
+          const api = requireTelegram(telegram);
+          for (const row of published) {
+            for (const messageId of row.channelMessageIds) {
+              try {
+                await api.deleteMessage(channel.chatId, messageId);
+              } catch (err) {
+                const failure = describeTelegramError(err);
+                if (failure.code === "telegram.messageNotFound" && /not found/i.test(failure.description)) continue;
+                throw new ApiError(
+                  failure.definite ? 409 : 503,
+                  "schedule.channelDeleteFailed",
+                  `Telegram refused to delete the message from ${channel.link}: ${failure.description}. ` +
+                    "The post was not deleted. Delete the message in Telegram, or delete the post here without removing it from the channel.",
+                );
+              }
+            }
+          }
+        }
+        return rows;
+      });
+      return c.json({ ok: true, deleted: deleted.map((r) => r.id) });
+    });
+}

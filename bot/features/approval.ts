@@ -1,0 +1,78 @@
+/*
+ * The admin's buttons: Approve / Reject on an approval request, and "It is in the
+ * channel" / "Send again" on an uncertain publication. Decisions are guarded in SQL: a
+ * second press, or a press on an outdated message, changes nothing and says so.
+ */
+import { Composer } from "grammy";
+import type { Context } from "grammy";
+import { ADMIN_TEXTS, adminLanguage, formatWhen, parseCallbackData } from "../../api/telegram/admin_texts.ts";
+import type { BotDeps } from "../bot.ts";
+
+type DeliveryInfo = {
+  channelLink: string | null;
+  scheduledFor: Date;
+  projectLanguage: string;
+  projectTimezone: string;
+  approvalMessageIds: { messageIds?: number[] };
+};
+
+async function quietly(action: Promise<unknown>) {
+  try {
+    await action;
+  } catch { /* the message may be gone or unchanged; the decision itself is recorded */ }
+}
+
+export function approval({ sql }: BotDeps) {
+  const feature = new Composer();
+
+  feature.on("callback_query:data", async (ctx, next) => {
+    const parsed = parseCallbackData(ctx.callbackQuery.data);
+    const message = ctx.callbackQuery.message;
+    if (!parsed || !message || !ctx.chat) return next();
+    const { action, postId } = parsed;
+    const info = async () => {
+      const [row] = await sql<DeliveryInfo[]>`select (d).* from (select app_public.post_delivery_info(${postId}) as d) s`;
+      return row;
+    };
+
+    if (action === "approve" || action === "reject") {
+      const [decided] = await sql<{ id: number }[]>`
+        select id from app_public.decide_post(${postId}, ${ctx.chat.id}, ${message.message_id}, ${action === "approve"})
+        where id is not null`;
+      const post = await info();
+      const texts = ADMIN_TEXTS[adminLanguage(post?.projectLanguage)];
+      if (!decided || !post) {
+        await ctx.answerCallbackQuery({ text: texts.stale, show_alert: true });
+        return;
+      }
+      const when = formatWhen(post.scheduledFor, post.projectTimezone, adminLanguage(post.projectLanguage));
+      const decision = action === "approve" ? texts.approved(when) : texts.rejected;
+      await ctx.answerCallbackQuery({ text: decision });
+      await quietly(ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } }));
+      const headerId = post.approvalMessageIds.messageIds?.[0];
+      if (headerId) {
+        await quietly(ctx.api.editMessageText(ctx.chat.id, headerId, `${texts.approvalRequest(post.channelLink ?? "", when)}\n\n${decision}`));
+      }
+      return;
+    }
+
+    const inChannel = action === "inchannel";
+    const [resolved] = await sql<{ id: number }[]>`
+      select id from app_public.resolve_uncertain_post(${postId}, ${ctx.chat.id}, ${inChannel}) where id is not null`;
+    const texts = ADMIN_TEXTS[adminLanguage((await info())?.projectLanguage)];
+    if (!resolved) {
+      await ctx.answerCallbackQuery({ text: texts.stale, show_alert: true });
+      return;
+    }
+    const outcome = inChannel ? texts.resolvedInChannel : texts.resolvedSendAgain;
+    await ctx.answerCallbackQuery({ text: outcome });
+    await quietly(appendToMessage(ctx, outcome));
+  });
+  return feature;
+}
+
+async function appendToMessage(ctx: Context, line: string) {
+  const text = ctx.callbackQuery?.message && "text" in ctx.callbackQuery.message ? ctx.callbackQuery.message.text : undefined;
+  if (text) await ctx.editMessageText(`${text}\n\n${line}`, { reply_markup: { inline_keyboard: [] } });
+  else await ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } });
+}

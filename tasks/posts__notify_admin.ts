@@ -1,0 +1,43 @@
+/*
+ * Tells the channel admin that a post failed or may not have gone out. For an uncertain
+ * post the message carries the two ways out: "It is in the channel" / "Send again".
+ */
+import type { Api } from "grammy";
+import type { Task } from "graphile-worker";
+import * as v from "valibot";
+import { ADMIN_TEXTS, adminLanguage, callbackData } from "../api/telegram/admin_texts.ts";
+import { describeTelegramError } from "../api/telegram/errors.ts";
+import { deliveryQuery } from "./post_delivery.ts";
+
+const Payload = v.object({ postId: v.number(), kind: v.picklist(["failed", "uncertain"]) });
+
+export function notifyAdmin(telegram: Api | undefined): Task {
+  return async (payload, helpers) => {
+    const parsed = v.safeParse(Payload, payload);
+    if (!parsed.success) return helpers.logger.error("posts__notify_admin: malformed payload, dropped");
+    const { postId, kind } = parsed.output;
+    const post = await deliveryQuery(helpers.query, "app_public.post_delivery_info", [postId]);
+    if (!post || !telegram || !post.adminChatId || post.status !== kind) return;
+    const texts = ADMIN_TEXTS[adminLanguage(post.projectLanguage)];
+    const channel = post.channelLink ?? "";
+    const reason = post.lastError ?? "";
+    try {
+      if (kind === "failed") {
+        await telegram.sendMessage(post.adminChatId, texts.failed(post.title, channel, reason), undefined, helpers.abortSignal);
+      } else {
+        await telegram.sendMessage(post.adminChatId, texts.uncertain(post.title, channel, reason), {
+          reply_markup: {
+            inline_keyboard: [[
+              { text: texts.inChannel, callback_data: callbackData("inchannel", postId) },
+              { text: texts.sendAgain, callback_data: callbackData("resend", postId) },
+            ]],
+          },
+        }, helpers.abortSignal);
+      }
+    } catch (err) {
+      // The admin blocked the bot or left: the post's status already tells the user.
+      if (describeTelegramError(err).definite) return;
+      throw err;
+    }
+  };
+}

@@ -1,0 +1,51 @@
+/*
+ * Publishes an approved post to its channel, never twice (DESIGN.md "Publishing contract"):
+ *   1. begin_sending marks it `sending` (committed) — a repeated or stale job stops here;
+ *   2. one send to Telegram;
+ *   3. published with the message ids and links — or, by Telegram's answer:
+ *      429 → back to approved and retried after retry_after (nothing was sent);
+ *      other definite refusals → failed with the reason (the admin is told);
+ *      a lost answer or timeout → uncertain (it may be in the channel; the admin decides).
+ * A crash between 1 and 3 leaves `sending`; recover_from_dead_workers turns it uncertain.
+ */
+import type { Api } from "grammy";
+import type { Task } from "graphile-worker";
+import * as v from "valibot";
+import type { FileStorage } from "../api/storage.ts";
+import { describeTelegramError } from "../api/telegram/errors.ts";
+import { messageLink, sendPost } from "../api/telegram/post_message.ts";
+import { deliveryQuery } from "./post_delivery.ts";
+
+const Payload = v.object({ postId: v.number() });
+
+export function publishPost(telegram: Api | undefined, storage: FileStorage): Task {
+  return async (payload, helpers) => {
+    const parsed = v.safeParse(Payload, payload);
+    if (!parsed.success) return helpers.logger.error("posts__publish: malformed payload, dropped");
+    const { postId } = parsed.output;
+    const workerId = helpers.job.locked_by ?? "unknown";
+    const post = await deliveryQuery(helpers.query, "app_public.begin_sending", [postId, workerId]);
+    if (!post) return;
+    const failed = (reason: string, definite: boolean) =>
+      helpers.query("select app_public.record_send_failed($1, $2, $3)", [postId, reason, definite]);
+    if (!telegram) return void await failed("The Telegram bot is not configured on the server", true);
+    if (!post.channelChatId || !post.channelLink) return void await failed("The project has no connected channel", true);
+
+    let ids: number[];
+    try {
+      ids = await sendPost(telegram, post.channelChatId, post, storage, { signal: helpers.abortSignal });
+    } catch (err) {
+      const failure = describeTelegramError(err);
+      if (failure.code === "telegram.rateLimited" && failure.retryAfter !== undefined) {
+        await helpers.query("select app_public.postpone_sending($1, $2)", [postId, failure.retryAfter]);
+      } else if (err instanceof Error && /is missing from storage/.test(err.message)) {
+        await failed("The post's image is missing from storage", true);
+      } else {
+        await failed(`Telegram: ${failure.description}`, failure.definite);
+      }
+      return;
+    }
+    const links = { [post.channelLink.replace(/^@/, "")]: messageLink(post.channelLink, ids[0]) };
+    await helpers.query("select app_public.record_published($1, $2, $3)", [postId, ids, JSON.stringify(links)]);
+  };
+}

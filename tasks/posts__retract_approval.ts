@@ -1,0 +1,31 @@
+/* Takes the buttons off an approval request that no longer applies and says why. */
+import type { Api } from "grammy";
+import type { Task } from "graphile-worker";
+import * as v from "valibot";
+import { ADMIN_TEXTS } from "../api/telegram/admin_texts.ts";
+import { describeTelegramError } from "../api/telegram/errors.ts";
+
+const Payload = v.object({
+  chatId: v.number(),
+  messageId: v.number(),
+  reason: v.picklist(["edited", "deleted"]),
+  language: v.optional(v.picklist(["ru", "en"]), "ru"),
+});
+
+export function retractApproval(telegram: Api | undefined): Task {
+  return async (payload, helpers) => {
+    const parsed = v.safeParse(Payload, payload);
+    if (!parsed.success || !telegram) return;
+    const { chatId, messageId, reason, language } = parsed.output;
+    const texts = ADMIN_TEXTS[language];
+    try {
+      await telegram.editMessageReplyMarkup(chatId, messageId, { reply_markup: { inline_keyboard: [] } }, helpers.abortSignal);
+      await telegram.sendMessage(chatId, reason === "edited" ? texts.outdatedEdited : texts.outdatedDeleted, {
+        reply_parameters: { message_id: messageId, allow_sending_without_reply: true },
+      }, helpers.abortSignal);
+    } catch (err) {
+      if (describeTelegramError(err).definite) return; // already gone or not modified: nothing to take back
+      throw err;
+    }
+  };
+}

@@ -1,0 +1,56 @@
+/*
+ * Sends a post to the project admin's private chat for approval: a header saying where
+ * and when, then the post exactly as it will appear in the channel, with Approve/Reject
+ * on its last message. A definite refusal (the admin blocked the bot, never wrote to it)
+ * puts the post back to draft with the reason; anything else is retried by the queue (a
+ * repeated preview is harmless: only the newest message's buttons count).
+ */
+import type { Api } from "grammy";
+import type { Task } from "graphile-worker";
+import * as v from "valibot";
+import type { FileStorage } from "../api/storage.ts";
+import { ADMIN_TEXTS, adminLanguage, callbackData, formatWhen } from "../api/telegram/admin_texts.ts";
+import { describeTelegramError } from "../api/telegram/errors.ts";
+import { sendPost } from "../api/telegram/post_message.ts";
+import { deliveryQuery } from "./post_delivery.ts";
+
+const Payload = v.object({ postId: v.number() });
+
+export function sendApproval(telegram: Api | undefined, storage: FileStorage): Task {
+  return async (payload, helpers) => {
+    const parsed = v.safeParse(Payload, payload);
+    if (!parsed.success) return helpers.logger.error("posts__send_approval: malformed payload, dropped");
+    const { postId } = parsed.output;
+    const post = await deliveryQuery(helpers.query, "app_public.post_for_approval", [postId]);
+    if (!post) return; // already sent, or the post moved on
+    const fail = (reason: string) => helpers.query("select app_public.record_approval_failed($1, $2)", [postId, reason]);
+    if (!telegram) return void await fail("The Telegram bot is not configured on the server");
+    if (!post.adminChatId) return void await fail("The project's admin has not messaged the bot yet");
+    const texts = ADMIN_TEXTS[adminLanguage(post.projectLanguage)];
+    try {
+      const header = await telegram.sendMessage(
+        post.adminChatId,
+        texts.approvalRequest(post.channelLink ?? "", formatWhen(post.scheduledFor, post.projectTimezone, adminLanguage(post.projectLanguage))),
+        undefined,
+        helpers.abortSignal,
+      );
+      const ids = await sendPost(telegram, post.adminChatId, post, storage, {
+        signal: helpers.abortSignal,
+        replyMarkup: {
+          inline_keyboard: [[
+            { text: texts.approve, callback_data: callbackData("approve", postId) },
+            { text: texts.reject, callback_data: callbackData("reject", postId) },
+          ]],
+        },
+      });
+      await helpers.query("select app_public.record_approval_sent($1, $2, $3)", [postId, post.adminChatId, [header.message_id, ...ids]]);
+    } catch (err) {
+      const failure = describeTelegramError(err);
+      if (failure.definite && failure.code !== "telegram.rateLimited") {
+        await fail(`Telegram refused to deliver the approval request: ${failure.description}`);
+        return;
+      }
+      throw err;
+    }
+  };
+}

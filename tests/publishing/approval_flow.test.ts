@@ -1,0 +1,96 @@
+/*
+ * The whole path through the local Bot API: schedule, Publish, the admin gets the preview,
+ * presses Approve (or Reject) on it, and the channel gets the post at its time.
+ */
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { projectWithChannel } from "../helpers/publishing.ts";
+import { type Stack, startStack } from "../helpers/stack.ts";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ bot: true });
+});
+afterAll(() => stack.close());
+
+/** The preview is on screen once the worker recorded which message carries the buttons. */
+async function previewRecorded(postId: number) {
+  await expect.poll(async () => (await stack.sql`select approval_message_ids ? 'chatId' as sent from app_public.posts where id = ${postId}`)[0].sent, { timeout: 10_000 }).toBe(true);
+}
+
+const buttonsOf = (m: { reply_markup?: { inline_keyboard: { callback_data?: string }[][] } }) =>
+  m.reply_markup?.inline_keyboard.flat().map((b) => b.callback_data) ?? [];
+
+test("approve: published within 2 s of scheduledFor, with its link; the draft leaves the list", async () => {
+  const telegram = stack.telegram!;
+  const p = await projectWithChannel(stack, { drafts: ["Morning news"] });
+  await stack.call("PATCH", `${p.base}/drafts/${p.drafts[0].id}`, { content: "Today in the city: sunshine and a new park." }, p.cookie);
+  const scheduledFor = new Date(Date.now() + 20_000);
+  const created = await stack.call("POST", `${p.base}/posts`, {
+    projectId: p.project.id, draftId: p.drafts[0].id, scheduledFor: scheduledFor.toISOString(), isRecurring: false,
+  }, p.cookie);
+  expect(created.status).toBe(201);
+  expect(created.json).toMatchObject({ status: "draft", title: "Morning news", draftId: p.drafts[0].id });
+  const postId = created.json.id;
+
+  const published = await stack.call("POST", `${p.base}/posts/${postId}/publish`, undefined, p.cookie);
+  expect(published.status).toBe(200);
+  expect(published.json.status).toBe("scheduled");
+
+  // the admin receives the preview exactly as it will appear, with the buttons on it
+  const preview = await telegram.waitFor(() => telegram.messages(p.admin.id).find((m) => buttonsOf(m).includes(`approve:${postId}`)), 10_000);
+  await previewRecorded(postId);
+  expect(preview.text).toBe("Today in the city: sunshine and a new park.");
+  expect(buttonsOf(preview)).toEqual([`approve:${postId}`, `reject:${postId}`]);
+  const header = telegram.messages(p.admin.id).find((m) => m.text?.includes(`@${p.channel.username}`));
+  expect(header?.text).toContain("Публикация:");
+  expect(telegram.messages(p.channel.id)).toHaveLength(0);
+
+  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
+  expect(telegram.callbackAnswer(query)?.text).toMatch(/Одобрено/);
+  await expect.poll(async () => (await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json[0].status, { timeout: 5000 }).toBe("approved");
+  // nothing goes out before its time
+  expect(telegram.messages(p.channel.id)).toHaveLength(0);
+
+  const inChannel = await telegram.waitFor(() => telegram.messages(p.channel.id)[0], 30_000);
+  const arrivedAt = Date.now();
+  expect(inChannel.text).toBe("Today in the city: sunshine and a new park.");
+  expect(arrivedAt).toBeGreaterThanOrEqual(scheduledFor.getTime() - 100);
+  expect(arrivedAt - scheduledFor.getTime()).toBeLessThan(2000);
+
+  await expect.poll(async () => (await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json[0].status, { timeout: 5000 }).toBe("published");
+  const post = (await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json[0];
+  expect(post.publishedLinks).toEqual({ [p.channel.username!]: `https://t.me/${p.channel.username}/${inChannel.message_id}` });
+  const publishedList = (await stack.call("GET", `${p.base}/posts/published`, undefined, p.cookie)).json;
+  expect(publishedList.map((x: { id: number }) => x.id)).toEqual([postId]);
+  const drafts = (await stack.call("GET", `${p.base}/drafts`, undefined, p.cookie)).json;
+  expect(drafts.find((d: { id: number }) => d.id === p.drafts[0].id)).toBeUndefined();
+
+  // the approval message was edited to show the decision; a second press changes nothing
+  expect(telegram.messages(p.admin.id).find((m) => m.message_id === header!.message_id)?.text).toMatch(/Одобрено/);
+  expect(telegram.messages(p.channel.id)).toHaveLength(1);
+}, 60_000);
+
+test("reject: the post is rejected, the message says so, a second press does nothing", async () => {
+  const telegram = stack.telegram!;
+  const p = await projectWithChannel(stack, { drafts: ["Not this one"] });
+  const postId = (await stack.call("POST", `${p.base}/posts`, {
+    draftId: p.drafts[0].id, scheduledFor: new Date(Date.now() + 20_000).toISOString(), isRecurring: false,
+  }, p.cookie)).json.id;
+  await stack.call("POST", `${p.base}/posts/${postId}/publish`, undefined, p.cookie);
+  const preview = await telegram.waitFor(() => telegram.messages(p.admin.id).find((m) => buttonsOf(m).includes(`reject:${postId}`)), 10_000);
+  await previewRecorded(postId);
+  // two presses before the buttons are gone (a double tap, or two devices): one decides
+  const first = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `reject:${postId}`);
+  const second = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  await telegram.waitFor(() => telegram.callbackAnswer(first) && telegram.callbackAnswer(second), 10_000);
+  expect(telegram.callbackAnswer(first)?.text).toMatch(/Отклонено/);
+  expect(telegram.callbackAnswer(second)?.text).toMatch(/устарело/);
+  await expect.poll(async () => (await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json[0].status, { timeout: 5000 }).toBe("rejected");
+  // the buttons are gone from the preview and the header shows the decision
+  await expect.poll(() => buttonsOf(telegram.messages(p.admin.id).find((m) => m.message_id === preview.message_id)!)).toEqual([]);
+  expect(telegram.messages(p.admin.id)[0].text).toMatch(/Отклонено/);
+  await new Promise((r) => setTimeout(r, 500));
+  expect((await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json[0].status).toBe("rejected");
+  expect(telegram.messages(p.channel.id)).toHaveLength(0);
+}, 60_000);
