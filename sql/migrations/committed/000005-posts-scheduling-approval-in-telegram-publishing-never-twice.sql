@@ -1,5 +1,5 @@
 --! Previous: sha1:296635ed589b6d2d9e71150d0c33e1d841386882
---! Hash: sha1:2ba26f277d683288c8c7de22b6890ae265c1c717
+--! Hash: sha1:1f1cc95bc1db3f259391592f283babe52641fb96
 --! Message: posts: scheduling, approval in Telegram, publishing never twice, recurring series
 
 /*
@@ -349,13 +349,14 @@ language sql stable as $$
       (select timezone from app_public.projects where id = p_series.project_id)) end
 $$;
 
-create or replace function app_public.spawn_series_occurrence(p_series_id bigint)
+create or replace function app_public.spawn_series_occurrence(p_series_id bigint, p_now timestamptz default now())
 returns app_public.posts
 language plpgsql volatile as $$
 /*
  * why: the rotation. The series' next occurrence becomes its own post taking the next
  * available draft by order; the series advances (recurring_last_post) and the next spawn
- * is queued. With no draft left the series stops and says why (last_error).
+ * is queued. With no draft left the series stops and says why (last_error). p_now is
+ * the clock (tests drive days through it).
  */
 declare
   v_series app_public.posts;
@@ -368,7 +369,7 @@ begin
     return null;
   end if;
   v_at := app_private.series_next_time(v_series);
-  if v_at - app_private.approval_lead() > now() + interval '1 minute' then
+  if v_at - app_private.approval_lead() > p_now + interval '1 minute' then
     -- too early (a stale job): wait for the right time
     perform graphile_worker.add_job('posts__spawn_occurrence', json_build_object('seriesId', v_series.id),
       run_at := v_at - app_private.approval_lead(), job_key := app_private.post_job_key(v_series.id, 'spawn'));
@@ -385,7 +386,7 @@ begin
   update app_public.posts set recurring_last_post = v_at where id = v_series.id returning * into v_series;
   perform app_private.queue_approval(v_occurrence);
   perform graphile_worker.add_job('posts__spawn_occurrence', json_build_object('seriesId', v_series.id),
-    run_at := greatest(now(), app_private.series_next_time(v_series) - app_private.approval_lead()),
+    run_at := greatest(p_now, app_private.series_next_time(v_series) - app_private.approval_lead()),
     job_key := app_private.post_job_key(v_series.id, 'spawn'));
   return v_occurrence;
 end;
