@@ -1,0 +1,199 @@
+/*
+ * Post rules in SQL: the past-time rule, guarded transitions (a stale or repeated step
+ * changes nothing), and the recurring rotation driven through a clock we pass in.
+ */
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { freshDatabase } from "../helpers/db.ts";
+import { inRollback, rejects } from "../helpers/sql.ts";
+
+let sql: postgres.Sql;
+beforeAll(async () => {
+  sql = postgres(await freshDatabase(), { max: 2, onnotice: () => {} });
+});
+afterAll(() => sql.end());
+
+type Tx = postgres.TransactionSql;
+
+async function seed(tx: Tx, timezone = "Europe/Moscow", titles: string[] = ["A", "B", "C"]) {
+  const [user] = await tx`insert into app_public.users (email) values (${`u${Math.random()}@example.com`}) returning id`;
+  const [project] = await tx`insert into app_public.projects (user_id, name, admin_handle, timezone)
+                             values (${user.id}, 'P', 'admin_one', ${timezone}) returning *`;
+  await tx`insert into app_public.channels (project_id, type, link, status, config)
+           values (${project.id}, 'telegram', '@chan', 'connected', '{"chatId": -100123, "adminChatId": 42}')`;
+  const drafts = await tx`select * from app_public.bulk_create_drafts(${user.id}, ${project.id}, ${titles}::text[])`;
+  return { userId: user.id as string, projectId: project.id as string, drafts };
+}
+
+async function status(tx: Tx, postId: string) {
+  return (await tx`select status from app_public.posts where id = ${postId}`)[0].status;
+}
+
+describe("scheduling", () => {
+  test("a time that has passed is refused (PASTT), even when its local date is today in the project's zone", async () => {
+    await inRollback(sql, async (tx) => {
+      // Pacific/Kiritimati-like boundaries: in Asia/Kamchatka (UTC+12) "today" starts long
+      // before it does in UTC; a minute ago is still the past wherever the project is.
+      const { userId, projectId, drafts } = await seed(tx, "Asia/Kamchatka");
+      const [{ local_now }] = await tx`select to_char(now() at time zone 'Asia/Kamchatka', 'YYYY-MM-DD HH24:MI') as local_now`;
+      const aMinuteAgoThere = `${local_now.slice(0, 10)} ${local_now.slice(11)}`;
+      await rejects(tx, `select app_public.schedule_post(${userId}, ${projectId}, ${drafts[0].id},
+        (timestamp '${aMinuteAgoThere}' - interval '1 minute') at time zone 'Asia/Kamchatka', 'none', '', '')`,
+        "PASTT", "Cannot schedule posts in the past. Please select a future time.");
+      const [post] = await tx`select * from app_public.schedule_post(${userId}, ${projectId}, ${drafts[0].id},
+        (${aMinuteAgoThere}::timestamp + interval '2 minutes') at time zone 'Asia/Kamchatka', 'none', '', '')`;
+      expect(post.status).toBe("draft");
+      expect(post.title).toBe("A");
+    });
+  });
+
+  test("a one-time post needs a draft, and a draft can be planned once", async () => {
+    await inRollback(sql, async (tx) => {
+      const { userId, projectId, drafts } = await seed(tx);
+      await rejects(tx, `select app_public.schedule_post(${userId}, ${projectId}, null, now() + interval '1 day', 'none', '', '')`, "INVAL", "schedule.selectDraft");
+      await tx`select app_public.schedule_post(${userId}, ${projectId}, ${drafts[0].id}, now() + interval '1 day', 'none', '', '')`;
+      await rejects(tx, `select app_public.schedule_post(${userId}, ${projectId}, ${drafts[0].id}, now() + interval '2 days', 'none', '', '')`, "INVAL", "schedule.draftAlreadyScheduled");
+    });
+  });
+
+  test("publishing content over 4096 characters is refused with the length and the maximum (CLONG)", async () => {
+    await inRollback(sql, async (tx) => {
+      const { userId, projectId, drafts } = await seed(tx);
+      await tx`update app_public.drafts set content = ${"я".repeat(5000)} where id = ${drafts[0].id}`;
+      const [post] = await tx`select * from app_public.schedule_post(${userId}, ${projectId}, ${drafts[0].id}, now() + interval '1 day', 'none', '', '')`;
+      await rejects(tx, `select app_public.request_post_approval(${userId}, ${projectId}, ${post.id})`, "CLONG", "schedule.captionTooLong: 5000/4096");
+      expect(await status(tx, post.id)).toBe("draft");
+    });
+  });
+});
+
+describe("guarded transitions", () => {
+  test("each step happens once; a stale or repeated step changes nothing", async () => {
+    await inRollback(sql, async (tx) => {
+      const { userId, projectId, drafts } = await seed(tx);
+      const [post] = await tx`select * from app_public.schedule_post(${userId}, ${projectId}, ${drafts[0].id}, now() + interval '1 hour', 'none', '', '')`;
+      // nothing can be approved or sent before the approval request went out
+      expect((await tx`select app_public.decide_post(${post.id}, 42, 1, true) is null as stale`)[0].stale).toBe(true);
+      expect((await tx`select (app_public.begin_sending(${post.id}, 'w1')).post_id`)[0].post_id).toBeNull();
+
+      await tx`select app_public.request_post_approval(${userId}, ${projectId}, ${post.id})`;
+      expect(await status(tx, post.id)).toBe("scheduled");
+      await rejects(tx, `select app_public.request_post_approval(${userId}, ${projectId}, ${post.id})`, "INVAL");
+      const [{ admin }] = await tx`select (app_public.post_for_approval(${post.id})).admin_chat_id as admin`;
+      expect(Number(admin)).toBe(42);
+      expect((await tx`select app_public.record_approval_sent(${post.id}, 42, ${[7, 8]}::bigint[]) as ok`)[0].ok).toBe(true);
+      // a second approval job finds the preview already sent
+      expect((await tx`select (app_public.post_for_approval(${post.id})).post_id`)[0].post_id).toBeNull();
+
+      // only the buttons message in the admin's chat decides, once
+      expect((await tx`select app_public.decide_post(${post.id}, 42, 7, true) is null as stale`)[0].stale).toBe(true);
+      expect((await tx`select app_public.decide_post(${post.id}, 99, 8, true) is null as stale`)[0].stale).toBe(true);
+      expect((await tx`select (app_public.decide_post(${post.id}, 42, 8, true)).status`)[0].status).toBe("approved");
+      expect((await tx`select app_public.decide_post(${post.id}, 42, 8, false) is null as stale`)[0].stale).toBe(true);
+      expect(await status(tx, post.id)).toBe("approved");
+
+      // not before its time
+      expect((await tx`select (app_public.begin_sending(${post.id}, 'w1')).post_id`)[0].post_id).toBeNull();
+      await tx`update app_public.posts set scheduled_for = now() where id = ${post.id}`;
+      expect(Number((await tx`select (app_public.begin_sending(${post.id}, 'w1')).post_id`)[0].post_id)).toBe(Number(post.id));
+      // a duplicated publish job stops at the guard: one send at most
+      expect((await tx`select (app_public.begin_sending(${post.id}, 'w2')).post_id`)[0].post_id).toBeNull();
+      const [done] = await tx`select * from app_public.record_published(${post.id}, ${[55]}::bigint[], '{"chan": "https://t.me/chan/55"}')`;
+      expect(done.status).toBe("published");
+      expect(done.published_links).toEqual({ chan: "https://t.me/chan/55" });
+      expect((await tx`select app_public.record_send_failed(${post.id}, 'late', true) is null as stale`)[0].stale).toBe(true);
+      expect(await status(tx, post.id)).toBe("published");
+      await rejects(tx, `select app_public.update_post(${userId}, ${projectId}, ${post.id}, ${drafts[0].id}, now() + interval '1 day', 'none', '', '')`, "EDPUB", "cannot edit published");
+    });
+  });
+
+  test("a send whose worker died becomes uncertain, never sent again by itself", async () => {
+    await inRollback(sql, async (tx) => {
+      const { userId, projectId, drafts } = await seed(tx);
+      const [post] = await tx`select * from app_public.schedule_post(${userId}, ${projectId}, ${drafts[0].id}, now() + interval '1 hour', 'none', '', '')`;
+      await tx`update app_public.posts set status = 'sending', sending_worker_id = 'dead-worker',
+               sending_started_at = now() - interval '1 minute' where id = ${post.id}`;
+      await tx`select app_public.worker_heartbeat(${["live-worker"]}::text[])`;
+      expect((await tx`select app_public.recover_from_dead_workers('10 seconds') as n`)[0].n).toBe(1);
+      const [after] = await tx`select status, last_error from app_public.posts where id = ${post.id}`;
+      expect(after.status).toBe("uncertain");
+      expect(after.last_error).toMatch(/may or may not be in the channel/);
+      const jobs = await tx`select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+                            where t.identifier = 'posts__notify_admin'`;
+      expect(jobs.map((j) => j.payload)).toContainEqual({ postId: Number(post.id), kind: "uncertain" });
+      // only the admin's decision moves it on
+      expect((await tx`select app_public.resolve_uncertain_post(${post.id}, 1234, true) is null as stale`)[0].stale).toBe(true);
+      expect((await tx`select (app_public.resolve_uncertain_post(${post.id}, 42, false)).status`)[0].status).toBe("approved");
+    });
+  });
+
+  test("a live worker's send is left alone", async () => {
+    await inRollback(sql, async (tx) => {
+      const { userId, projectId, drafts } = await seed(tx);
+      const [post] = await tx`select * from app_public.schedule_post(${userId}, ${projectId}, ${drafts[0].id}, now() + interval '1 hour', 'none', '', '')`;
+      await tx`select app_public.worker_heartbeat(${["busy-worker"]}::text[])`;
+      await tx`update app_public.posts set status = 'sending', sending_worker_id = 'busy-worker',
+               sending_started_at = now() - interval '1 minute' where id = ${post.id}`;
+      expect((await tx`select app_public.recover_from_dead_workers('10 seconds') as n`)[0].n).toBe(0);
+      expect(await status(tx, post.id)).toBe("sending");
+    });
+  });
+});
+
+describe("recurring rotation", () => {
+  test("a daily series over three days uses three drafts in order, then stops and says why", async () => {
+    await inRollback(sql, async (tx) => {
+      const { userId, projectId } = await seed(tx, "Europe/Moscow", ["First", "Second", "Third"]);
+      const [series] = await tx`select * from app_public.schedule_post(${userId}, ${projectId}, null,
+        date_trunc('minute', now()) + interval '3 hours', 'daily', 'Daily digest', '')`;
+      const start = new Date(series.scheduled_for);
+      const spawnOnDay = async (day: number) => {
+        const now = new Date(start.getTime() + day * 86_400_000 - 2 * 3_600_000);
+        const [row] = await tx`select (o).* from (select app_public.spawn_series_occurrence(${series.id}, ${now}) as o) s`;
+        return row;
+      };
+      const titles: string[] = [];
+      for (let day = 0; day < 3; day++) {
+        const occurrence = await spawnOnDay(day);
+        expect(new Date(occurrence.scheduled_for).getTime()).toBe(start.getTime() + day * 86_400_000);
+        expect(occurrence.series_id).toBe(series.id);
+        titles.push(occurrence.title);
+        // a day passes: the occurrence is published
+        await tx`update app_public.posts set status = 'published', published_at = now() where id = ${occurrence.id}`;
+      }
+      expect(titles).toEqual(["First", "Second", "Third"]);
+      const [advanced] = await tx`select recurring_last_post from app_public.posts where id = ${series.id}`;
+      expect(new Date(advanced.recurring_last_post).getTime()).toBe(start.getTime() + 2 * 86_400_000);
+
+      const fourth = await spawnOnDay(3);
+      expect(fourth.id).toBeNull();
+      const [stopped] = await tx`select status, last_error from app_public.posts where id = ${series.id}`;
+      expect(stopped).toEqual({ status: "failed", last_error: "schedule.seriesOutOfDrafts" });
+      // every occurrence is its own post
+      expect((await tx`select count(*)::int as n from app_public.posts where series_id = ${series.id}`)[0].n).toBe(3);
+    });
+  });
+
+  test("a spawn job that runs too early, or twice, creates nothing extra", async () => {
+    await inRollback(sql, async (tx) => {
+      const { userId, projectId } = await seed(tx);
+      const [series] = await tx`select * from app_public.schedule_post(${userId}, ${projectId}, null,
+        now() + interval '1 day', 'weekly', '', '')`;
+      expect((await tx`select (app_public.spawn_series_occurrence(${series.id})).id`)[0].id).toBeNull();
+      const at = new Date(new Date(series.scheduled_for).getTime() - 2 * 3_600_000);
+      expect((await tx`select (app_public.spawn_series_occurrence(${series.id}, ${at})).id`)[0].id).not.toBeNull();
+      expect((await tx`select (app_public.spawn_series_occurrence(${series.id}, ${at})).id`)[0].id).toBeNull();
+      expect((await tx`select count(*)::int as n from app_public.posts where series_id = ${series.id}`)[0].n).toBe(1);
+    });
+  });
+
+  test("daily steps keep the wall-clock time across a DST change (Europe/Berlin, March)", async () => {
+    await inRollback(sql, async (tx) => {
+      const [row] = await tx`select app_private.next_occurrence(
+        timestamp '2027-03-27 10:00' at time zone 'Europe/Berlin', 'daily', 'Europe/Berlin') at time zone 'Europe/Berlin' as local,
+        app_private.next_occurrence(timestamp '2027-03-27 10:00' at time zone 'Europe/Berlin', 'daily', 'Europe/Berlin') as instant`;
+      expect(row.local.toISOString()).toBe("2027-03-28T10:00:00.000Z"); // 10:00 local, the day after
+      expect(new Date(row.instant).toISOString()).toBe("2027-03-28T08:00:00.000Z"); // CEST: UTC+2 (was UTC+1)
+    });
+  });
+});
