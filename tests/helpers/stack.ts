@@ -27,6 +27,8 @@ export type StackOptions = {
   telegram?: boolean;
   /** Also run the real bot (grammY runner, long polling) in-process; implies telegram. */
   bot?: boolean;
+  /** Run the job worker in-process (default); false when a test runs worker processes itself. */
+  worker?: boolean;
 };
 
 export async function startStack(options: StackOptions = {}) {
@@ -48,7 +50,7 @@ export async function startStack(options: StackOptions = {}) {
   const storage = localDiskStorage(uploadsDir);
   const telegramApi = createTelegramApi(config.telegramBotToken, config.telegramApiRoot, { maxRetryWaitMs: 5_000 });
   const app = createApp({ sql, config, log: silentLog, storage, telegram: telegramApi, webDist: options.webDist });
-  const worker = await startWorker(databaseUrl, config, silentLog, { storage, telegram: telegramApi });
+  const worker = options.worker === false ? undefined : await startWorker(databaseUrl, config, silentLog, { storage, telegram: telegramApi });
   const bot = options.bot && telegram ? createBot(telegram.token, { sql, log: silentLog, apiRoot: telegram.apiRoot }) : undefined;
   const botRunner = bot ? run(bot) : undefined;
   const http = options.serve ? Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, app.fetch) : undefined;
@@ -100,7 +102,7 @@ export async function startStack(options: StackOptions = {}) {
     async close() {
       await http?.shutdown();
       if (botRunner?.isRunning()) await botRunner.stop();
-      await worker.stop();
+      await worker?.stop();
       await sql.end({ timeout: 5 });
       await smtp.close();
       await telegram?.close();

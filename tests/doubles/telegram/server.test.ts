@@ -2,7 +2,7 @@
 // real grammY client (and @grammyjs/runner) talking HTTP to it.
 
 import { run } from "@grammyjs/runner";
-import { Bot, GrammyError, HttpError, InlineKeyboard, InputFile } from "grammy";
+import { Api, Bot, GrammyError, HttpError, InlineKeyboard, InputFile } from "grammy";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { makePng, startTelegramServer, type TelegramServer } from "./server.ts";
 
@@ -680,5 +680,38 @@ describe("waitFor", () => {
     await expect(telegram.waitFor(() => telegram.messages("@nowhere").length > 0, 50)).rejects.toThrow(
       /within 50 ms/,
     );
+  });
+});
+
+describe("held calls", () => {
+  test("a held sendMessage is carried out after the delay even when the client has gone", async () => {
+    const telegram = await startTelegramServer();
+    try {
+      const user = telegram.addUser({ username: "held_user", startedBot: true });
+      telegram.failNext("sendMessage", { delayMs: 300 });
+      const controller = new AbortController();
+      const api = new Api(telegram.token, { apiRoot: telegram.apiRoot });
+      const call = api.sendMessage(user.id, "slow", undefined, controller.signal).catch((e) => e);
+      await telegram.waitFor(() => telegram.requests.find((r) => r.method === "sendMessage"), 2000);
+      controller.abort();
+      expect(await call).toBeInstanceOf(Error);
+      expect(telegram.messages(user.id)).toHaveLength(0);
+      await telegram.waitFor(() => telegram.messages(user.id).find((m) => m.text === "slow"), 2000);
+    } finally {
+      await telegram.close();
+    }
+  });
+
+  test("with processed: false the held call is dropped and nothing happens", async () => {
+    const telegram = await startTelegramServer();
+    try {
+      const user = telegram.addUser({ username: "held_user2", startedBot: true });
+      telegram.failNext("sendMessage", { delayMs: 100, processed: false }, 2);
+      const api = new Api(telegram.token, { apiRoot: telegram.apiRoot });
+      await expect(api.sendMessage(user.id, "never")).rejects.toThrow();
+      expect(telegram.messages(user.id)).toHaveLength(0);
+    } finally {
+      await telegram.close();
+    }
   });
 });

@@ -55,7 +55,13 @@ export type Failure =
    * Close the connection without answering. With `processed: true` the call takes
    * effect first (e.g. the message is posted) and only the answer is lost.
    */
-  | { drop: true; processed?: boolean };
+  | { drop: true; processed?: boolean }
+  /**
+   * Hold the call for `delayMs` before handling it, as a slow Telegram would; the call is
+   * carried out even if the client has gone away meanwhile (Telegram finishes what it
+   * received), unless `processed: false`, which drops it unanswered and undone.
+   */
+  | { delayMs: number; processed?: boolean };
 
 export interface NewUser {
   username?: string;
@@ -242,6 +248,10 @@ class FakeTelegram implements TelegramServer {
     this.world.touch();
 
     const failure = this.takeFailure(name);
+    if (failure && "delayMs" in failure) {
+      await new Promise((resolve) => setTimeout(resolve, failure.delayMs));
+      if (failure.processed === false) return this.drop(request, entry);
+    }
     if (failure && "drop" in failure && !failure.processed) return this.drop(request, entry);
     if (failure && "code" in failure) {
       const error = failure.code === 429
@@ -267,7 +277,7 @@ class FakeTelegram implements TelegramServer {
       if (!(error instanceof ApiError)) throw error;
       outcome = error;
     }
-    if (failure) return this.drop(request, entry); // { drop: true, processed: true }
+    if (failure && "drop" in failure) return this.drop(request, entry); // { drop: true, processed: true }
     this.answer(response, entry, outcome);
   }
 

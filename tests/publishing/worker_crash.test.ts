@@ -1,0 +1,142 @@
+/*
+ * Never twice, never lost: the real worker process (tasks/main.ts) is killed with SIGKILL
+ * at each step of a publication and started again. The local Bot API's channel must end
+ * with each post at most once, and every post either published or visibly uncertain with
+ * the admin asked — none silently stuck or lost.
+ */
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { projectWithChannel } from "../helpers/publishing.ts";
+import { type Stack, startStack } from "../helpers/stack.ts";
+
+const root = new URL("../..", import.meta.url).pathname;
+let stack: Stack;
+let worker: Deno.ChildProcess | undefined;
+
+function startWorkerProcess() {
+  worker = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "tasks/main.ts"],
+    cwd: root,
+    env: {
+      DATABASE_URL: stack.databaseUrl,
+      TELEGRAM_BOT_TOKEN: stack.telegram!.token,
+      TELEGRAM_API_ROOT: stack.telegram!.apiRoot,
+      SMTP_URL: stack.smtp.url,
+    },
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+}
+
+async function killWorker() {
+  worker!.kill("SIGKILL");
+  await worker!.status;
+  worker = undefined;
+}
+
+beforeAll(async () => {
+  stack = await startStack({ bot: true, worker: false });
+  startWorkerProcess();
+});
+afterAll(async () => {
+  if (worker) {
+    worker.kill("SIGKILL");
+    await worker.status;
+  }
+  await stack.close();
+});
+
+type P = Awaited<ReturnType<typeof projectWithChannel>>;
+const buttonsOf = (m: { reply_markup?: { inline_keyboard: { callback_data?: string }[][] } }) =>
+  m.reply_markup?.inline_keyboard.flat().map((b) => b.callback_data) ?? [];
+
+async function schedule(p: P, draftIndex: number, inMs: number) {
+  const res = await stack.call("POST", `${p.base}/posts`, {
+    draftId: p.drafts[draftIndex].id, scheduledFor: new Date(Date.now() + inMs).toISOString(), isRecurring: false,
+  }, p.cookie);
+  expect(res.status, res.text).toBe(201);
+  return res.json.id as number;
+}
+const publish = (p: P, postId: number) => stack.call("POST", `${p.base}/posts/${postId}/publish`, undefined, p.cookie);
+const statusOf = async (postId: number) => (await stack.sql`select status from app_public.posts where id = ${postId}`)[0]?.status;
+
+async function previewOf(p: P, postId: number) {
+  const telegram = stack.telegram!;
+  const preview = await telegram.waitFor(() => telegram.messages(p.admin.id).find((m) => buttonsOf(m).includes(`approve:${postId}`)), 20_000);
+  await expect.poll(async () => (await stack.sql`select approval_message_ids ? 'chatId' as sent from app_public.posts where id = ${postId}`)[0].sent, { timeout: 20_000 }).toBe(true);
+  return preview;
+}
+async function press(p: P, messageId: number, data: string) {
+  const query = stack.telegram!.userPressesButton(p.admin.id, p.admin.id, messageId, data);
+  return await stack.telegram!.waitFor(() => stack.telegram!.callbackAnswer(query), 10_000);
+}
+const inChannel = (p: P, text: string) => stack.telegram!.messages(p.channel.id).filter((m) => m.text === text);
+
+test("killed with work queued at every step before sending: each post goes out exactly once", async () => {
+  const p = await projectWithChannel(stack, { drafts: ["far", "awaiting", "approved"] });
+  const far = await schedule(p, 0, 3 * 3600_000); // its approval job waits for T − 2 h
+  const awaiting = await schedule(p, 1, 25_000);
+  const approved = await schedule(p, 2, 25_000);
+  await publish(p, awaiting);
+  await publish(p, approved);
+  const awaitingPreview = await previewOf(p, awaiting);
+  await press(p, (await previewOf(p, approved)).message_id, `approve:${approved}`);
+  expect(await statusOf(approved)).toBe("approved");
+
+  await killWorker();
+  // the admin decides while no worker runs: the decision is kept and acted on later
+  await press(p, awaitingPreview.message_id, `approve:${awaiting}`);
+  startWorkerProcess();
+
+  await stack.telegram!.waitFor(() => inChannel(p, "awaiting").length > 0 && inChannel(p, "approved").length > 0, 40_000);
+  await new Promise((r) => setTimeout(r, 2000));
+  expect(inChannel(p, "awaiting")).toHaveLength(1);
+  expect(inChannel(p, "approved")).toHaveLength(1);
+  expect(await statusOf(awaiting)).toBe("published");
+  expect(await statusOf(approved)).toBe("published");
+  // the far post is not lost: still planned, its approval request still queued
+  expect(await statusOf(far)).toBe("draft");
+  const [job] = await stack.sql`select run_at from graphile_worker.jobs where key = ${`post:${far}:approval`}`;
+  expect(job).toBeDefined();
+}, 90_000);
+
+test("killed while Telegram holds the send and then carries it out: one message, the post uncertain until the admin says it is there", async () => {
+  const p = await projectWithChannel(stack, { drafts: ["held and sent"] });
+  const postId = await schedule(p, 0, 6_000);
+  await publish(p, postId);
+  await press(p, (await previewOf(p, postId)).message_id, `approve:${postId}`);
+  stack.telegram!.failNext("sendMessage", { delayMs: 2_000 });
+  await expect.poll(() => statusOf(postId), { timeout: 15_000, interval: 50 }).toBe("sending");
+  await stack.telegram!.waitFor(() => stack.telegram!.requests.find((r) => r.method === "sendMessage" && r.params.text === "held and sent"), 5_000);
+  await killWorker();
+  startWorkerProcess();
+
+  await expect.poll(() => statusOf(postId), { timeout: 30_000 }).toBe("uncertain");
+  expect(inChannel(p, "held and sent")).toHaveLength(1);
+  const notice = await stack.telegram!.waitFor(() => stack.telegram!.messages(p.admin.id).find((m) => buttonsOf(m).includes(`inchannel:${postId}`)), 15_000);
+  expect(notice.text).toMatch(/Неизвестно, вышел ли пост/);
+  await press(p, notice.message_id, `inchannel:${postId}`);
+  await expect.poll(() => statusOf(postId), { timeout: 5_000 }).toBe("published");
+  await new Promise((r) => setTimeout(r, 1500));
+  expect(inChannel(p, "held and sent")).toHaveLength(1);
+}, 90_000);
+
+test("killed while Telegram holds the send and then drops it: nothing sent, uncertain, and 'Send again' publishes it once", async () => {
+  const p = await projectWithChannel(stack, { drafts: ["held and lost"] });
+  const postId = await schedule(p, 0, 6_000);
+  await publish(p, postId);
+  await press(p, (await previewOf(p, postId)).message_id, `approve:${postId}`);
+  stack.telegram!.failNext("sendMessage", { delayMs: 2_000, processed: false });
+  await expect.poll(() => statusOf(postId), { timeout: 15_000, interval: 50 }).toBe("sending");
+  await killWorker();
+  startWorkerProcess();
+
+  await expect.poll(() => statusOf(postId), { timeout: 30_000 }).toBe("uncertain");
+  expect(inChannel(p, "held and lost")).toHaveLength(0);
+  const notice = await stack.telegram!.waitFor(() => stack.telegram!.messages(p.admin.id).find((m) => buttonsOf(m).includes(`resend:${postId}`)), 15_000);
+  await press(p, notice.message_id, `resend:${postId}`);
+  await stack.telegram!.waitFor(() => inChannel(p, "held and lost").length > 0, 15_000);
+  await expect.poll(() => statusOf(postId), { timeout: 5_000 }).toBe("published");
+  await new Promise((r) => setTimeout(r, 1500));
+  expect(inChannel(p, "held and lost")).toHaveLength(1);
+}, 90_000);
