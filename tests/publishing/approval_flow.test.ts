@@ -3,6 +3,7 @@
  * presses Approve (or Reject) on it, and the channel gets the post at its time.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { makePng } from "../helpers/images.ts";
 import { projectWithChannel } from "../helpers/publishing.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 
@@ -93,4 +94,41 @@ test("reject: the post is rejected, the message says so, a second press does not
   await new Promise((r) => setTimeout(r, 500));
   expect((await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json[0].status).toBe("rejected");
   expect(telegram.messages(p.channel.id)).toHaveLength(0);
+}, 60_000);
+
+test("an image with text over the 1024-character caption limit goes out as the photo, then the text", async () => {
+  const telegram = stack.telegram!;
+  const p = await projectWithChannel(stack, { drafts: ["Photo story", "Short photo"] });
+  const upload = async () => {
+    const form = new FormData();
+    form.append("image", new File([makePng(320, 200)], "story.png", { type: "image/png" }));
+    const res = await stack.app.request(`${p.base}/upload-image`, { method: "POST", body: form, headers: { cookie: p.cookie } });
+    return (await res.json()).imageUrl as string;
+  };
+  const long = "Длинная история. ".repeat(90).trim(); // ~1500 characters
+  await stack.call("PATCH", `${p.base}/drafts/${p.drafts[0].id}`, { content: long, imageUrl: await upload() }, p.cookie);
+  await stack.call("PATCH", `${p.base}/drafts/${p.drafts[1].id}`, { content: "Short caption", imageUrl: await upload() }, p.cookie);
+  const ids: number[] = [];
+  for (const draft of p.drafts) {
+    const id = (await stack.call("POST", `${p.base}/posts`, { draftId: draft.id, scheduledFor: new Date(Date.now() + 4_000).toISOString() }, p.cookie)).json.id;
+    await stack.call("POST", `${p.base}/posts/${id}/publish`, undefined, p.cookie);
+    ids.push(id);
+  }
+  for (const id of ids) {
+    const preview = await telegram.waitFor(() => telegram.messages(p.admin.id).find((m) => buttonsOf(m).includes(`approve:${id}`)), 10_000);
+    await previewRecorded(id);
+    const q = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${id}`);
+    await telegram.waitFor(() => telegram.callbackAnswer(q), 10_000);
+  }
+  await telegram.waitFor(() => telegram.messages(p.channel.id).length >= 3, 20_000);
+  const messages = telegram.messages(p.channel.id);
+  const longPhoto = messages.findIndex((m) => m.photo && !m.caption);
+  expect(longPhoto).toBeGreaterThanOrEqual(0);
+  expect(messages[longPhoto + 1].text).toBe(long);
+  const short = messages.find((m) => m.caption === "Short caption");
+  expect(short?.photo?.length).toBeGreaterThan(0);
+  await expect.poll(async () => (await stack.sql`select status from app_public.posts where id = any(${ids})`).map((r) => r.status), { timeout: 5000 }).toEqual(["published", "published"]);
+  const [row] = await stack.sql`select published_links, channel_message_ids from app_public.posts where id = ${ids[0]}`;
+  expect(row.channelMessageIds).toEqual([messages[longPhoto].message_id, messages[longPhoto + 1].message_id]);
+  expect(Object.values(row.publishedLinks)).toEqual([`https://t.me/${p.channel.username}/${messages[longPhoto].message_id}`]);
 }, 60_000);

@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { projectWithChannel } from "../helpers/publishing.ts";
+import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ bot: true });
+});
+afterAll(() => stack.close());
+
+const inHours = (h: number) => new Date(Date.now() + h * 3600_000).toISOString();
+const jobRunAt = async (key: string) =>
+  (await stack.sql`select run_at from graphile_worker.jobs where key = ${key}`)[0]?.runAt as Date | undefined;
+
+describe("scheduling posts", () => {
+  test("a one-time post copies its draft; the approval request is queued 2 hours before", async () => {
+    const p = await projectWithChannel(stack, { drafts: ["Hello"] });
+    await stack.call("PATCH", `${p.base}/drafts/${p.drafts[0].id}`, { content: "Body", imageUrl: "/api/uploads/abcdefghijklmnopqrstuvwx.png" }, p.cookie);
+    const at = inHours(5);
+    const res = await stack.call("POST", `${p.base}/posts`, { projectId: p.project.id, draftId: p.drafts[0].id, scheduledFor: at, isRecurring: false }, p.cookie);
+    expect(res.status).toBe(201);
+    expect(res.json).toMatchObject({
+      status: "draft", title: "Hello", content: "Body", imageUrl: "/api/uploads/abcdefghijklmnopqrstuvwx.png",
+      isRecurring: false, recurringType: "none", draftId: p.drafts[0].id, publishedLinks: {}, recurringLastPost: null,
+    });
+    expect(new Date(res.json.scheduledFor).toISOString()).toBe(at);
+    const runAt = await jobRunAt(`post:${res.json.id}:approval`);
+    expect(Math.abs(runAt!.getTime() - (new Date(at).getTime() - 2 * 3600_000))).toBeLessThan(1000);
+    const list = (await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json;
+    expect(list.map((x: { id: number }) => x.id)).toEqual([res.json.id]);
+  });
+
+  test("a recurring series has placeholder text and needs drafts", async () => {
+    const p = await projectWithChannel(stack, { drafts: ["One"] });
+    const res = await stack.call("POST", `${p.base}/posts`, {
+      scheduledFor: inHours(1), isRecurring: true, recurringType: "weekly", title: "Weekly", content: "(from drafts)",
+    }, p.cookie);
+    expect(res.status).toBe(201);
+    expect(res.json).toMatchObject({ isRecurring: true, recurringType: "weekly", draftId: null, title: "Weekly", status: "draft" });
+    const empty = await projectWithChannel(stack);
+    const refused = await stack.call("POST", `${empty.base}/posts`, { scheduledFor: inHours(1), isRecurring: true, recurringType: "daily" }, empty.cookie);
+    expect(refused.status).toBe(400);
+    expect(refused.json.message).toBe("schedule.noDraftsForRecurring");
+  });
+
+  test("refusals: past time, no draft chosen, a bad timestamp, no channel", async () => {
+    const p = await projectWithChannel(stack, { drafts: ["x"] });
+    const past = await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[0].id, scheduledFor: new Date(Date.now() - 60_000).toISOString() }, p.cookie);
+    expect(past.status).toBe(400);
+    expect(past.json).toEqual({ message: "Cannot schedule posts in the past. Please select a future time.", code: "schedule.pastTime" });
+    const noDraft = await stack.call("POST", `${p.base}/posts`, { scheduledFor: inHours(1), isRecurring: false }, p.cookie);
+    expect(noDraft.json).toMatchObject({ message: "schedule.selectDraft" });
+    const badTime = await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[0].id, scheduledFor: "tomorrow at noon" }, p.cookie);
+    expect(badTime.status).toBe(400);
+    expect(badTime.json.code).toBe("validation");
+
+    const { cookie } = await stack.signIn(uniqueEmail("nochannel"));
+    const pid = (await stack.call("POST", "/api/projects", { name: "No channel", adminHandle: "someone_x" }, cookie)).json.id;
+    const draft = (await stack.call("POST", `/api/projects/${pid}/drafts`, { title: "d" }, cookie)).json;
+    const noChannel = await stack.call("POST", `/api/projects/${pid}/posts`, { draftId: draft.id, scheduledFor: inHours(1) }, cookie);
+    expect(noChannel.status).toBe(400);
+    expect(noChannel.json.code).toBe("schedule.noChannel");
+    expect((await stack.call("GET", `/api/projects/${pid}/posts`, undefined, cookie)).json).toEqual([]);
+  });
+
+  test("PUT moves the post and its jobs; a post sent for approval goes back to draft", async () => {
+    const p = await projectWithChannel(stack, { drafts: ["a", "b"] });
+    const post = (await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[0].id, scheduledFor: inHours(5) }, p.cookie)).json;
+    const later = inHours(30);
+    const moved = await stack.call("PUT", `${p.base}/posts/${post.id}`, { draftId: p.drafts[1].id, scheduledFor: later, isRecurring: false }, p.cookie);
+    expect(moved.status).toBe(200);
+    expect(moved.json).toMatchObject({ title: "b", draftId: p.drafts[1].id, status: "draft" });
+    const runAt = await jobRunAt(`post:${post.id}:approval`);
+    expect(Math.abs(runAt!.getTime() - (new Date(later).getTime() - 2 * 3600_000))).toBeLessThan(1000);
+
+    await stack.call("POST", `${p.base}/posts/${post.id}/publish`, undefined, p.cookie);
+    await expect.poll(async () => (await stack.sql`select approval_message_ids ? 'chatId' as sent from app_public.posts where id = ${post.id}`)[0].sent, { timeout: 10_000 }).toBe(true);
+    const edited = await stack.call("PUT", `${p.base}/posts/${post.id}`, { draftId: p.drafts[1].id, scheduledFor: inHours(40) }, p.cookie);
+    expect(edited.json.status).toBe("draft");
+    expect(edited.json.approvalMessageIds).toEqual({});
+    // the outdated approval request loses its buttons and says why
+    await stack.telegram!.waitFor(() => stack.telegram!.messages(p.admin.id).find((m) => m.text?.includes("устарела")), 10_000);
+  });
+
+  test("a published post cannot be edited ('cannot edit published')", async () => {
+    const p = await projectWithChannel(stack, { drafts: ["done"] });
+    const post = (await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[0].id, scheduledFor: inHours(1) }, p.cookie)).json;
+    await stack.sql`update app_public.posts set status = 'published' where id = ${post.id}`;
+    const res = await stack.call("PUT", `${p.base}/posts/${post.id}`, { draftId: p.drafts[0].id, scheduledFor: inHours(2) }, p.cookie);
+    expect(res.status).toBe(409);
+    expect(res.json).toEqual({ message: "cannot edit published", code: "schedule.cannotEditPublished" });
+  });
+
+  test("Publish refuses content over 4096 characters with current/max; only drafts can be published", async () => {
+    const p = await projectWithChannel(stack, { drafts: ["long"] });
+    await stack.call("PATCH", `${p.base}/drafts/${p.drafts[0].id}`, { content: "x".repeat(4097) }, p.cookie);
+    const post = (await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[0].id, scheduledFor: inHours(3) }, p.cookie)).json;
+    const res = await stack.call("POST", `${p.base}/posts/${post.id}/publish`, undefined, p.cookie);
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual({ message: "schedule.captionTooLong: 4097/4096", code: "schedule.captionTooLong" });
+    expect((await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json[0].status).toBe("draft");
+  });
+
+  test("another user's posts are 404; no session is 401", async () => {
+    const p = await projectWithChannel(stack, { drafts: ["mine"] });
+    const post = (await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[0].id, scheduledFor: inHours(3) }, p.cookie)).json;
+    const { cookie: other } = await stack.signIn(uniqueEmail("other"));
+    expect((await stack.call("GET", `${p.base}/posts`, undefined, other)).status).toBe(404);
+    expect((await stack.call("PUT", `${p.base}/posts/${post.id}`, { draftId: p.drafts[0].id, scheduledFor: inHours(4) }, other)).status).toBe(404);
+    expect((await stack.call("POST", `${p.base}/posts/${post.id}/publish`, undefined, other)).status).toBe(404);
+    expect((await stack.call("DELETE", `${p.base}/posts/${post.id}`, {}, other)).status).toBe(404);
+    expect((await stack.call("GET", `${p.base}/posts`)).status).toBe(401);
+    expect((await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json[0].status).toBe("draft");
+  });
+});
+
+describe("deleting posts", () => {
+  async function publishedPost(p: Awaited<ReturnType<typeof projectWithChannel>>, index: number) {
+    const post = (await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[index].id, scheduledFor: inHours(1) }, p.cookie)).json;
+    const sent = await stack.telegram!.channelPost(p.channel.id, `published ${index}`);
+    await stack.sql`update app_public.posts set status = 'published', channel_message_ids = ${stack.sql.json([sent.message_id])} where id = ${post.id}`;
+    return { postId: post.id as number, messageId: sent.message_id };
+  }
+
+  test("delete removes the post and its jobs", async () => {
+    const p = await projectWithChannel(stack, { drafts: ["gone"] });
+    const post = (await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[0].id, scheduledFor: inHours(5) }, p.cookie)).json;
+    const res = await stack.call("DELETE", `${p.base}/posts/${post.id}`, { deleteFromChannels: false, deleteRecurringSeries: false }, p.cookie);
+    expect(res.status).toBe(200);
+    expect((await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json).toEqual([]);
+    expect(await jobRunAt(`post:${post.id}:approval`)).toBeUndefined();
+    // the draft is free again
+    expect((await stack.call("DELETE", `${p.base}/drafts/${p.drafts[0].id}`, undefined, p.cookie)).status).toBe(200);
+  });
+
+  test("deleteFromChannels removes the channel message too", async () => {
+    const p = await projectWithChannel(stack, { drafts: ["a"] });
+    const { postId, messageId } = await publishedPost(p, 0);
+    const res = await stack.call("DELETE", `${p.base}/posts/${postId}`, { deleteFromChannels: true, deleteRecurringSeries: false }, p.cookie);
+    expect(res.status).toBe(200);
+    expect(stack.telegram!.messages(p.channel.id).find((m) => m.message_id === messageId)).toBeUndefined();
+  });
+
+  test("when Telegram refuses to delete, the answer says so and the post stays", async () => {
+    const p = await projectWithChannel(stack, { drafts: ["old"] });
+    const { postId, messageId } = await publishedPost(p, 0);
+    stack.telegram!.advanceClock(49 * 3600); // bots cannot delete messages older than 48 hours
+    const res = await stack.call("DELETE", `${p.base}/posts/${postId}`, { deleteFromChannels: true }, p.cookie);
+    expect(res.status).toBe(409);
+    expect(res.json.code).toBe("schedule.channelDeleteFailed");
+    expect(res.json.message).toMatch(/Telegram refused to delete the message/);
+    expect(res.json.message).toMatch(/The post was not deleted/);
+    expect((await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json.map((x: { id: number }) => x.id)).toEqual([postId]);
+    expect(stack.telegram!.messages(p.channel.id).find((m) => m.message_id === messageId)).toBeDefined();
+    // without removing from the channel it can be deleted here
+    expect((await stack.call("DELETE", `${p.base}/posts/${postId}`, { deleteFromChannels: false }, p.cookie)).status).toBe(200);
+    stack.telegram!.advanceClock(-49 * 3600);
+  });
+
+  test("deleteRecurringSeries removes the series and its unpublished occurrences, keeps published ones", async () => {
+    const p = await projectWithChannel(stack, { drafts: ["s1", "s2", "s3"] });
+    const series = (await stack.call("POST", `${p.base}/posts`, { scheduledFor: inHours(1), isRecurring: true, recurringType: "daily" }, p.cookie)).json;
+    await expect.poll(async () => (await stack.sql`select count(*)::int as n from app_public.posts where series_id = ${series.id}`)[0].n, { timeout: 10_000 }).toBe(1);
+    const [occurrence] = await stack.sql`select id from app_public.posts where series_id = ${series.id}`;
+    await stack.sql`update app_public.posts set status = 'published' where id = ${occurrence.id}`;
+    const [next] = await stack.sql`select * from app_public.spawn_series_occurrence(${series.id}, now() + interval '1 day')`;
+    const res = await stack.call("DELETE", `${p.base}/posts/${next.id}`, { deleteFromChannels: false, deleteRecurringSeries: true }, p.cookie);
+    expect(res.status).toBe(200);
+    expect(res.json.deleted.sort()).toEqual([series.id, next.id].sort());
+    const left = (await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json;
+    expect(left.map((x: { id: number }) => x.id)).toEqual([occurrence.id]);
+  });
+});
