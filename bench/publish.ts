@@ -1,0 +1,120 @@
+/*
+ * `npm run bench:publish` (not part of the tests): how close publishing comes to
+ * Telegram's limits. 1,000 approved posts across 100 channels fall due in the same
+ * minute; the local Bot API server enforces Telegram's limits (30 messages/s per bot,
+ * 20/min per channel) and answers 429 beyond them. Then single posts with nothing else
+ * due, to see the lag of one post.
+ *
+ * Prints: lag from scheduledFor to Telegram receiving the message (p50/p99/max), the
+ * sustained send rate against the 30/s ceiling, the time of the last post against the
+ * theoretical bound, and how many 429s Telegram answered.
+ */
+import { connect } from "../api/db.ts";
+import { BOT_MESSAGES_PER_SECOND } from "../api/telegram/client.ts";
+import { startEmbeddedPostgres } from "../scripts/postgres.ts";
+import { ensureDatabase, migrateDatabase } from "../sql/migrate.ts";
+import { startTelegramServer } from "../tests/doubles/telegram/server.ts";
+
+const POSTS = Number(Deno.env.get("BENCH_POSTS") ?? 1000);
+const CHANNELS = Number(Deno.env.get("BENCH_CHANNELS") ?? 100);
+const SINGLES = 20;
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+const ms = (n: number) => `${Math.round(n)} ms`;
+
+const dir = await Deno.makeTempDir({ prefix: "pressa-bench-" });
+await Deno.chmod(dir, 0o755);
+const pg = await startEmbeddedPostgres(dir, () => {});
+const url = await ensureDatabase(pg.adminUrl, "bench");
+await migrateDatabase(url);
+const sql = connect(url, { max: 5 });
+const telegram = await startTelegramServer({ rateLimits: true });
+
+console.log(`Setting up ${CHANNELS} channels and ${POSTS} posts…`);
+const [user] = await sql`insert into app_public.users (email) values ('bench@example.com') returning id`;
+const projects: { id: number; chatId: number }[] = [];
+for (let i = 0; i < CHANNELS; i++) {
+  const channel = telegram.addChannel({ username: `bench_channel_${i}`, title: `Bench ${i}` });
+  const [project] = await sql<{ id: number }[]>`
+    insert into app_public.projects (user_id, name, admin_handle) values (${user.id}, ${`Bench ${i}`}, 'bench_admin') returning id`;
+  await sql`insert into app_public.channels (project_id, type, link, status, config)
+            values (${project.id}, 'telegram', ${`@bench_channel_${i}`}, 'connected', ${sql.json({ chatId: channel.id })})`;
+  projects.push({ id: project.id, chatId: channel.id });
+}
+
+async function approvedPosts(count: number, at: Date, label: string, firstChannel = 0) {
+  const rows = Array.from({ length: count }, (_, i) => ({
+    project_id: projects[(firstChannel + i) % projects.length].id,
+    title: `${label} ${i}`,
+    content: `${label} ${i}`,
+    scheduled_for: at,
+    status: "approved",
+  }));
+  const inserted = await sql<{ id: number }[]>`insert into app_public.posts ${sql(rows)} returning id`;
+  await sql`select graphile_worker.add_job('posts__publish', json_build_object('postId', id), run_at := ${at},
+              job_key := 'post:' || id || ':publish') from unnest(${inserted.map((r) => r.id)}::bigint[]) as id`;
+  return inserted.map((r) => r.id);
+}
+
+// The worker runs as its own process, as in production (`npm start`), so the local Bot
+// API server in this process measures arrival times without sharing its event loop.
+const worker = new Deno.Command(Deno.execPath(), {
+  args: ["run", "-A", new URL("../tasks/main.ts", import.meta.url).pathname],
+  env: { DATABASE_URL: url, TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot, DATA_DIR: dir },
+  stdin: "null",
+  stdout: "null",
+  stderr: "null",
+}).spawn();
+await new Promise((r) => setTimeout(r, 1500));
+
+// Burst: everything due at once.
+const due = new Date(Date.now() + 5_000);
+await approvedPosts(POSTS, due, "burst");
+const sends = () => telegram.requests.filter((r) => r.method === "sendMessage" && String(r.params.text).startsWith("burst"));
+const deadline = Date.now() + 180_000;
+while (sends().filter((r) => r.status === 200).length < POSTS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+const delivered = sends().filter((r) => r.status === 200);
+const tooMany = telegram.requests.filter((r) => r.status === 429).length;
+if (Deno.env.get("BENCH_DEBUG")) {
+  for (const r of telegram.requests.filter((x) => x.status === 429)) {
+    const inWindow = telegram.requests.filter((x) => x.status === 200 && x.method === "sendMessage" && x.time > r.time - 1000 && x.time <= r.time);
+    console.log("429", r.method, r.params.chat_id, r.time - due.getTime(), "ok in previous second:", inWindow.length);
+  }
+}
+const lags = delivered.map((r) => r.time - due.getTime());
+const last = Math.max(...lags);
+const bound = (POSTS / BOT_MESSAGES_PER_SECOND) * 1000;
+const rate = delivered.length / ((Math.max(...delivered.map((r) => r.time)) - Math.min(...delivered.map((r) => r.time))) / 1000);
+const [{ published }] = await sql`select count(*)::int as published from app_public.posts where status = 'published' and title like 'burst%'`;
+
+// Single posts with nothing else due.
+const singleLags: number[] = [];
+for (let i = 0; i < SINGLES; i++) {
+  const at = new Date(Date.now() + 1_500);
+  await approvedPosts(1, at, `single-${i}`, i); // a different channel each time: 20/min per channel
+  const found = await telegram.waitFor(() => telegram.requests.find((r) => r.method === "sendMessage" && r.params.text === `single-${i} 0` && r.status === 200), 10_000);
+  singleLags.push(found.time - at.getTime());
+  await new Promise((r) => setTimeout(r, 200));
+}
+
+console.log(`
+Publishing benchmark (${navigator.hardwareConcurrency} cores, Deno ${Deno.version.deno})
+Burst: ${POSTS} posts across ${CHANNELS} channels due at the same moment
+  delivered            ${delivered.length}/${POSTS} (published in the database: ${published})
+  429 answers          ${tooMany}   (target: 0)
+  lag p50 / p99 / max  ${ms(percentile(lags, 50))} / ${ms(percentile(lags, 99))} / ${ms(last)}
+  last post out        ${(last / 1000).toFixed(1)} s; theoretical bound ${(bound / 1000).toFixed(1)} s at ${BOT_MESSAGES_PER_SECOND}/s (${((last / bound - 1) * 100).toFixed(1)}% over; target ≤ 10%)
+  sustained send rate  ${rate.toFixed(1)} messages/s = ${((rate / BOT_MESSAGES_PER_SECOND) * 100).toFixed(0)}% of the bot-wide limit (target ≥ 90%)
+Single post, nothing else due (${SINGLES} runs)
+  lag p50 / p99 / max  ${ms(percentile(singleLags, 50))} / ${ms(percentile(singleLags, 99))} / ${ms(Math.max(...singleLags))}   (target p99 ≤ 1000 ms)
+`);
+
+worker.kill("SIGTERM");
+await worker.status;
+await sql.end();
+await telegram.close();
+await pg.stop();
+await Deno.remove(dir, { recursive: true });

@@ -1,0 +1,24 @@
+import { expect, test } from "vitest";
+import { RateGate } from "../api/telegram/rate_gate.ts";
+
+test("a gate never lets more than `limit` passes into any window", async () => {
+  const gate = new RateGate(3, 300);
+  const times: number[] = [];
+  await Promise.all(Array.from({ length: 9 }, async () => {
+    await gate.take();
+    times.push(Date.now());
+  }));
+  times.sort((a, b) => a - b);
+  for (let i = 3; i < times.length; i++) expect(times[i] - times[i - 3]).toBeGreaterThanOrEqual(300);
+  expect(times[8] - times[0]).toBeLessThan(1000); // and it keeps going at the limit
+});
+
+test("an even gate spaces passes, so a queue never goes out in a burst", async () => {
+  const gate = new RateGate(5, 500, { evenly: true });
+  const times: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    await gate.take();
+    times.push(Date.now());
+  }
+  for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(95);
+});
