@@ -12,7 +12,10 @@ import { ApiError, errorHandler, notFound } from "./errors.ts";
 import { requestLog } from "./middleware/request.ts";
 import { sameOrigin } from "./middleware/same_origin.ts";
 import { loadSession } from "./middleware/session.ts";
+import { adminRoutes } from "./routes/admin.ts";
+import { aiRoutes } from "./routes/ai.ts";
 import { authRoutes } from "./routes/auth.ts";
+import { bugReportRoutes } from "./routes/bug_reports.ts";
 import { botRoutes, channelRoutes } from "./routes/channels.ts";
 import { draftRoutes } from "./routes/drafts.ts";
 import { postRoutes } from "./routes/posts.ts";
@@ -55,9 +58,12 @@ export function createApp(deps: ApiDeps) {
   api.route("/projects/:projectId/drafts", draftRoutes(deps));
   api.route("/projects/:projectId/channels", channelRoutes(deps));
   api.route("/projects/:projectId/posts", postRoutes(deps));
+  api.route("/projects/:projectId", aiRoutes(deps));
   api.route("/telegram/bot", botRoutes(deps));
   api.route("/projects/:projectId/upload-image", projectUploadRoutes(deps));
   api.route("/uploads", uploadServingRoutes(deps));
+  api.route("/bug-reports", bugReportRoutes(deps));
+  api.route("/admin", adminRoutes(deps));
   api.notFound(notFound);
 
   app.route("/api", api);

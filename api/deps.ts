@@ -1,4 +1,5 @@
 import type { Api } from "grammy";
+import type { Ai } from "./ai/client.ts";
 import type { Config } from "./config.ts";
 import type { Sql } from "./db.ts";
 import type { Log } from "./log.ts";
@@ -12,6 +13,8 @@ export type ApiDeps = {
   storage: FileStorage;
   /** The bot's Bot API client; absent when TELEGRAM_BOT_TOKEN is not set. */
   telegram?: Api;
+  /** The AI; absent when OPENAI_* is not configured. */
+  ai?: Ai;
   /** Built SPA to serve; absent in API-only tests. */
   webDist?: string;
 };

@@ -1,4 +1,5 @@
 /* Serves the API and the built SPA on PORT. DATABASE_URL must point at a migrated database. */
+import { createAi } from "./ai/client.ts";
 import { createApp } from "./app.ts";
 import { readConfig } from "./config.ts";
 import { connect } from "./db.ts";
@@ -17,7 +18,7 @@ const storage = await createStorage(config);
 const telegram = createTelegramApi(config.telegramBotToken, config.telegramApiRoot, {
   log: (message, fields) => log("warn", message, fields),
 });
-const app = createApp({ sql, config, log, storage, telegram, webDist: new URL("../web/dist", import.meta.url).pathname });
+const app = createApp({ sql, config, log, storage, telegram, ai: createAi(config.openai), webDist: new URL("../web/dist", import.meta.url).pathname });
 
 const server = Deno.serve({
   port: config.port,

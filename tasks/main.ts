@@ -1,4 +1,5 @@
 /* The worker process: runs queued jobs until SIGINT/SIGTERM, letting running jobs finish. */
+import { createAi } from "../api/ai/client.ts";
 import { readConfig } from "../api/config.ts";
 import { jsonLog } from "../api/log.ts";
 import { createStorage } from "../api/storage.ts";
@@ -14,7 +15,11 @@ if (!config.databaseUrl) {
 const telegram = createTelegramApi(config.telegramBotToken, config.telegramApiRoot, {
   log: (message, fields) => log("warn", message, fields),
 });
-const worker = await startWorker(config.databaseUrl, config, log, { storage: await createStorage(config), telegram });
+const worker = await startWorker(config.databaseUrl, config, log, {
+  storage: await createStorage(config),
+  telegram,
+  ai: createAi(config.openai),
+});
 log("info", "worker started");
 
 let stopping = false;

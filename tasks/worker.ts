@@ -8,11 +8,13 @@
  * a dead worker's jobs locked for hours.
  */
 import type { Api } from "grammy";
+import type { Ai } from "../api/ai/client.ts";
 import { Logger, run, type Runner, type TaskList } from "graphile-worker";
 import type { Config } from "../api/config.ts";
 import { connect } from "../api/db.ts";
 import type { Log } from "../api/log.ts";
 import type { FileStorage } from "../api/storage.ts";
+import { generateContent } from "./drafts__generate_content.ts";
 import { createMailer } from "./mailer.ts";
 import { notifyAdmin } from "./posts__notify_admin.ts";
 import { publishPost } from "./posts__publish.ts";
@@ -40,7 +42,7 @@ export function safeLogFields(meta: Record<string, unknown> | undefined): Record
 
 export type WorkerHandle = { runner: Runner; stop(): Promise<void> };
 
-export type WorkerDeps = { storage: FileStorage; telegram?: Api };
+export type WorkerDeps = { storage: FileStorage; telegram?: Api; ai?: Ai };
 
 export async function startWorker(connectionString: string, config: Config, log: Log, deps: WorkerDeps): Promise<WorkerHandle> {
   const mailer = createMailer(config, log);
@@ -55,6 +57,7 @@ export async function startWorker(connectionString: string, config: Config, log:
     posts__notify_admin: notifyAdmin(deps.telegram),
     posts__retract_approval: retractApproval(deps.telegram),
     posts__spawn_occurrence: spawnOccurrence,
+    drafts__generate_content: generateContent(deps.ai),
   };
   const runner = await run({
     connectionString,

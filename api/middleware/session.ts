@@ -35,3 +35,14 @@ export const requireUser: MiddlewareHandler = async (c, next) => {
   if (!c.get("user")) throw new ApiError(401, "unauthorized", "Please sign in");
   await next();
 };
+
+/**
+ * Admin calls: a signed-in non-admin is refused (403) before the request is read, so every
+ * admin call answers the same way whatever its body. The SQL functions check again.
+ */
+export const requireAdmin: MiddlewareHandler = async (c, next) => {
+  const user = c.get("user");
+  if (!user) throw new ApiError(401, "unauthorized", "Please sign in");
+  if (!user.isAdmin) throw new ApiError(403, "forbidden", "Only administrators can do this");
+  await next();
+};

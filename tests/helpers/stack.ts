@@ -9,9 +9,11 @@ import { connect } from "../../api/db.ts";
 import { silentLog } from "../../api/log.ts";
 import { localDiskStorage } from "../../api/storage.ts";
 import { run } from "@grammyjs/runner";
+import { createAi } from "../../api/ai/client.ts";
 import { createTelegramApi } from "../../api/telegram/client.ts";
 import { createBot } from "../../bot/bot.ts";
 import { startWorker } from "../../tasks/worker.ts";
+import { type OpenAiServer, startOpenAiServer } from "../doubles/openai/server.ts";
 import { startTelegramServer, type TelegramServer } from "../doubles/telegram/server.ts";
 import { freshDatabase } from "./db.ts";
 import { codeFrom, startSmtpSink } from "./smtp.ts";
@@ -29,11 +31,14 @@ export type StackOptions = {
   bot?: boolean;
   /** Run the job worker in-process (default); false when a test runs worker processes itself. */
   worker?: boolean;
+  /** Start the local OpenAI-compatible server and configure OPENAI_* for it. */
+  openai?: boolean;
 };
 
 export async function startStack(options: StackOptions = {}) {
   const databaseUrl = await freshDatabase();
   const telegram: TelegramServer | undefined = options.telegram || options.bot ? await startTelegramServer() : undefined;
+  const openai: OpenAiServer | undefined = options.openai ? await startOpenAiServer() : undefined;
   const smtp = await startSmtpSink();
   const server = options.serve ? Deno.listen({ hostname: "127.0.0.1", port: 0 }) : undefined;
   const port = server ? (server.addr as Deno.NetAddr).port : 8000;
@@ -43,14 +48,16 @@ export async function startStack(options: StackOptions = {}) {
     DATABASE_URL: databaseUrl,
     SMTP_URL: smtp.url,
     ...(telegram ? { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot } : {}),
+    ...(openai ? { OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseURL, OPENAI_MODEL: openai.model } : {}),
     ...options.env,
   });
   const sql = connect(databaseUrl, { max: 5 });
   const uploadsDir = await Deno.makeTempDir({ prefix: "pressa-uploads-" });
   const storage = localDiskStorage(uploadsDir);
   const telegramApi = createTelegramApi(config.telegramBotToken, config.telegramApiRoot, { maxRetryWaitMs: 5_000 });
-  const app = createApp({ sql, config, log: silentLog, storage, telegram: telegramApi, webDist: options.webDist });
-  const worker = options.worker === false ? undefined : await startWorker(databaseUrl, config, silentLog, { storage, telegram: telegramApi });
+  const ai = createAi(config.openai);
+  const app = createApp({ sql, config, log: silentLog, storage, telegram: telegramApi, ai, webDist: options.webDist });
+  const worker = options.worker === false ? undefined : await startWorker(databaseUrl, config, silentLog, { storage, telegram: telegramApi, ai });
   const bot = options.bot && telegram ? createBot(telegram.token, { sql, log: silentLog, apiRoot: telegram.apiRoot }) : undefined;
   const botRunner = bot ? run(bot) : undefined;
   const http = options.serve ? Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, app.fetch) : undefined;
@@ -97,6 +104,7 @@ export async function startStack(options: StackOptions = {}) {
     storage,
     uploadsDir,
     telegram,
+    openai,
     call,
     signIn,
     async close() {
@@ -106,6 +114,7 @@ export async function startStack(options: StackOptions = {}) {
       await sql.end({ timeout: 5 });
       await smtp.close();
       await telegram?.close();
+      await openai?.close();
       await Deno.remove(uploadsDir, { recursive: true }).catch(() => {});
     },
   };

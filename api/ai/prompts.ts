@@ -1,0 +1,118 @@
+/*
+ * Every prompt the product sends, in one readable place. Each is built from the project:
+ * its name, description, sources, writing style and language. Output is plain text for
+ * Telegram (no Markdown, no HTML: DESIGN.md "Post content"), at most 4096 characters.
+ */
+import { POST_CONTENT_MAX } from "../contract/limits.ts";
+import type { WritingStyle } from "../contract/projects.ts";
+import type { AiMessage } from "./client.ts";
+
+export type ProjectVoice = {
+  name: string;
+  description: string;
+  sources: string;
+  writingStyle: WritingStyle;
+  language: "ru" | "en" | string;
+};
+
+const FORMALITY = ["very casual, like a friend", "casual", "neutral", "formal", "very formal, official"];
+const SERIOUSNESS = ["playful and humorous", "light", "balanced", "serious", "strictly serious and factual"];
+const EMOJI = ["no emoji at all", "a few emoji where they help", "many emoji"];
+
+export const languageName = (language: string) => (language === "en" ? "English" : "Russian");
+
+/** Who we write for and how: the shared part of every prompt. */
+export function systemPrompt(project: ProjectVoice) {
+  const style = project.writingStyle;
+  const lines = [
+    `You write content for the Telegram channel "${project.name}".`,
+    project.description.trim() ? `About the channel: ${project.description.trim()}` : "",
+    project.sources.trim()
+      ? `Sources the channel relies on (one per line; draw on their topics and facts, never invent quotes from them):\n${project.sources.trim()}`
+      : "",
+    `Writing style: ${FORMALITY[style.formality] ?? FORMALITY[2]} (formality ${style.formality}/4); ` +
+    `${SERIOUSNESS[style.seriousness] ?? SERIOUSNESS[2]} (seriousness ${style.seriousness}/4); ` +
+    `${EMOJI[style.emojiUsage] ?? EMOJI[1]} (emoji usage ${style.emojiUsage}/2).`,
+    `Always write in ${languageName(project.language)}.`,
+    "Output plain text ready to paste into Telegram: no Markdown (no **, #, or backticks), no HTML tags. Line breaks and emoji are fine.",
+  ];
+  return lines.filter((l) => l !== "").join("\n");
+}
+
+export function titlePrompt(project: ProjectVoice, existingTitles: string[]): AiMessage[] {
+  const avoid = existingTitles.length ? `\nTitles the channel already has (suggest something different):\n${existingTitles.slice(0, 30).join("\n")}` : "";
+  return [
+    { role: "system", content: systemPrompt(project) },
+    { role: "user", content: `Suggest one title for a new post for this channel.${avoid}\nAnswer with the title only: one line, no quotes, no numbering.` },
+  ];
+}
+
+export function titlesPrompt(project: ProjectVoice, count: number, existingTitles: string[]): AiMessage[] {
+  const avoid = existingTitles.length ? `\nAvoid these titles the channel already has:\n${existingTitles.slice(0, 50).join("\n")}` : "";
+  return [
+    { role: "system", content: systemPrompt(project) },
+    {
+      role: "user",
+      content: `Suggest exactly ${count} different titles for new posts for this channel.${avoid}\n` +
+        `Answer with the titles only, one per line, no numbering, no quotes, nothing else.`,
+    },
+  ];
+}
+
+export function postPrompt(project: ProjectVoice, title: string, length: number): AiMessage[] {
+  return [
+    { role: "system", content: systemPrompt(project) },
+    {
+      role: "user",
+      content: `Write a Telegram post titled "${title}".\n` +
+        `Length: about ${length} characters (never more than ${POST_CONTENT_MAX}).\n` +
+        "Answer with the post text only, without repeating the title as a heading.",
+    },
+  ];
+}
+
+export const CHAT_MODES = {
+  general: "Help the author run the channel: ideas, plans, questions about content.",
+  editor: "Edit the author's current draft as they ask. Answer with the edited text unless they ask something else.",
+  title: "Suggest titles for the author's current draft: a short list, one per line.",
+  improver: "Improve the author's current draft: clearer, livelier, in the channel's style. Answer with the improved text.",
+} as const;
+export type ChatMode = keyof typeof CHAT_MODES;
+
+export function chatPrompt(
+  project: ProjectVoice,
+  mode: ChatMode,
+  currentContent: string,
+  history: AiMessage[],
+  message: string,
+): AiMessage[] {
+  const draft = currentContent.trim() ? `\n\nThe author's current draft:\n"""\n${currentContent.trim()}\n"""` : "";
+  return [
+    { role: "system", content: `${systemPrompt(project)}\n\nYou are the channel's writing assistant. ${CHAT_MODES[mode]}${draft}` },
+    ...history.filter((m) => m.role !== "system"),
+    { role: "user", content: message },
+  ];
+}
+
+/** Tokens to allow for about `length` characters (Cyrillic runs ~2.5 characters a token). */
+export function tokensFor(length: number) {
+  return Math.min(4096, Math.ceil(length / 2) + 200);
+}
+
+/** A post never exceeds Telegram's limit: cut at the last sentence or line that fits. */
+export function fitForTelegram(text: string, max = POST_CONTENT_MAX) {
+  const clean = text.replace(/^```[a-z]*\n?|```$/g, "").trim();
+  if (clean.length <= max) return clean;
+  const cut = clean.slice(0, max);
+  const end = Math.max(cut.lastIndexOf("\n"), cut.lastIndexOf(". "), cut.lastIndexOf("! "), cut.lastIndexOf("? "));
+  return (end > max * 0.6 ? cut.slice(0, end + 1) : cut).trim();
+}
+
+/** One title from a model's answer: first non-empty line, without numbering or quotes. */
+export function cleanTitle(line: string) {
+  return line.trim().replace(/^(\d+[.)]|[-*•—–])\s*/, "").replace(/^["«“'](.*)["»”']$/, "$1").replace(/\*\*/g, "").trim();
+}
+
+export function titlesFrom(answer: string) {
+  return answer.split("\n").map(cleanTitle).filter((t) => t !== "" && t.length <= 200);
+}

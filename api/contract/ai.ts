@@ -1,0 +1,59 @@
+import * as v from "valibot";
+import { CHAT_CONTEXT_MESSAGES, DRAFTS_PER_GENERATION_MAX, GENERATED_POST_LENGTH, GENERATED_TITLES } from "./limits.ts";
+
+const clamp = (min: number, max: number) => (n: number) => Math.min(max, Math.max(min, Math.round(n)));
+
+/** Spec §5: post length input 100–4000, default 1500 (out-of-range values are clamped). */
+export const PostLengthSchema = v.optional(
+  v.pipe(v.number("postLength must be a number"), v.finite("postLength must be a number"), v.transform(clamp(GENERATED_POST_LENGTH.min, GENERATED_POST_LENGTH.max))),
+  GENERATED_POST_LENGTH.default,
+);
+
+export const GeneratePostSchema = v.object({
+  title: v.pipe(v.optional(v.string("drafts.titleRequired"), ""), v.trim(), v.nonEmpty("drafts.titleRequired"), v.maxLength(500, "drafts.titleTooLong")),
+  postLength: PostLengthSchema,
+  /** Accepted for the spec's client, which always sends "en"; the project's language decides (README). */
+  language: v.optional(v.string()),
+});
+
+/** Spec §5: generated titles count clamped to 1–30, default 20. */
+export const GenerateTitlesSchema = v.optional(
+  v.object({
+    count: v.optional(
+      v.pipe(v.number("count must be a number"), v.finite("count must be a number"), v.transform(clamp(GENERATED_TITLES.min, GENERATED_TITLES.max))),
+      GENERATED_TITLES.default,
+    ),
+  }),
+  { count: GENERATED_TITLES.default },
+);
+
+export const GenerateContentSchema = v.object({
+  draftIds: v.pipe(
+    v.optional(v.array(v.pipe(v.number(), v.integer(), v.minValue(1)), "drafts.noSelectedDrafts"), []),
+    v.minLength(1, "drafts.noSelectedDrafts"),
+    v.maxLength(DRAFTS_PER_GENERATION_MAX, "drafts.tooManyDraftsSelected"),
+  ),
+  postLength: PostLengthSchema,
+});
+
+export const CHAT_MODES = ["general", "editor", "title", "improver"] as const;
+
+export const ChatSchema = v.object({
+  message: v.pipe(v.optional(v.string("chat.emptyMessage"), ""), v.trim(), v.nonEmpty("chat.emptyMessage"), v.maxLength(8000, "chat.messageTooLong")),
+  mode: v.optional(v.picklist(CHAT_MODES, "mode must be general, editor, title or improver"), "general"),
+  currentContent: v.optional(v.pipe(v.nullable(v.string()), v.transform((s) => s ?? ""), v.maxLength(20000)), ""),
+  history: v.pipe(
+    v.optional(v.array(v.object({ role: v.picklist(["user", "assistant"]), content: v.pipe(v.string(), v.maxLength(20000)) })), []),
+    v.transform((h) => h.slice(-CHAT_CONTEXT_MESSAGES)),
+  ),
+});
+
+/** A content-generation job as polled (spec §3). */
+export type GenerationJob = {
+  jobId: number;
+  status: "pending" | "processing" | "completed" | "failed";
+  result: { progress: { completed: number; total: number }; failed?: { draftId: number; error: string }[] };
+  error: string | null;
+};
+
+export type ChatMessage = { id: number; role: "user" | "assistant"; content: string; timestamp: string };

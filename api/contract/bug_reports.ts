@@ -1,0 +1,82 @@
+import * as v from "valibot";
+
+/** Spec §4: a report's statuses; an admin may move a report from any of them to any other. */
+export const BUG_REPORT_STATUSES = ["new", "in_progress", "resolved", "closed"] as const;
+export type BugReportStatus = (typeof BUG_REPORT_STATUSES)[number];
+
+export const BUG_REPORT_DESCRIPTION_REQUIRED = "Please describe the issue";
+export const BUG_REPORT_DESCRIPTION_MAX = 10_000;
+const PAGE_URL_MAX = 2000;
+
+// A missing field reads as "" so it fails with the spec's message (§5), as a blank one does.
+export const BugReportDescriptionSchema = v.pipe(
+  v.nullish(v.string(BUG_REPORT_DESCRIPTION_REQUIRED), ""),
+  v.trim(),
+  v.nonEmpty(BUG_REPORT_DESCRIPTION_REQUIRED),
+  v.maxLength(
+    BUG_REPORT_DESCRIPTION_MAX,
+    `The description must be at most ${BUG_REPORT_DESCRIPTION_MAX} characters`,
+  ),
+);
+
+/**
+ * Where the reporter was. Only an http(s) address is kept: admins open it as a link, so
+ * anything else (javascript:, data:) is dropped rather than stored; it never fails a report.
+ */
+export const PageUrlSchema = v.pipe(
+  v.unknown(),
+  v.transform((value) => {
+    if (typeof value !== "string" || value.length > PAGE_URL_MAX) return null;
+    return isWebAddress(value.trim()) ? value.trim() : null;
+  }),
+);
+
+export function isWebAddress(value: string): boolean {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === "http:" || protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/** The text fields of the multipart POST /api/bug-reports; the screenshot is checked by its bytes. */
+export const BugReportFormSchema = v.object({
+  description: BugReportDescriptionSchema,
+  pageUrl: PageUrlSchema,
+});
+
+const STATUS_MESSAGE = `Status must be one of ${BUG_REPORT_STATUSES.join(", ")}`;
+// The object's own message covers a missing status too.
+export const BugReportStatusSchema = v.object(
+  { status: v.picklist(BUG_REPORT_STATUSES, STATUS_MESSAGE) },
+  STATUS_MESSAGE,
+);
+
+/** A bug report as the admin calls answer it (spec §3). */
+export type BugReport = {
+  id: number;
+  userId: number | null;
+  description: string;
+  screenshotUrl: string | null;
+  pageUrl: string | null;
+  userAgent: string | null;
+  status: BugReportStatus;
+  createdAt: string;
+  updatedAt: string;
+  user: { email: string } | null;
+};
+
+/** Spec §3: the admin dashboard's counters; "today" is the current UTC day. */
+export type AdminStats = { userCount: number; postCount: number; scheduledTodayCount: number };
+
+/** Spec §3: one row of the admin users table. */
+export type AdminUserRow = {
+  id: number;
+  email: string;
+  isAdmin: boolean;
+  projectCount: number;
+  channelCount: number;
+  postCount: number;
+  draftCount: number;
+};

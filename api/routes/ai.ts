@@ -1,0 +1,149 @@
+/*
+ * AI writing (spec §5, §7): titles, posts, batch content generation as a job, and the
+ * assistant chat (plain and streamed). Prompts are in api/ai/prompts.ts.
+ */
+import { Hono } from "hono";
+import { streamSSE } from "hono/streaming";
+import * as v from "valibot";
+import { type Ai, aiError, requireAi } from "../ai/client.ts";
+import { chatPrompt, fitForTelegram, postPrompt, type ProjectVoice, titlePrompt, titlesFrom, titlesPrompt, tokensFor } from "../ai/prompts.ts";
+import { ChatSchema, GenerateContentSchema, GeneratePostSchema, type GenerationJob, GenerateTitlesSchema } from "../contract/ai.ts";
+import { CHAT_HISTORY_PAGE_SIZE } from "../contract/limits.ts";
+import type { Sql } from "../db.ts";
+import type { ApiDeps } from "../deps.ts";
+import { type AppEnv, currentUser } from "../env.ts";
+import { ApiError } from "../errors.ts";
+import { requireUser } from "../middleware/session.ts";
+import { body, idParam } from "../validate.ts";
+
+async function projectVoice(sql: Sql, userId: number, projectId: number) {
+  const [project] = await sql<ProjectVoice[]>`select * from app_public.get_project(${userId}, ${projectId})`;
+  return project;
+}
+
+async function existingTitles(sql: Sql, userId: number, projectId: number) {
+  const rows = await sql<{ title: string }[]>`select title from app_public.project_drafts(${userId}, ${projectId})`;
+  return rows.map((r) => r.title);
+}
+
+/** Exactly `count` distinct titles: asks again for the missing ones (a model may give fewer). */
+export async function generateTitles(ai: Ai, project: ProjectVoice, count: number, existing: string[]) {
+  const titles: string[] = [];
+  const seen = new Set(existing.map((t) => t.toLowerCase()));
+  for (let attempt = 0; attempt < 3 && titles.length < count; attempt++) {
+    const answer = await ai.complete(titlesPrompt(project, count - titles.length, [...existing, ...titles]), { maxTokens: 60 * count + 100 });
+    for (const title of titlesFrom(answer)) {
+      if (titles.length < count && !seen.has(title.toLowerCase())) {
+        seen.add(title.toLowerCase());
+        titles.push(title);
+      }
+    }
+  }
+  if (titles.length < count) {
+    throw new ApiError(502, "ai.tooFewTitles", `The AI suggested only ${titles.length} of ${count} titles. Please try again.`);
+  }
+  return titles;
+}
+
+export function toJob(row: { id: number; status: GenerationJob["status"]; result: GenerationJob["result"]; error: string | null }): GenerationJob {
+  return { jobId: row.id, status: row.status, result: row.result, error: row.error };
+}
+
+const HistoryQuery = v.object({
+  page: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1), v.maxValue(100000)), "1"),
+  limit: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1), v.maxValue(50)), String(CHAT_HISTORY_PAGE_SIZE)),
+});
+
+export function aiRoutes({ sql, ai }: ApiDeps) {
+  return new Hono<AppEnv>()
+    .use(requireUser)
+    .post("/generate-title", async (c) => {
+      const userId = currentUser(c).id;
+      const projectId = idParam(c.req.param("projectId"));
+      const model = requireAi(ai);
+      const project = await projectVoice(sql, userId, projectId);
+      const answer = await model.complete(titlePrompt(project, await existingTitles(sql, userId, projectId)), { maxTokens: 80 });
+      const [title] = titlesFrom(answer);
+      if (!title) throw new ApiError(502, "ai.emptyAnswer", "The AI returned no title. Please try again.");
+      return c.json({ title });
+    })
+    .post("/generate-post", body(GeneratePostSchema), async (c) => {
+      const { title, postLength } = c.req.valid("json");
+      const model = requireAi(ai);
+      const project = await projectVoice(sql, currentUser(c).id, idParam(c.req.param("projectId")));
+      const content = fitForTelegram(await model.complete(postPrompt(project, title, postLength), { maxTokens: tokensFor(postLength) }));
+      return c.json({ content });
+    })
+    .post("/generate-multiple-titles", body(GenerateTitlesSchema), async (c) => {
+      const { count } = c.req.valid("json");
+      const userId = currentUser(c).id;
+      const projectId = idParam(c.req.param("projectId"));
+      const model = requireAi(ai);
+      const project = await projectVoice(sql, userId, projectId);
+      return c.json({ titles: await generateTitles(model, project, count, await existingTitles(sql, userId, projectId)) });
+    })
+    .post("/drafts/generate-content", body(GenerateContentSchema), async (c) => {
+      const { draftIds, postLength } = c.req.valid("json");
+      requireAi(ai); // say so now rather than through a failed job
+      const [job] = await sql<Parameters<typeof toJob>[0][]>`
+        select * from app_public.create_generation_job(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
+          ${draftIds}::bigint[], ${postLength})`;
+      return c.json(toJob(job), 201);
+    })
+    .get("/jobs/:jobId", async (c) => {
+      const [job] = await sql<Parameters<typeof toJob>[0][]>`
+        select * from app_public.get_generation_job(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
+          ${idParam(c.req.param("jobId"))})`;
+      return c.json(toJob(job));
+    })
+    .get("/chat/history", async (c) => {
+      const query = v.safeParse(HistoryQuery, c.req.query());
+      if (!query.success) throw new ApiError(400, "validation", "page must be ≥ 1 and limit between 1 and 50");
+      const { page, limit } = query.output as unknown as { page: number; limit: number };
+      const rows = await sql<{ id: number; role: "user" | "assistant"; content: string; createdAt: Date; hasMore: boolean }[]>`
+        select * from app_public.chat_history(${currentUser(c).id}, ${idParam(c.req.param("projectId"))}, ${page}, ${limit})`;
+      const hasMore = rows[0]?.hasMore ?? false;
+      return c.json({
+        // oldest first within the page, as a chat shows them
+        messages: rows.reverse().map((r) => ({ id: r.id, role: r.role, content: r.content, timestamp: r.createdAt })),
+        hasMore,
+        nextPage: hasMore ? page + 1 : null,
+      });
+    })
+    .post("/chat", body(ChatSchema), async (c) => {
+      const { message, mode, currentContent, history } = c.req.valid("json");
+      const userId = currentUser(c).id;
+      const projectId = idParam(c.req.param("projectId"));
+      const model = requireAi(ai);
+      const project = await projectVoice(sql, userId, projectId);
+      await sql`select app_public.add_chat_message(${userId}, ${projectId}, 'user', ${message})`;
+      const answer = await model.complete(chatPrompt(project, mode, currentContent, history, message), { maxTokens: 2000 });
+      const [saved] = await sql<{ id: number; createdAt: Date }[]>`
+        select * from app_public.add_chat_message(${userId}, ${projectId}, 'assistant', ${answer})`;
+      return c.json({ id: saved.id, message: answer, timestamp: saved.createdAt });
+    })
+    .post("/chat/stream", body(ChatSchema), async (c) => {
+      const { message, mode, currentContent, history } = c.req.valid("json");
+      const userId = currentUser(c).id;
+      const projectId = idParam(c.req.param("projectId"));
+      const model = requireAi(ai);
+      const project = await projectVoice(sql, userId, projectId);
+      await sql`select app_public.add_chat_message(${userId}, ${projectId}, 'user', ${message})`;
+      return streamSSE(c, async (stream) => {
+        let answer = "";
+        try {
+          for await (const delta of model.stream(chatPrompt(project, mode, currentContent, history, message), { maxTokens: 2000 })) {
+            answer += delta;
+            await stream.writeSSE({ event: "delta", data: JSON.stringify({ text: delta }) });
+          }
+          if (answer.trim() === "") throw new ApiError(502, "ai.emptyAnswer", "The AI returned an empty answer. Please try again.");
+          const [saved] = await sql<{ id: number; createdAt: Date }[]>`
+            select * from app_public.add_chat_message(${userId}, ${projectId}, 'assistant', ${answer.trim()})`;
+          await stream.writeSSE({ event: "done", data: JSON.stringify({ id: saved.id, message: answer.trim(), timestamp: saved.createdAt }) });
+        } catch (err) {
+          const failure = aiError(err);
+          await stream.writeSSE({ event: "error", data: JSON.stringify({ message: failure.message, code: failure.code }) });
+        }
+      });
+    });
+}

@@ -1,0 +1,48 @@
+/*
+ * Bug reports from the floating button (spec §2, §5, §7): multipart with a description, an
+ * optional screenshot checked by its bytes like any upload, and where the reporter was.
+ */
+import { Hono } from "hono";
+import * as v from "valibot";
+import { BugReportFormSchema } from "../contract/bug_reports.ts";
+import type { ApiDeps } from "../deps.ts";
+import { type AppEnv, currentUser } from "../env.ts";
+import { ApiError } from "../errors.ts";
+import { requireUser } from "../middleware/session.ts";
+import { newStorageKey } from "../storage.ts";
+import { parseMultipart, readImageField } from "./uploads.ts";
+
+/** A file input left empty still sends a part: a nameless, empty file means "no screenshot". */
+function hasFile(form: FormData, field: string) {
+  const value = form.get(field);
+  return value !== null && !(value instanceof File && value.size === 0 && value.name === "");
+}
+
+export function bugReportRoutes({ sql, storage }: ApiDeps) {
+  return new Hono<AppEnv>()
+    .use(requireUser)
+    .post("/", async (c) => {
+      const user = currentUser(c);
+      const form = await parseMultipart(c.req.raw);
+      const fields = v.safeParse(BugReportFormSchema, {
+        description: form.get("description"),
+        pageUrl: form.get("pageUrl") ?? c.req.header("referer"),
+      });
+      if (!fields.success) throw new ApiError(400, "validation", fields.issues[0].message);
+
+      let screenshotUrl: string | null = null;
+      if (hasFile(form, "screenshot")) {
+        const { bytes, info } = await readImageField(form, "screenshot");
+        const key = newStorageKey(info.type);
+        await storage.put(key, bytes, info.contentType);
+        // tracked first, so a report that then fails leaves a file the cleanup task removes
+        await sql`select app_public.record_upload(${user.id}, ${null}, ${key}, ${info.contentType}, ${bytes.length})`;
+        screenshotUrl = `/api/uploads/${key}`;
+      }
+
+      const [report] = await sql<{ id: number; status: string }[]>`
+        select id, status from app_public.create_bug_report(${user.id}, ${fields.output.description}, ${screenshotUrl},
+          ${fields.output.pageUrl}, ${c.req.header("user-agent") ?? null})`;
+      return c.json({ id: report.id, status: report.status }, 201);
+    });
+}

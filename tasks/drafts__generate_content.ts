@@ -1,0 +1,51 @@
+/*
+ * Fills the content of the drafts of a generation job, one draft after another, recording
+ * each draft (and the job's progress) as soon as it is written. A restarted job starts
+ * with the drafts still to do (app_public.start_generation_job), so finished drafts are
+ * never generated twice. A draft the AI fails on is recorded as failed and the job goes
+ * on; the job is completed if any draft got content, failed if none did.
+ */
+import type { Task } from "graphile-worker";
+import * as v from "valibot";
+import { AI_NOT_CONFIGURED, type Ai, aiError } from "../api/ai/client.ts";
+import { fitForTelegram, postPrompt, type ProjectVoice, tokensFor } from "../api/ai/prompts.ts";
+
+const Payload = v.object({ jobId: v.number() });
+
+export function generateContent(ai: Ai | undefined): Task {
+  return async (payload, helpers) => {
+    const parsed = v.safeParse(Payload, payload);
+    if (!parsed.success) return helpers.logger.error("drafts__generate_content: malformed payload, dropped");
+    const { jobId } = parsed.output;
+    if (!ai) {
+      await helpers.query("select app_public.fail_generation_job($1, $2)", [jobId, AI_NOT_CONFIGURED]);
+      return;
+    }
+    const { rows: todo } = await helpers.query<{ draft_id: string; title: string; post_length: number; project_id: string }>(
+      "select * from app_public.start_generation_job($1)",
+      [jobId],
+    );
+    if (todo.length > 0) {
+      const { rows: [project] } = await helpers.query<{ name: string; description: string; sources: string; writing_style: ProjectVoice["writingStyle"]; language: string }>(
+        "select name, description, sources, writing_style, language from app_public.projects where id = $1",
+        [todo[0].project_id],
+      );
+      const voice: ProjectVoice = { ...project, writingStyle: project.writing_style };
+      for (const draft of todo) {
+        let content: string | null = null;
+        let error: string | null = null;
+        try {
+          content = fitForTelegram(await ai.complete(postPrompt(voice, draft.title, draft.post_length), {
+            maxTokens: tokensFor(draft.post_length),
+            signal: helpers.abortSignal,
+          }));
+        } catch (err) {
+          if (helpers.abortSignal?.aborted) throw err; // shutting down: the rest resumes on restart
+          error = aiError(err).message;
+        }
+        await helpers.query("select app_public.record_draft_generation($1, $2, $3, $4)", [jobId, draft.draft_id, content, error]);
+      }
+    }
+    await helpers.query("select app_public.finish_generation_job($1)", [jobId]);
+  };
+}
