@@ -1,8 +1,8 @@
 # Pressa in one image. By default it runs everything (`npm start`: embedded PostgreSQL
 # unless DATABASE_URL is set, the API, the worker, the bot when TELEGRAM_BOT_TOKEN is set).
-# With an external PostgreSQL, run one process per container from the same image:
-#   docker run … pressa node_modules/.bin/deno task api|worker|bot
-# (run `node_modules/.bin/deno task migrate` once per release before them).
+# With an external PostgreSQL run one process per container from the same image
+# (compose.yaml does): `deno task migrate` once per release, then `deno task api`,
+# `deno task worker` (several are fine) and `deno task bot` (exactly one).
 
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
@@ -13,9 +13,11 @@ RUN npm run build && npm prune --omit=dev
 
 FROM node:22-bookworm-slim
 WORKDIR /app
-ENV PORT=8000 DATA_DIR=/data
+ENV PORT=8000 DATA_DIR=/data PATH=/app/node_modules/.bin:$PATH
 COPY --from=build /app /app
 RUN mkdir -p /data
 VOLUME /data
 EXPOSE 8000
-CMD ["node_modules/.bin/deno", "run", "-A", "scripts/start.ts"]
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8000)+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["deno", "run", "-A", "scripts/start.ts"]

@@ -17,8 +17,15 @@ await bot.init();
 log("info", `bot @${bot.botInfo.username} polling ${config.telegramApiRoot}`);
 const runner = run(bot);
 
+// Liveness for GET /api/health: the bot says it is polling every 10 s.
+const beat = () =>
+  sql`select app_public.worker_heartbeat(${[`bot:${Deno.pid}`]}::text[])`.catch((error) => log("warn", "bot heartbeat failed", { error }));
+await beat();
+const heartbeat = setInterval(beat, 10_000);
+
 async function shutdown() {
   log("info", "bot stopping");
+  clearInterval(heartbeat);
   if (runner.isRunning()) await runner.stop();
   await sql.end({ timeout: 5 });
   Deno.exit(0);

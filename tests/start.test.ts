@@ -42,7 +42,9 @@ test("npm start runs the product on a fresh DATA_DIR and stops cleanly on SIGINT
   const decoder = new TextDecoder();
   child.stderr.pipeTo(new WritableStream({ write: (chunk) => void logChunks.push(decoder.decode(chunk)) }));
   try {
-    expect(await waitForHealthy(url, child, 90_000)).toMatchObject({ ok: true });
+    expect(await waitForHealthy(url, child, 90_000)).toMatchObject({ ok: true, database: "ok", bot: "disabled" });
+    // the worker process reports itself alive
+    await expect.poll(async () => (await (await fetch(`${url}/api/health`)).json()).worker, { timeout: 15_000 }).toBe("ok");
 
     // the web app is served, with client-side routes falling back to index.html
     const page = await fetch(`${url}/project/1/drafts`);

@@ -1,13 +1,22 @@
-/* Liveness for load balancers and the Dockerfile's HEALTHCHECK: is the database reachable? */
+/*
+ * Health for load balancers and the Dockerfile's HEALTHCHECK. 200 while the database is
+ * reachable; the worker's and the bot's heartbeats are reported alongside (a stopped
+ * worker does not make the API unhealthy, but operators see it here).
+ */
 import { Hono } from "hono";
 import type { ApiDeps } from "../deps.ts";
 import type { AppEnv } from "../env.ts";
 
-export function healthRoutes({ sql }: ApiDeps) {
+export function healthRoutes({ sql, config }: ApiDeps) {
   return new Hono<AppEnv>().get("/", async (c) => {
     try {
-      await sql`select 1`;
-      return c.json({ ok: true, database: "ok" });
+      const [h] = await sql<{ workerAlive: boolean; botAlive: boolean; botSeen: boolean }[]>`select * from app_public.health()`;
+      return c.json({
+        ok: true,
+        database: "ok",
+        worker: h.workerAlive ? "ok" : "down",
+        bot: !config.telegramBotToken ? "disabled" : h.botAlive ? "ok" : "down",
+      });
     } catch {
       return c.json({ message: "The database is not reachable", code: "unavailable" }, 503);
     }
