@@ -9,7 +9,8 @@
  */
 import type { Api } from "grammy";
 import type { Ai } from "../api/ai/client.ts";
-import { Logger, run, type Runner, type TaskList } from "graphile-worker";
+import { EventEmitter } from "node:events";
+import { Logger, run, type Runner, type TaskList, type WorkerEvents } from "graphile-worker";
 import type { Config } from "../api/config.ts";
 import { connect } from "../api/db.ts";
 import type { Log } from "../api/log.ts";
@@ -59,8 +60,14 @@ export async function startWorker(connectionString: string, config: Config, log:
     posts__spawn_occurrence: spawnOccurrence,
     drafts__generate_content: generateContent(deps.ai),
   };
+  // Our own emitter, listened to before run() creates its workers, so no id is missed.
+  const events: WorkerEvents = new EventEmitter();
+  const workerIds = new Set<string>();
+  events.on("worker:create", ({ worker }) => void workerIds.add(worker.workerId));
+  events.on("worker:stop", ({ worker }) => void workerIds.delete(worker.workerId));
   const runner = await run({
     connectionString,
+    events,
     taskList,
     concurrency: 10,
     pollInterval: POLL_INTERVAL_MS,
@@ -72,9 +79,6 @@ export async function startWorker(connectionString: string, config: Config, log:
     }),
   });
 
-  const workerIds = new Set<string>();
-  runner.events.on("worker:create", ({ worker }) => void workerIds.add(worker.workerId));
-  runner.events.on("worker:stop", ({ worker }) => void workerIds.delete(worker.workerId));
   const sql = connect(connectionString, { max: 1 });
   const beat = async () => {
     try {
