@@ -14,7 +14,7 @@ import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { requireUser } from "../middleware/session.ts";
-import { body, idParam } from "../validate.ts";
+import { body, idParam, optionalJsonObject } from "../validate.ts";
 
 async function projectVoice(sql: Sql, userId: number, projectId: number) {
   const [project] = await sql<ProjectVoice[]>`select * from app_public.get_project(${userId}, ${projectId})`;
@@ -58,6 +58,7 @@ export function aiRoutes({ sql, ai }: ApiDeps) {
   return new Hono<AppEnv>()
     .use(requireUser)
     .post("/generate-title", async (c) => {
+      await optionalJsonObject(c.req); // the spec's client sends no body
       const userId = currentUser(c).id;
       const projectId = idParam(c.req.param("projectId"));
       const model = requireAi(ai);

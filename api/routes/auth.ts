@@ -8,7 +8,7 @@ import type { ApiDeps } from "../deps.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { clearSessionCookie, newSessionToken, sessionId, setSessionCookie } from "../session.ts";
-import { body } from "../validate.ts";
+import { body, optionalJsonObject } from "../validate.ts";
 
 /** Six digits from a secure random source, without modulo bias. */
 function newSignInCode() {
@@ -39,6 +39,7 @@ export function authRoutes({ sql, config }: ApiDeps) {
       return c.json({ id: user.id, email: user.email, isAdmin: user.isAdmin });
     })
     .post("/logout", async (c) => {
+      await optionalJsonObject(c.req);
       const id = c.get("sessionId");
       if (id) await sql`select app_public.revoke_session(${id})`;
       clearSessionCookie(c, secure);

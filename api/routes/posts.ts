@@ -12,7 +12,7 @@ import { type AppEnv, currentUser } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { requireUser } from "../middleware/session.ts";
 import { describeTelegramError } from "../telegram/errors.ts";
-import { body, idParam } from "../validate.ts";
+import { body, idParam, optionalJsonObject } from "../validate.ts";
 import { requireTelegram } from "./channels.ts";
 
 type PostRow = Post & { channelMessageIds: number[]; sendingWorkerId: unknown; sendingStartedAt: unknown; updatedAt: unknown };
@@ -62,20 +62,14 @@ export function postRoutes({ sql, telegram }: ApiDeps) {
       return c.json(toPost(row));
     })
     .post("/:postId/publish", async (c) => {
+      await optionalJsonObject(c.req);
       const [row] = await sql<PostRow[]>`
         select * from app_public.request_post_approval(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
           ${idParam(c.req.param("postId"))})`;
       return c.json(toPost(row));
     })
     .delete("/:postId", async (c) => {
-      const text = await c.req.text();
-      let parsed: unknown;
-      try {
-        parsed = text.trim() === "" ? undefined : JSON.parse(text);
-      } catch {
-        throw new ApiError(400, "badRequest", "Malformed JSON in request body");
-      }
-      const options = v.safeParse(PostDeleteSchema, parsed);
+      const options = v.safeParse(PostDeleteSchema, await optionalJsonObject(c.req));
       if (!options.success) throw new ApiError(400, "validation", options.issues[0].message);
       const { deleteFromChannels, deleteRecurringSeries } = options.output;
       const userId = currentUser(c).id;
