@@ -7,10 +7,10 @@ import { getCookie } from "hono/cookie";
 import type { SessionUser } from "../contract/auth.ts";
 import type { Sql } from "../db.ts";
 import { ApiError } from "../errors.ts";
+import { SESSION_TTL_DAYS } from "../contract/limits.ts";
 import { SESSION_COOKIE, sessionId, setSessionCookie } from "../session.ts";
 
-const SLID_RECENTLY_MS = 60_000;
-const THIRTY_DAYS_MS = 30 * 24 * 60 * 60 * 1000;
+const HALF_LIFE_MS = (SESSION_TTL_DAYS / 2) * 24 * 60 * 60 * 1000;
 
 export function loadSession(sql: Sql, secureCookies: boolean): MiddlewareHandler {
   return async (c, next) => {
@@ -21,8 +21,10 @@ export function loadSession(sql: Sql, secureCookies: boolean): MiddlewareHandler
       if (row) {
         c.set("user", { id: row.id, email: row.email, isAdmin: row.isAdmin });
         c.set("sessionId", id);
-        // The expiry just moved to 30 days ahead: give the browser the same lifetime.
-        if (row.expiresAt.getTime() > Date.now() + THIRTY_DAYS_MS - SLID_RECENTLY_MS) {
+        // Sliding expiry: when less than half of the 30 days is left, 30 days again, for
+        // the browser's cookie too. Most requests only read.
+        if (row.expiresAt.getTime() < Date.now() + HALF_LIFE_MS) {
+          await sql`select app_public.extend_session(${id})`;
           setSessionCookie(c, token, secureCookies);
         }
       }

@@ -1,0 +1,113 @@
+/*
+ * `npm run bench:api` (not part of the tests): the API under load on the real database.
+ * Seeds 1,000 users, 5,000 projects and 100,000 drafts and posts, starts the API as its own
+ * process (as `npm start` does), signs in, and drives the hot reads and a write mix with
+ * autocannon over loopback at 50 connections. For scale, the same load on a bare
+ * `Deno.serve` JSON endpoint gives this machine's ceiling.
+ * Targets (2 cores): every hot read ≥ 1,500 requests/s, p99 ≤ 50 ms, zero errors.
+ */
+import autocannon from "autocannon";
+import { connect } from "../api/db.ts";
+import { startEmbeddedPostgres, freePort } from "../scripts/postgres.ts";
+import { ensureDatabase, migrateDatabase } from "../sql/migrate.ts";
+
+const USERS = 1000, PROJECTS = 5000, DRAFTS = 50_000, POSTS = 50_000;
+const CONNECTIONS = 50;
+const DURATION_S = Number(Deno.env.get("BENCH_SECONDS") ?? 10);
+
+const dir = await Deno.makeTempDir({ prefix: "pressa-bench-api-" });
+await Deno.chmod(dir, 0o755);
+const pg = await startEmbeddedPostgres(dir, () => {});
+const url = await ensureDatabase(pg.adminUrl, "bench");
+await migrateDatabase(url);
+const sql = connect(url, { max: 4 });
+
+console.log("Seeding 1,000 users, 5,000 projects, 50,000 drafts and 50,000 posts…");
+await sql`insert into app_public.users (email) select 'user' || i || '@example.com' from generate_series(1, ${USERS}) i`;
+await sql`insert into app_public.projects (user_id, name, admin_handle, description)
+  select 1 + (i % ${USERS}), 'Project ' || i, 'admin_' || i, 'A channel about topic ' || i from generate_series(1, ${PROJECTS}) i`;
+await sql`insert into app_public.drafts (project_id, title, content, sort_order)
+  select 1 + (i % ${PROJECTS}), 'Draft ' || i, repeat('Text of the draft. ', 20), i % 10 from generate_series(1, ${DRAFTS}) i`;
+await sql`insert into app_public.posts (project_id, title, content, scheduled_for, status)
+  select 1 + (i % ${PROJECTS}), 'Post ' || i, repeat('Text of the post. ', 20), now() + (i % 60) * interval '1 day',
+         (array['draft','published','scheduled','rejected'])[1 + i % 4] from generate_series(1, ${POSTS}) i`;
+await sql`analyze`;
+
+// a session for user1@example.com, made the way sign-in makes it
+const token = "a".repeat(32);
+const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token));
+const sessionId = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+await sql`insert into app_private.sessions (id, user_id, expires_at) values (${sessionId}, 1, now() + interval '30 days')`;
+const [project] = await sql<{ id: number }[]>`select id from app_public.projects where user_id = 1 order by id limit 1`;
+
+const port = await freePort();
+const api = new Deno.Command(Deno.execPath(), {
+  args: ["run", "-A", ...(Deno.env.get("BENCH_PROFILE") ? ["--cpu-prof", `--cpu-prof-dir=${Deno.env.get("BENCH_PROFILE")}`] : []), new URL("../api/main.ts", import.meta.url).pathname],
+  env: { DATABASE_URL: url, PORT: String(port), DATA_DIR: dir },
+  stdin: "null",
+  stdout: "null",
+  stderr: "null",
+}).spawn();
+const base = `http://127.0.0.1:${port}`;
+for (let i = 0; i < 100; i++) {
+  try {
+    if ((await fetch(`${base}/api/health`)).ok) break;
+  } catch { /* starting */ }
+  await new Promise((r) => setTimeout(r, 100));
+}
+
+const ceilingPort = await freePort();
+const ceiling = new Deno.Command(Deno.execPath(), {
+  args: ["eval", `Deno.serve({ port: ${ceilingPort}, hostname: "127.0.0.1", onListen() {} }, () => Response.json({ ok: true, items: [1, 2, 3] }))`],
+  stdin: "null", stdout: "null", stderr: "null",
+}).spawn();
+await new Promise((r) => setTimeout(r, 800));
+
+type Row = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
+const rows: Row[] = [];
+async function load(name: string, opts: autocannon.Options) {
+  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...opts });
+  rows.push({
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  });
+}
+const headers = { cookie: `pressa_session=${token}` };
+await load("Deno.serve JSON (ceiling)", { url: `http://127.0.0.1:${ceilingPort}/` });
+const only = Deno.env.get("BENCH_ONLY");
+if (only) {
+  await load(only, { url: `${base}${only.replace("{id}", String(project.id))}`, headers });
+} else {
+await load("GET /api/auth/user", { url: `${base}/api/auth/user`, headers });
+await load("GET /api/projects", { url: `${base}/api/projects`, headers });
+await load(`GET /api/projects/{id}/drafts`, { url: `${base}/api/projects/${project.id}/drafts`, headers });
+await load(`GET /api/projects/{id}/posts`, { url: `${base}/api/projects/${project.id}/posts`, headers });
+let n = 0;
+await load("write mix: POST draft + PATCH project", {
+  url: base,
+  headers: { ...headers, "content-type": "application/json" },
+  requests: [
+    { method: "POST", path: `/api/projects/${project.id}/drafts`, setupRequest: (r: autocannon.Request) => ({ ...r, body: JSON.stringify({ title: `Load ${n++}` }) }) },
+    { method: "PATCH", path: `/api/projects/${project.id}`, body: JSON.stringify({ description: "Updated under load" }) },
+  ],
+});
+}
+
+const ceilingRps = rows[0].rps;
+console.log(`\nAPI benchmark (${navigator.hardwareConcurrency} cores, Deno ${Deno.version.deno}, ${CONNECTIONS} connections, ${DURATION_S} s each)`);
+console.log("endpoint".padEnd(40), "req/s".padStart(8), "p50 ms".padStart(8), "p99 ms".padStart(8), "errors".padStart(7), "non-2xx".padStart(8), "of ceiling".padStart(11));
+for (const r of rows) {
+  console.log(r.name.padEnd(40), r.rps.toFixed(0).padStart(8), String(r.p50).padStart(8), String(r.p99).padStart(8), String(r.errors).padStart(7), String(r.non2xx).padStart(8), `${((r.rps / ceilingRps) * 100).toFixed(1)}%`.padStart(11));
+}
+console.log("targets: every hot read ≥ 1500 req/s, p99 ≤ 50 ms, 0 errors");
+
+api.kill("SIGTERM");
+ceiling.kill("SIGTERM");
+await Promise.all([api.status, ceiling.status]);
+await sql.end();
+await pg.stop();
+await Deno.remove(dir, { recursive: true });
