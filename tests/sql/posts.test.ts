@@ -197,3 +197,27 @@ describe("recurring rotation", () => {
     });
   });
 });
+
+describe("editing a series", () => {
+  test("an edited series restarts from its new time, and a stopped one runs again", async () => {
+    await inRollback(sql, async (tx) => {
+      const { userId, projectId } = await seed(tx, "Europe/Moscow", ["One"]);
+      const [series] = await tx`select * from app_public.schedule_post(${userId}, ${projectId}, null,
+        date_trunc('minute', now()) + interval '3 hours', 'daily', '', '')`;
+      const at = new Date(new Date(series.scheduled_for).getTime() - 2 * 3_600_000);
+      await tx`select app_public.spawn_series_occurrence(${series.id}, ${at})`;
+      // the only draft is used: the next spawn stops the series
+      await tx`select app_public.spawn_series_occurrence(${series.id}, ${new Date(at.getTime() + 86_400_000)})`;
+      expect((await tx`select status from app_public.posts where id = ${series.id}`)[0].status).toBe("failed");
+      await tx`select app_public.bulk_create_drafts(${userId}, ${projectId}, ${["Two"]}::text[])`;
+      const [edited] = await tx`select * from app_public.update_post(${userId}, ${projectId}, ${series.id}, null,
+        date_trunc('minute', now()) + interval '5 days', 'daily', '', '')`;
+      expect(edited.status).toBe("draft");
+      expect(edited.recurring_last_post).toBeNull();
+      const next = new Date(new Date(edited.scheduled_for).getTime() - 2 * 3_600_000);
+      const [occurrence] = await tx`select (o).* from (select app_public.spawn_series_occurrence(${series.id}, ${next}) as o) s`;
+      expect(occurrence.title).toBe("Two");
+      expect(new Date(occurrence.scheduled_for).toISOString()).toBe(new Date(edited.scheduled_for).toISOString());
+    });
+  });
+});

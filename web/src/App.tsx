@@ -2,6 +2,7 @@ import { MantineProvider } from "@mantine/core";
 import { BrowserRouter } from "react-router-dom";
 import { SWRConfig } from "swr";
 import { swrConfig } from "./api/swrConfig.ts";
+import { BugReportButton } from "./components/BugReportButton/BugReportButton.tsx";
 import { Toaster } from "./components/Toaster/Toaster.tsx";
 import { I18nProvider } from "./i18n/i18n.tsx";
 import { AppRoutes } from "./routes.tsx";
@@ -14,6 +15,7 @@ export function App() {
         <SWRConfig value={swrConfig}>
           <BrowserRouter>
             <AppRoutes />
+            <BugReportButton />
           </BrowserRouter>
           <Toaster />
         </SWRConfig>

@@ -1,8 +1,8 @@
-import { lazy, Suspense, type ReactNode } from "react";
+import { lazy, Suspense, type ComponentType, type ReactNode } from "react";
 import { Route, Routes } from "react-router-dom";
 import { GuestOnly, RequireAdmin, RequireAuth } from "./components/AuthGate/AuthGate.tsx";
 import { FullPageLoader } from "./components/FullPageLoader/FullPageLoader.tsx";
-import { PROJECT_SECTIONS } from "./lib/projectSections.ts";
+import { PROJECT_SECTIONS, type ProjectSectionPath } from "./lib/projectSections.ts";
 
 // Every screen, and the shell itself, is its own chunk: the first paint loads only what it shows.
 const Shell = lazy(() => import("./components/Shell/Shell.tsx"));
@@ -10,11 +10,25 @@ const AuthPage = lazy(() => import("./pages/Auth.page.tsx"));
 const DashboardPage = lazy(() => import("./pages/Dashboard.page.tsx"));
 const ProjectPage = lazy(() => import("./pages/Project.page.tsx"));
 const ProjectSectionPage = lazy(() => import("./pages/ProjectSection.page.tsx"));
+const AiAssistantPage = lazy(() => import("./pages/AiAssistant.page.tsx"));
+const ChannelsPage = lazy(() => import("./pages/Channels.page.tsx"));
+const DraftsPage = lazy(() => import("./pages/Drafts.page.tsx"));
+const SchedulePage = lazy(() => import("./pages/Schedule.page.tsx"));
+const PublishedPage = lazy(() => import("./pages/Published.page.tsx"));
 const SettingsPage = lazy(() => import("./pages/Settings.page.tsx"));
 const BillingPage = lazy(() => import("./pages/Billing.page.tsx"));
 const AdminPage = lazy(() => import("./pages/Admin.page.tsx"));
 const AdminBugReportsPage = lazy(() => import("./pages/AdminBugReports.page.tsx"));
 const NotFoundPage = lazy(() => import("./pages/NotFound.page.tsx"));
+
+// Project sections that have their screen; the others still show the placeholder.
+const SECTION_PAGES: Partial<Record<ProjectSectionPath, ComponentType>> = {
+  "ai-assistant": AiAssistantPage,
+  channels: ChannelsPage,
+  drafts: DraftsPage,
+  schedule: SchedulePage,
+  published: PublishedPage,
+};
 
 function Standalone({ children }: { children: ReactNode }) {
   return <Suspense fallback={<FullPageLoader />}>{children}</Suspense>;
@@ -43,9 +57,14 @@ export function AppRoutes() {
         >
           <Route index element={<DashboardPage />} />
           <Route path="project/:id" element={<ProjectPage />} />
-          {PROJECT_SECTIONS.map(({ path }) => (
-            <Route key={path} path={`project/:id/${path}`} element={<ProjectSectionPage section={path} />} />
-          ))}
+          {PROJECT_SECTIONS.map(({ path }) => {
+            const Page = SECTION_PAGES[path];
+            return (
+              <Route key={path} path={`project/:id/${path}`} element={Page ? <Page /> : <ProjectSectionPage section={path} />} />
+            );
+          })}
+          {/* The schedule links to a draft: the drafts page opens with its editor. */}
+          <Route path="project/:id/drafts/:draftId" element={<DraftsPage />} />
           <Route path="settings" element={<SettingsPage />} />
           <Route path="billing" element={<BillingPage />} />
           <Route path="admin" element={<RequireAdmin />}>

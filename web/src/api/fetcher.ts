@@ -7,16 +7,19 @@ import type { ApiError } from "../../../api/contract/projects.ts";
 export class ApiRequestError extends Error {
   readonly status: number;
   readonly body: ApiError | undefined;
+  /** The HTTP status text ("Bad Gateway"): the next best words when the body has no message. */
+  readonly statusText: string;
 
-  constructor(status: number, text: string, body: ApiError | undefined) {
+  constructor(status: number, text: string, body: ApiError | undefined, statusText = "") {
     super(`${status}: ${text}`);
     this.name = "ApiRequestError";
     this.status = status;
     this.body = body;
+    this.statusText = statusText;
   }
 }
 
-function parseErrorBody(text: string): ApiError | undefined {
+export function parseErrorBody(text: string): ApiError | undefined {
   try {
     const parsed: unknown = JSON.parse(text);
     if (parsed && typeof parsed === "object" && typeof (parsed as ApiError).message === "string") {
@@ -50,7 +53,7 @@ export async function apiFetch<T>(path: string, options: RequestOptions = {}): P
   const response = await fetch(path, init);
   const text = await response.text();
   if (!response.ok) {
-    throw new ApiRequestError(response.status, text || response.statusText, parseErrorBody(text));
+    throw new ApiRequestError(response.status, text || response.statusText, parseErrorBody(text), response.statusText);
   }
   return (text ? JSON.parse(text) : undefined) as T;
 }

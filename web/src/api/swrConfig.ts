@@ -19,3 +19,9 @@ export const swrConfig: SWRConfiguration = {
     if (key !== USER_KEY && hasStatus(error, 401)) void mutate(USER_KEY);
   },
 };
+
+/**
+ * SWR skips a poll that comes within its 2 s de-duplication window of the last read, which
+ * would halve a 1 s poll; a polled key uses a window shorter than its interval.
+ */
+export const pollingDedupe = (intervalMs: number) => (intervalMs > 0 ? { dedupingInterval: intervalMs / 2 } : {});

@@ -1,6 +1,7 @@
 import { TIMEZONES } from "../../../api/contract/limits.ts";
 
-function offsetOf(timeZone: string, at: Date): string {
+/** The UTC offset of a timezone at an instant, e.g. "GMT+3"; empty when unknown. */
+export function offsetOf(timeZone: string, at: Date): string {
   try {
     const parts = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "shortOffset" }).formatToParts(at);
     return parts.find((part) => part.type === "timeZoneName")?.value ?? "";

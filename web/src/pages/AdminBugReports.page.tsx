@@ -1,21 +1,87 @@
-import { ComingSoon } from "../components/ComingSoon/ComingSoon.tsx";
+import { Badge, Button, Card, EmptyState, Stack } from "@mantine/core";
+import "@mantine/core/styles/Badge.layer.css";
+import "@mantine/core/styles/Card.layer.css";
+import "@mantine/core/styles/EmptyState.layer.css";
+import { useAdminBugReports } from "../api/admin.ts";
 import { BackLink } from "../components/BackLink/BackLink.tsx";
-import { IconBug } from "../components/Icons/Icons.tsx";
+import { BugReportTable } from "../components/BugReportTable/BugReportTable.tsx";
+import { IconBug, IconRefresh } from "../components/Icons/Icons.tsx";
+import { LoadError } from "../components/LoadError/LoadError.tsx";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
+import { TableSkeleton } from "../components/TableSkeleton/TableSkeleton.tsx";
 import { useT } from "../i18n/i18n.tsx";
 import { usePageTitle } from "../lib/pageTitle.ts";
 
+/** Spec §2: the separate bug-report screen, in Russian whatever the interface language. */
 export default function AdminBugReportsPage() {
   const t = useT();
-  usePageTitle(t("admin.bugReports"));
+  usePageTitle(t("adminBugReports.title"));
+  const { reports, isLoading, isValidating, error, mutate } = useAdminBugReports();
+  const loaded = !isLoading && !(error && reports.length === 0);
+
   return (
-    <>
+    <div lang="ru">
       <PageHeader
-        eyebrow={<BackLink to="/admin" label={t("admin.title")} />}
-        title={t("admin.bugReports")}
-        description={t("admin.bugReportsDescription")}
+        eyebrow={<BackLink to="/admin" label={t("adminBugReports.back")} />}
+        title={
+          <>
+            {t("adminBugReports.title")}
+            {loaded && (
+              <Badge
+                size="lg"
+                variant="light"
+                color="gray"
+                radius="sm"
+                tt="none"
+                ml="sm"
+                style={{ verticalAlign: "middle" }}
+                data-testid="bug-report-total"
+              >
+                {t("adminBugReports.total", { count: reports.length })}
+              </Badge>
+            )}
+          </>
+        }
+        actions={
+          <Button
+            variant="default"
+            leftSection={<IconRefresh size={16} />}
+            loading={isValidating}
+            onClick={() => void mutate()}
+            data-testid="bug-report-refresh"
+          >
+            {t("adminBugReports.refresh")}
+          </Button>
+        }
       />
-      <ComingSoon icon={<IconBug size={24} />} />
-    </>
+
+      <Stack gap="md">
+        {error !== undefined && (
+          <LoadError
+            message={t("adminBugReports.loadFailed")}
+            retryLabel={t("adminBugReports.retry")}
+            onRetry={() => void mutate()}
+          />
+        )}
+        {isLoading ? <TableSkeleton /> : reports.length > 0
+          ? (
+            <Card padding={0}>
+              <BugReportTable reports={reports} texts="adminBugReports" />
+            </Card>
+          )
+          : error === undefined
+          ? (
+            <Card padding="xl" style={{ borderStyle: "dashed" }}>
+              <EmptyState
+                py="lg"
+                variant="light"
+                icon={<IconBug size={26} />}
+                title={t("adminBugReports.empty")}
+              />
+            </Card>
+          )
+          : null}
+      </Stack>
+    </div>
   );
 }

@@ -4,9 +4,10 @@ import * as v from "valibot";
 import { CodeSchema, EmailSchema } from "../../../api/contract/auth.ts";
 import { SIGN_IN_CODE_LENGTH } from "../../../api/contract/limits.ts";
 import { requestCode, verifyCode } from "../api/auth.ts";
-import { errorMessage, hasStatus } from "../api/fetcher.ts";
+import { hasStatus } from "../api/fetcher.ts";
 import { IconCalendar, IconMail, IconShield, IconSparkles, PressaMark } from "../components/Icons/Icons.tsx";
 import { useT } from "../i18n/i18n.tsx";
+import { failureText, serverMessage, translateMessage } from "../lib/messages.ts";
 import { usePageTitle } from "../lib/pageTitle.ts";
 import { toastError } from "../lib/toast.ts";
 import classes from "./Auth.module.css";
@@ -48,7 +49,7 @@ function EmailStep({ onSent }: { onSent: (email: string, alreadySent: boolean) =
     event.preventDefault();
     const parsed = v.safeParse(EmailSchema, email);
     if (!parsed.success) {
-      setError(parsed.issues[0].message);
+      setError(translateMessage(t, parsed.issues[0].message));
       return;
     }
     setSending(true);
@@ -58,7 +59,7 @@ function EmailStep({ onSent }: { onSent: (email: string, alreadySent: boolean) =
     } catch (failure) {
       // Spec §4/§8: this page swallows a failed code request. The one exception is the
       // "too many codes" answer, which the person can act on by waiting, so it is shown.
-      if (hasStatus(failure, 429)) setError(errorMessage(failure) ?? t("auth.tooManyCodes"));
+      if (hasStatus(failure, 429)) setError(failureText(t, failure, "auth.tooManyCodes"));
       setSending(false);
     }
   };
@@ -111,7 +112,7 @@ function CodeStep({ email, alreadySent, onBack }: CodeStepProps) {
     event.preventDefault();
     const parsed = v.safeParse(CodeSchema, code);
     if (!parsed.success) {
-      setError(parsed.issues[0].message);
+      setError(translateMessage(t, parsed.issues[0].message));
       return;
     }
     setVerifying(true);
@@ -119,7 +120,7 @@ function CodeStep({ email, alreadySent, onBack }: CodeStepProps) {
       // On success the session is cached and the /auth guard moves on to the app.
       await verifyCode(email, parsed.output);
     } catch (failure) {
-      toastError(t("auth.verificationFailed"), errorMessage(failure));
+      toastError(t("auth.verificationFailed"), serverMessage(t, failure));
       setVerifying(false);
     }
   };

@@ -1,5 +1,5 @@
 import { Button, Center, Stack, Text, Title } from "@mantine/core";
-import type { ReactNode } from "react";
+import { lazy, type ReactNode } from "react";
 import { Navigate, Outlet } from "react-router-dom";
 import { useUser } from "../../api/auth.ts";
 import { useT } from "../../i18n/i18n.tsx";
@@ -15,10 +15,12 @@ export function RequireAuth() {
   return <Outlet />;
 }
 
-/** Admin screens: other users are sent to their dashboard (the API refuses them anyway). */
+const ForbiddenPage = lazy(() => import("../../pages/Forbidden.page.tsx"));
+
+/** Admin screens: anyone else is told plainly that they are for admins (the API refuses them too). */
 export function RequireAdmin() {
   const { user } = useUser();
-  return user?.isAdmin ? <Outlet /> : <Navigate to="/" replace />;
+  return user?.isAdmin ? <Outlet /> : <ForbiddenPage />;
 }
 
 /**

@@ -161,6 +161,37 @@ export const IconArrowLeft = createIcon(<path d="M19 12H5M11 6l-6 6 6 6" />, "Ic
 
 export const IconChevronRight = createIcon(<path d="m9.5 6 6 6-6 6" />, "IconChevronRight");
 
+export const IconChevronLeft = createIcon(<path d="m14.5 6-6 6 6 6" />, "IconChevronLeft");
+
+export const IconRepeat = createIcon(
+  <>
+    <path d="M4.5 11V9.5a3 3 0 0 1 3-3h12M16.5 3.5l3 3-3 3" />
+    <path d="M19.5 13v1.5a3 3 0 0 1-3 3h-12M7.5 20.5l-3-3 3-3" />
+  </>,
+  "IconRepeat",
+);
+
+export const IconHourglass = createIcon(
+  <path d="M7 3.5h10M7 20.5h10M8 3.5v3a4 4 0 0 0 4 4 4 4 0 0 1 4 4v6M16 3.5v3a4 4 0 0 1-4 4 4 4 0 0 0-4 4v6" />,
+  "IconHourglass",
+);
+
+export const IconHelpCircle = createIcon(
+  <>
+    <circle cx="12" cy="12" r="8.5" />
+    <path d="M9.6 9.5a2.5 2.5 0 0 1 4.8.9c0 1.7-2.4 2.1-2.4 3.6M12 16.6v.2" />
+  </>,
+  "IconHelpCircle",
+);
+
+export const IconXCircle = createIcon(
+  <>
+    <circle cx="12" cy="12" r="8.5" />
+    <path d="m9.2 9.2 5.6 5.6M14.8 9.2l-5.6 5.6" />
+  </>,
+  "IconXCircle",
+);
+
 export const IconCheck = createIcon(<path d="m5 12.5 4.5 4.5L19 7.5" />, "IconCheck");
 
 export const IconAlert = createIcon(
@@ -183,6 +214,102 @@ export const IconBug = createIcon(
   </>,
   "IconBug",
 );
+
+export const IconGripVertical = createIcon(
+  <>
+    <circle cx="9" cy="6" r="1.1" fill="currentColor" stroke="none" />
+    <circle cx="15" cy="6" r="1.1" fill="currentColor" stroke="none" />
+    <circle cx="9" cy="12" r="1.1" fill="currentColor" stroke="none" />
+    <circle cx="15" cy="12" r="1.1" fill="currentColor" stroke="none" />
+    <circle cx="9" cy="18" r="1.1" fill="currentColor" stroke="none" />
+    <circle cx="15" cy="18" r="1.1" fill="currentColor" stroke="none" />
+  </>,
+  "IconGripVertical",
+);
+
+export const IconPhoto = createIcon(
+  <>
+    <rect x="3.5" y="4.5" width="17" height="15" rx="2" />
+    <circle cx="9" cy="9.5" r="1.6" />
+    <path d="m4 17 4.5-4.5 3.5 3.5 2.5-2.5 5.5 5" />
+  </>,
+  "IconPhoto",
+);
+
+export const IconUpload = createIcon(
+  <>
+    <path d="M12 15.5V4.5M7.5 9 12 4.5 16.5 9" />
+    <path d="M4.5 15v3a1.5 1.5 0 0 0 1.5 1.5h12a1.5 1.5 0 0 0 1.5-1.5v-3" />
+  </>,
+  "IconUpload",
+);
+
+export const IconListPlus = createIcon(
+  <path d="M4.5 6.5h10M4.5 12h10M4.5 17.5h6M17.5 14.5v6M14.5 17.5h6" />,
+  "IconListPlus",
+);
+
+export const IconExternalLink = createIcon(
+  <>
+    <path d="M13.5 4.5h6v6M19.5 4.5 11 13" />
+    <path d="M17.5 14v4a1.5 1.5 0 0 1-1.5 1.5H6A1.5 1.5 0 0 1 4.5 18V8A1.5 1.5 0 0 1 6 6.5h4" />
+  </>,
+  "IconExternalLink",
+);
+
+export const IconLink = createIcon(
+  <>
+    <path d="M10 14a3.5 3.5 0 0 0 5 0l3-3a3.5 3.5 0 0 0-5-5l-1 1" />
+    <path d="M14 10a3.5 3.5 0 0 0-5 0l-3 3a3.5 3.5 0 0 0 5 5l1-1" />
+  </>,
+  "IconLink",
+);
+
+export const IconInfo = createIcon(
+  <>
+    <circle cx="12" cy="12" r="8.5" />
+    <path d="M12 11v5.5M12 7.7v.2" />
+  </>,
+  "IconInfo",
+);
+
+export const IconUsers = createIcon(
+  <>
+    <circle cx="9" cy="8.5" r="3.5" />
+    <path d="M2.5 19.5a6.5 6.5 0 0 1 13 0M16 5.2a3.5 3.5 0 0 1 0 6.6M18 14.2a6.5 6.5 0 0 1 3.5 5.3" />
+  </>,
+  "IconUsers",
+);
+
+export const IconRefresh = createIcon(
+  <>
+    <path d="M19.5 12a7.5 7.5 0 0 1-13.2 4.9M4.5 12a7.5 7.5 0 0 1 13.2-4.9" />
+    <path d="M18 3.5v3.8h-3.8M6 20.5v-3.8h3.8" />
+  </>,
+  "IconRefresh",
+);
+
+export const IconArrowBackUp = createIcon(<path d="M9 14 4.5 9.5 9 5M4.5 9.5H15a4.5 4.5 0 0 1 0 9h-2" />, "IconArrowBackUp");
+
+export const IconCopy = createIcon(
+  <>
+    <rect x="8.5" y="8.5" width="11" height="11" rx="2" />
+    <path d="M15.5 8.5V6a1.5 1.5 0 0 0-1.5-1.5H6A1.5 1.5 0 0 0 4.5 6v8A1.5 1.5 0 0 0 6 15.5h2.5" />
+  </>,
+  "IconCopy",
+);
+
+export const IconFilePlus = createIcon(
+  <>
+    <path d="M13.5 3.5H7a1 1 0 0 0-1 1v15a1 1 0 0 0 1 1h10.5a1 1 0 0 0 1-1V8.5z" />
+    <path d="M13.5 3.5v5h5M12.25 11.5v6M9.25 14.5h6" />
+  </>,
+  "IconFilePlus",
+);
+
+export const IconChevronDown = createIcon(<path d="m6 9.5 6 6 6-6" />, "IconChevronDown");
+
+export const IconArrowUp = createIcon(<path d="M12 19V5M6 11l6-6 6 6" />, "IconArrowUp");
 
 /** The Pressa mark: a folded sheet that is also a paper plane. */
 export function PressaMark({ size = 28, inverted = false }: { size?: number; inverted?: boolean }) {

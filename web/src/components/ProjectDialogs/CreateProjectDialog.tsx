@@ -2,9 +2,9 @@ import { Modal } from "@mantine/core";
 import "@mantine/core/styles/Modal.layer.css";
 import { useState } from "react";
 import { useNavigate } from "react-router-dom";
-import { errorMessage } from "../../api/fetcher.ts";
 import { createProject, type ProjectUpdateInput } from "../../api/projects.ts";
 import { useT } from "../../i18n/i18n.tsx";
+import { failureText } from "../../lib/messages.ts";
 import { projectPath } from "../../lib/projectSections.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { ProjectForm } from "../ProjectForm/ProjectForm.tsx";
@@ -24,7 +24,7 @@ export function CreateProjectDialog({ opened, onClose }: CreateProjectDialogProp
       onClose();
       navigate(projectPath(project.id));
     } catch (error) {
-      toastError(t("projectDialog.createFailed"), errorMessage(error) ?? t("common.tryAgainLater"));
+      toastError(t("projectDialog.createFailed"), failureText(t, error, "common.tryAgainLater"));
     } finally {
       setSubmitting(false);
     }

@@ -3,9 +3,9 @@ import "@mantine/core/styles/Modal.layer.css";
 import { useState } from "react";
 import { useNavigate } from "react-router-dom";
 import type { Project } from "../../../../api/contract/projects.ts";
-import { errorMessage } from "../../api/fetcher.ts";
 import { deleteProject } from "../../api/projects.ts";
 import { useT } from "../../i18n/i18n.tsx";
+import { failureText } from "../../lib/messages.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
 
 type DeleteProjectDialogProps = { project: Project; opened: boolean; onClose: () => void };
@@ -22,7 +22,7 @@ export function DeleteProjectDialog({ project, opened, onClose }: DeleteProjectD
       toastSuccess(t("projectDialog.deleted"), project.name);
       navigate("/", { replace: true });
     } catch (error) {
-      toastError(t("projectDialog.deleteFailed"), errorMessage(error) ?? t("common.tryAgainLater"));
+      toastError(t("projectDialog.deleteFailed"), failureText(t, error, "common.tryAgainLater"));
       setDeleting(false);
     }
   };

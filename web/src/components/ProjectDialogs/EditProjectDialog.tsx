@@ -2,9 +2,9 @@ import { Modal } from "@mantine/core";
 import "@mantine/core/styles/Modal.layer.css";
 import { useState } from "react";
 import type { Project } from "../../../../api/contract/projects.ts";
-import { errorMessage } from "../../api/fetcher.ts";
 import { updateProject, type ProjectUpdateInput } from "../../api/projects.ts";
 import { useT } from "../../i18n/i18n.tsx";
+import { failureText } from "../../lib/messages.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { ProjectForm } from "../ProjectForm/ProjectForm.tsx";
 
@@ -21,7 +21,7 @@ export function EditProjectDialog({ project, opened, onClose }: EditProjectDialo
       toastSuccess(t("projectDialog.updated"));
       onClose();
     } catch (error) {
-      toastError(t("projectDialog.updateFailed"), errorMessage(error) ?? t("common.tryAgainLater"));
+      toastError(t("projectDialog.updateFailed"), failureText(t, error, "common.tryAgainLater"));
     } finally {
       setSubmitting(false);
     }

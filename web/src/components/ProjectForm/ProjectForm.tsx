@@ -5,6 +5,7 @@ import { DEFAULT_LANGUAGE, DEFAULT_TIMEZONE, WRITING_STYLE_DEFAULTS } from "../.
 import { ProjectCreateSchema, type Project, type WritingStyle } from "../../../../api/contract/projects.ts";
 import type { ProjectUpdateInput } from "../../api/projects.ts";
 import { useT } from "../../i18n/i18n.tsx";
+import { translateMessage } from "../../lib/messages.ts";
 import { timezoneOptions } from "../../lib/timezones.ts";
 import { IconAt } from "../Icons/Icons.tsx";
 import { WritingStyleField } from "../WritingStyleField/WritingStyleField.tsx";
@@ -21,11 +22,14 @@ type ProjectFormValues = {
 
 type FieldErrors = Partial<Record<keyof ProjectFormValues, string>>;
 
+/** The field shows a fixed "@" already, so a typed or pasted "@name" keeps just "name". */
+const withoutAt = (handle: string) => handle.replace(/^\s*@+/, "");
+
 function initialValues(project: Project | undefined): ProjectFormValues {
   return {
     name: project?.name ?? "",
     description: project?.description ?? "",
-    adminHandle: project?.adminHandle ?? "",
+    adminHandle: withoutAt(project?.adminHandle ?? ""),
     timezone: project?.timezone || DEFAULT_TIMEZONE,
     sources: project?.sources ?? "",
     language: project?.language || DEFAULT_LANGUAGE,
@@ -63,8 +67,12 @@ export function ProjectForm({ project, submitLabel, submitting, onSubmit, onCanc
   const timezones = useMemo(() => timezoneOptions(), []);
   const isEdit = project !== undefined;
 
-  // Messages appear after the first submit and then follow every change.
-  const errors = attempted ? validate(values).errors : {};
+  // Messages appear after the first submit and then follow every change, in the interface language.
+  const errors: FieldErrors = attempted
+    ? Object.fromEntries(
+        Object.entries(validate(values).errors).map(([field, message]) => [field, message && translateMessage(t, message)]),
+      )
+    : {};
 
   const set = <K extends keyof ProjectFormValues>(key: K, value: ProjectFormValues[K]) =>
     setValues((current) => ({ ...current, [key]: value }));
@@ -113,12 +121,12 @@ export function ProjectForm({ project, submitLabel, submitting, onSubmit, onCanc
         <TextInput
           label={t("projectForm.adminHandle")}
           description={t("projectForm.adminHandleHint")}
-          placeholder="@username"
+          placeholder="username"
           withAsterisk
           leftSection={<IconAt size={16} />}
           autoComplete="off"
           value={values.adminHandle}
-          onChange={(event) => set("adminHandle", event.currentTarget.value)}
+          onChange={(event) => set("adminHandle", withoutAt(event.currentTarget.value))}
           error={errors.adminHandle}
         />
         <NativeSelect

@@ -7,9 +7,9 @@ import { useState } from "react";
 import { Link, useLocation } from "react-router-dom";
 import type { Project } from "../../../../api/contract/projects.ts";
 import { logout, useUser } from "../../api/auth.ts";
-import { errorMessage } from "../../api/fetcher.ts";
 import { useProjects } from "../../api/projects.ts";
 import { useT } from "../../i18n/i18n.tsx";
+import { serverMessage } from "../../lib/messages.ts";
 import { PROJECT_SECTIONS, projectPath } from "../../lib/projectSections.ts";
 import { toastError } from "../../lib/toast.ts";
 import {
@@ -39,7 +39,7 @@ export function Sidebar({ onCreateProject }: SidebarProps) {
       // Once the session is gone the route guard sends the page to /auth.
       await logout();
     } catch (error) {
-      toastError(t("auth.logoutFailed"), errorMessage(error));
+      toastError(t("auth.logoutFailed"), serverMessage(t, error));
       setLoggingOut(false);
     }
   };

@@ -50,12 +50,13 @@ export function SwipeableToast({ data }: { data: NotificationData }) {
     }
   };
 
-  const isError = color === "red";
+  // Only a success gets the check mark; errors and warnings get the alert sign.
+  const isSuccess = color === "teal";
   return (
     <Notification
       title={title}
       color={color}
-      icon={isError ? <IconAlert size={18} /> : <IconCheck size={18} />}
+      icon={isSuccess ? <IconCheck size={18} /> : <IconAlert size={18} />}
       withBorder
       // The queue's wrapper already is the live role="alert"; one announcement is enough.
       role="presentation"

@@ -1,0 +1,361 @@
+/*
+ * The schedule and Published screens as a person uses them, in Chromium, with the real
+ * worker, the real bot and the local Bot API: schedule a post from the calendar, publish
+ * it, approve it in Telegram, see it turn green and appear on the Published page with its
+ * link. Also the form's refusals (past time, bad time, no draft), no add button on past
+ * days, and the planned repeats of a recurring post.
+ */
+import { type CalendarDate, CalendarDateTime, now, toCalendarDate, toZoned } from "@internationalized/date";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { launchBrowser, screenshot } from "../helpers/browser.ts";
+import { projectWithChannel } from "../helpers/publishing.ts";
+import { type Stack, startStack } from "../helpers/stack.ts";
+import { ensureWebBuilt, WEB_DIST } from "../helpers/web.ts";
+
+let stack: Stack;
+let browser: Browser;
+beforeAll(async () => {
+  await ensureWebBuilt();
+  stack = await startStack({ serve: true, webDist: WEB_DIST, bot: true });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+const TZ = "Europe/Moscow"; // projectWithChannel's project timezone
+const soon = { timeout: 5_000 };
+// The calendar refetches posts every 5 seconds.
+const refetch = { timeout: 12_000 };
+const desktop = { width: 1280, height: 800 };
+const phone = { width: 390, height: 844 };
+
+/** A page signed in as the project's owner (the session cookie from the API sign-in). */
+async function pageAs(cookie: string, viewport = desktop): Promise<Page> {
+  const context = await browser.newContext({ viewport });
+  const separator = cookie.indexOf("=");
+  await context.addCookies([{ name: cookie.slice(0, separator), value: cookie.slice(separator + 1), url: stack.baseUrl }]);
+  return await context.newPage();
+}
+
+const pad = (value: number) => String(value).padStart(2, "0");
+const dayCell = (page: Page, day: CalendarDate) => page.locator(`[data-testid="calendar-day"][data-date="${day.toString()}"]`);
+const chip = (page: Page, text: string) => page.getByTestId("calendar-post").filter({ hasText: text });
+const toasts = (page: Page) => page.getByTestId("toast-region").textContent();
+
+/** Shows the month of `day`, counting from the current month ("Today"). */
+async function showMonthOf(page: Page, day: CalendarDate) {
+  const todayButton = page.getByTestId("calendar-today");
+  if (!(await todayButton.isDisabled())) await todayButton.click();
+  const today = toCalendarDate(now(TZ));
+  const months = (day.year - today.year) * 12 + day.month - today.month;
+  for (let i = 0; i < months; i += 1) await page.getByTestId("calendar-next").click();
+  for (let i = 0; i > months; i -= 1) await page.getByTestId("calendar-prev").click();
+}
+
+const buttonsOf = (m: { reply_markup?: { inline_keyboard: { callback_data?: string }[][] } }) =>
+  m.reply_markup?.inline_keyboard.flat().map((b) => b.callback_data) ?? [];
+
+test("schedule from the calendar, publish, approve in Telegram, see it green and on the Published page", async () => {
+  const telegram = stack.telegram!;
+  const p = await projectWithChannel(stack, { drafts: ["Утренние новости", "Вечерний дайджест"] });
+  await stack.call("PATCH", `${p.base}/drafts/${p.drafts[0].id}`, { content: "Сегодня в городе солнечно, открылся новый парк." }, p.cookie);
+  const page = await pageAs(p.cookie);
+  await page.goto(`${stack.baseUrl}/project/${p.project.id}/schedule`);
+  await expect.poll(() => page.getByTestId("schedule-calendar").count(), soon).toBe(1);
+  expect(await page.title()).toBe("Расписание | Pressa");
+  expect(await page.getByTestId("project-timezone").textContent()).toContain("Europe/Moscow");
+
+  // Over two hours ahead in the project's timezone: a post due sooner is sent for approval by
+  // the server at once, and only a post still planned has a Publish button. Late in the day
+  // that time falls on tomorrow, and the post is added from tomorrow's cell.
+  const ahead = now(TZ).add({ hours: 2, minutes: 15 });
+  const day = toCalendarDate(ahead);
+  const time = `${pad(ahead.hour)}:${pad(ahead.minute)}`;
+  await showMonthOf(page, day);
+  const cell = dayCell(page, day);
+  await cell.hover();
+  await cell.getByTestId("add-post").click();
+  const form = page.getByRole("dialog", { name: "Запланировать пост" });
+  await expect.poll(() => form.getByTestId("schedule-date").inputValue(), soon).toBe(day.toString());
+  await form.getByTestId("schedule-time").fill(time);
+  await form.getByTestId("schedule-draft").selectOption({ label: "Утренние новости" });
+  await page.waitForTimeout(300); // the dialog's opening transition
+  await screenshot(page, "schedule-dialog");
+  await form.getByTestId("schedule-submit").click();
+  await expect.poll(() => toasts(page), soon).toContain("Пост запланирован");
+
+  // Grey on its day, at the instant of that wall-clock time in Moscow.
+  const post = chip(page, "Утренние новости");
+  await expect.poll(() => cell.getByTestId("calendar-post").filter({ hasText: "Утренние новости" }).count(), soon).toBe(1);
+  expect(await post.getAttribute("data-tone")).toBe("gray");
+  expect(await post.textContent()).toContain(time);
+  const postId = Number(await post.getAttribute("data-post-id"));
+  const [stored] = await stack.sql`select scheduled_for, status, draft_id from app_public.posts where id = ${postId}`;
+  const [hour, minute] = time.split(":").map(Number);
+  const expected = toZoned(new CalendarDateTime(day.year, day.month, day.day, hour, minute), TZ).toDate();
+  expect(stored).toEqual({ scheduledFor: expected, status: "draft", draftId: p.drafts[0].id });
+  await page.mouse.move(0, 0);
+  await screenshot(page, "schedule-calendar");
+
+  // Its details: time in the project's timezone, the linked draft, and Publish.
+  await post.click();
+  const details = page.getByTestId("post-details");
+  await expect.poll(() => details.count(), soon).toBe(1);
+  expect(await page.getByTestId("post-details-title").textContent()).toBe("Утренние новости");
+  expect(await details.getByTestId("post-details-time").textContent()).toContain(time);
+  expect(await details.getByTestId("post-details-draft").getAttribute("href")).toBe(`/project/${p.project.id}/drafts/${p.drafts[0].id}`);
+  expect(await details.getByTestId("post-status").textContent()).toBe("Запланирован");
+  await page.waitForTimeout(300);
+  await screenshot(page, "schedule-post-details");
+  await details.getByTestId("post-publish").click();
+  await expect.poll(() => toasts(page), soon).toContain("Пост отправлен на согласование");
+  expect(await toasts(page)).toContain("Администраторы канала проверят ваш пост.");
+  await expect.poll(() => details.getByTestId("post-status").getAttribute("data-status"), soon).toBe("scheduled");
+  expect(await details.getByTestId("post-publish").count()).toBe(0);
+
+  // The admin gets the preview in Telegram and approves it.
+  const preview = await telegram.waitFor(() => telegram.messages(p.admin.id).find((m) => buttonsOf(m).includes(`approve:${postId}`)), 10_000);
+  await expect.poll(async () => (await stack.sql`select approval_message_ids ? 'chatId' as sent from app_public.posts where id = ${postId}`)[0].sent, { timeout: 10_000 }).toBe(true);
+  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
+  await expect.poll(() => details.getByTestId("post-status").getAttribute("data-status"), refetch).toBe("approved");
+
+  // Its time comes now rather than in minutes: move it and queue the publication at once.
+  await stack.sql`update app_public.posts set scheduled_for = now() where id = ${postId}`;
+  await stack.sql`select graphile_worker.add_job('posts__publish', json_build_object('postId', ${postId}::bigint), job_key := 'post:' || ${postId}::bigint || ':publish')`;
+  const inChannel = await telegram.waitFor(() => telegram.messages(p.channel.id)[0], 15_000);
+  expect(inChannel.text).toBe("Сегодня в городе солнечно, открылся новый парк.");
+  const link = `https://t.me/${p.channel.username}/${inChannel.message_id}`;
+
+  // Green, with the channel link in its details.
+  await expect.poll(() => details.getByTestId("post-status").getAttribute("data-status"), refetch).toBe("published");
+  expect(await details.getByTestId("post-details-link").getAttribute("href")).toBe(link);
+  expect(await details.getByTestId("post-publish").count()).toBe(0);
+  await screenshot(page, "schedule-post-published");
+  await page.keyboard.press("Escape");
+  await expect.poll(() => details.count(), soon).toBe(0);
+  if (!(await page.getByTestId("calendar-today").isDisabled())) await page.getByTestId("calendar-today").click();
+  await expect.poll(() => chip(page, "Утренние новости").getAttribute("data-tone"), soon).toBe("green");
+  expect(await dayCell(page, toCalendarDate(now(TZ))).getByTestId("calendar-post").filter({ hasText: "Утренние новости" }).count()).toBe(1);
+  await screenshot(page, "schedule-calendar-published");
+
+  // A published post opens its schedule read-only, with no submit.
+  await chip(page, "Утренние новости").click();
+  await page.getByTestId("post-edit").click();
+  const readOnly = page.getByRole("dialog", { name: "Параметры публикации" });
+  await expect.poll(() => readOnly.getByTestId("schedule-time").isDisabled(), soon).toBe(true);
+  expect(await readOnly.getByTestId("schedule-submit").count()).toBe(0);
+  expect(await readOnly.getByText("Пост опубликован, изменить его нельзя.").count()).toBe(1);
+  await page.keyboard.press("Escape");
+
+  // The Published page: newest first, time in the project's timezone, the channel link.
+  await page.goto(`${stack.baseUrl}/project/${p.project.id}/published`);
+  const row = page.getByTestId("published-post");
+  await expect.poll(() => row.count(), soon).toBe(1);
+  expect(await page.title()).toBe("Опубликованные | Pressa");
+  expect(await row.getByTestId("published-title").textContent()).toBe("Утренние новости");
+  expect(await row.getByTestId("published-link").getAttribute("href")).toBe(link);
+  expect(await row.getByTestId("published-link").textContent()).toBe(`@${p.channel.username}`);
+  const publishedAt = (await stack.sql`select published_at from app_public.posts where id = ${postId}`)[0].publishedAt as Date;
+  const moscowTime = new Intl.DateTimeFormat("ru-RU", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: TZ }).format(publishedAt);
+  expect(await row.getByTestId("published-time").textContent()).toContain(moscowTime);
+  expect(await page.getByTestId("project-timezone").textContent()).toContain("Europe/Moscow");
+  await screenshot(page, "published-list");
+  await page.setViewportSize(phone);
+  await screenshot(page, "published-list-phone");
+  await page.context().close();
+}, 120_000);
+
+test("the form refuses a past time, a malformed time and a missing draft; past days have no add button", async () => {
+  const p = await projectWithChannel(stack, { drafts: ["Новости недели"] });
+  // Two minutes into the day there is an earlier time today to try.
+  const startOfDay = now(TZ);
+  if (startOfDay.hour === 0 && startOfDay.minute < 2) await new Promise((resolve) => setTimeout(resolve, 120_000));
+  const page = await pageAs(p.cookie);
+  await page.goto(`${stack.baseUrl}/project/${p.project.id}/schedule`);
+  await expect.poll(() => page.getByTestId("schedule-calendar").count(), soon).toBe(1);
+
+  const current = now(TZ);
+  const today = toCalendarDate(current);
+  const todayCell = dayCell(page, today);
+  expect(await todayCell.getAttribute("data-today")).toBe("true");
+  await todayCell.getByTestId("add-post").click();
+  const form = page.getByRole("dialog", { name: "Запланировать пост" });
+  await expect.poll(() => form.count(), soon).toBe(1);
+
+  // No draft chosen.
+  await form.getByTestId("schedule-submit").click();
+  await expect.poll(() => form.getByText("Выберите черновик для поста").count(), soon).toBe(1);
+  // Not a time.
+  await form.getByTestId("schedule-draft").selectOption({ label: "Новости недели" });
+  await form.getByTestId("schedule-time").fill("25:00");
+  await form.getByTestId("schedule-submit").click();
+  await expect.poll(() => form.getByText("Введите время в формате ЧЧ:ММ").count(), soon).toBe(1);
+  // Earlier today.
+  const earlier = current.subtract({ minutes: 1 });
+  await form.getByTestId("schedule-time").fill(`${pad(earlier.hour)}:${pad(earlier.minute)}`);
+  await form.getByTestId("schedule-submit").click();
+  await expect.poll(() => form.getByTestId("schedule-form-error").textContent(), soon)
+    .toBe("Нельзя запланировать пост на прошедшее время. Выберите время в будущем.");
+  await screenshot(page, "schedule-dialog-past-time");
+  expect((await stack.sql`select count(*)::int as n from app_public.posts where project_id = ${p.project.id}`)[0].n).toBe(0);
+  await page.keyboard.press("Escape");
+
+  // Today and later days have the add button; past days don't.
+  const yesterday = today.subtract({ days: 1 });
+  if ((await dayCell(page, yesterday).count()) === 0) await page.getByTestId("calendar-prev").click();
+  await expect.poll(() => dayCell(page, yesterday).count(), soon).toBe(1);
+  expect(await dayCell(page, yesterday).getAttribute("data-past")).toBe("true");
+  expect(await dayCell(page, yesterday).getByTestId("add-post").count()).toBe(0);
+  if (!(await page.getByTestId("calendar-today").isDisabled())) await page.getByTestId("calendar-today").click();
+  await expect.poll(() => dayCell(page, today).getByTestId("add-post").count(), soon).toBe(1);
+  expect(await dayCell(page, today.add({ days: 1 })).getByTestId("add-post").count()).toBe(1);
+
+  // With no drafts the form offers to write one, and the post then uses it.
+  await stack.call("DELETE", `${p.base}/drafts/${p.drafts[0].id}`, undefined, p.cookie);
+  await page.reload();
+  await expect.poll(() => page.getByTestId("schedule-calendar").count(), soon).toBe(1);
+  await page.getByTestId("new-post").click();
+  const empty = page.getByRole("dialog", { name: "Запланировать пост" });
+  await expect.poll(() => empty.getByTestId("schedule-no-drafts").count(), soon).toBe(1);
+  await empty.getByTestId("schedule-submit").click();
+  await expect.poll(() => empty.getByText("Выберите черновик для поста").count(), soon).toBe(1);
+  await page.waitForTimeout(300);
+  await screenshot(page, "schedule-dialog-no-drafts");
+  await empty.getByTestId("schedule-create-draft").click();
+  const draftDialog = page.getByRole("dialog", { name: "Новый черновик" });
+  await draftDialog.getByTestId("draft-title").fill("Свежий черновик");
+  await draftDialog.getByTestId("draft-save").click();
+  await expect.poll(() => page.getByRole("dialog", { name: "Запланировать пост" }).getByTestId("schedule-draft").count(), soon).toBe(1);
+  const chosen = page.getByRole("dialog", { name: "Запланировать пост" }).getByTestId("schedule-draft");
+  expect(await chosen.locator("option:checked").textContent()).toBe("Свежий черновик");
+  await page.keyboard.press("Escape");
+
+  // A project without a channel is asked to connect one first.
+  const bare = await stack.call("POST", "/api/projects", { name: "Без канала", adminHandle: "bare_admin" }, p.cookie);
+  await page.goto(`${stack.baseUrl}/project/${bare.json.id}/schedule`);
+  await expect.poll(() => page.getByTestId("schedule-no-channel").count(), soon).toBe(1);
+  expect(await page.getByTestId("go-to-channels").getAttribute("href")).toBe(`/project/${bare.json.id}/channels`);
+  expect(await page.getByTestId("schedule-calendar").count()).toBe(0);
+  await screenshot(page, "schedule-no-channel");
+  await page.context().close();
+}, 240_000);
+
+test("a daily series shows its planned repeats with the drafts they will take, and deleting one stops the series", async () => {
+  const p = await projectWithChannel(stack, { drafts: ["Первый выпуск", "Второй выпуск"] });
+  const tomorrow = toCalendarDate(now(TZ)).add({ days: 1 });
+  const nineAm = toZoned(new CalendarDateTime(tomorrow.year, tomorrow.month, tomorrow.day, 9, 0), TZ);
+  const created = await stack.call("POST", `${p.base}/posts`, {
+    projectId: p.project.id,
+    scheduledFor: nineAm.toAbsoluteString(),
+    isRecurring: true,
+    recurringType: "daily",
+    title: "Регулярный пост",
+    content: "",
+  }, p.cookie);
+  expect(created.status).toBe(201);
+  const seriesId = created.json.id as number;
+
+  const page = await pageAs(p.cookie);
+  await page.goto(`${stack.baseUrl}/project/${p.project.id}/schedule`);
+  await expect.poll(() => page.getByTestId("schedule-calendar").count(), soon).toBe(1);
+  // The first three repeats take the drafts in order; the third has none left.
+  const expected = ["Первый выпуск", "Второй выпуск", "Нет черновика"];
+  for (const [offset, title] of expected.entries()) {
+    const day = tomorrow.add({ days: offset });
+    if ((await dayCell(page, day).count()) === 0) await page.getByTestId("calendar-next").click();
+    const repeat = dayCell(page, day).getByTestId("calendar-post");
+    await expect.poll(() => repeat.count(), soon).toBe(1);
+    expect(await repeat.getAttribute("data-status")).toBe("virtual");
+    expect(await repeat.getAttribute("data-post-id")).toBe(String(seriesId * 1_000_000 + offset));
+    expect(await repeat.textContent()).toBe(`09:00${title}`);
+  }
+  await showMonthOf(page, tomorrow);
+  await screenshot(page, "schedule-series");
+  const third = tomorrow.add({ days: 2 });
+  await showMonthOf(page, third);
+  await dayCell(page, third).getByTestId("calendar-post").click();
+  await expect.poll(() => page.getByTestId("post-details-title").textContent(), soon).toBe("Нет доступных черновиков");
+  expect(await page.getByTestId("post-details").getByTestId("post-status").textContent()).toBe("Будущий повтор");
+  await page.waitForTimeout(300);
+  await screenshot(page, "schedule-series-details");
+  // Editing a repeat edits the series, from the next time it runs.
+  await page.getByTestId("post-edit").click();
+  const edit = page.getByRole("dialog", { name: "Изменить регулярный пост" });
+  await expect.poll(() => edit.getByTestId("schedule-date").inputValue(), soon).toBe(tomorrow.toString());
+  expect(await edit.getByTestId("schedule-time").inputValue()).toBe("09:00");
+  expect(await edit.getByRole("radio", { name: "Ежедневно" }).isChecked()).toBe(true);
+  expect(await edit.getByRole("radio", { name: "Один раз" }).isDisabled()).toBe(true);
+  expect(await edit.getByText("Доступно черновиков: 2.", { exact: false }).count()).toBe(1);
+  await page.waitForTimeout(300);
+  await screenshot(page, "schedule-series-edit");
+  await page.keyboard.press("Escape");
+  await expect.poll(() => edit.count(), soon).toBe(0);
+
+  await page.setViewportSize(phone);
+  await expect.poll(() => page.getByTestId("schedule-calendar").getAttribute("data-layout"), soon).toBe("compact");
+  // The compact grid offers only the shown month's days; tomorrow may be in the next one.
+  if ((await dayCell(page, tomorrow).count()) === 0) await page.getByTestId("calendar-next").click();
+  await dayCell(page, tomorrow).click();
+  await expect.poll(() => page.getByTestId("calendar-agenda").getAttribute("data-date"), soon).toBe(tomorrow.toString());
+  await screenshot(page, "schedule-series-phone");
+  await page.getByTestId("calendar-agenda").getByTestId("add-post").click();
+  const phoneForm = page.getByRole("dialog", { name: "Запланировать пост" });
+  await expect.poll(() => phoneForm.getByTestId("schedule-date").inputValue(), soon).toBe(tomorrow.toString());
+  await page.waitForTimeout(300);
+  await screenshot(page, "schedule-dialog-phone");
+  await page.keyboard.press("Escape");
+  await expect.poll(() => phoneForm.count(), soon).toBe(0);
+  await page.setViewportSize(desktop);
+  await showMonthOf(page, tomorrow);
+
+  // A repeat is not a post of its own: deleting it deletes the series (its original id).
+  await dayCell(page, tomorrow).getByTestId("calendar-post").click();
+  await expect.poll(() => page.getByTestId("post-details").getAttribute("data-post-id"), soon).toBe(String(seriesId * 1_000_000));
+  await page.getByTestId("post-delete").click();
+  const confirm = page.getByRole("dialog", { name: "Удалить регулярный пост?" });
+  await expect.poll(() => confirm.count(), soon).toBe(1);
+  await page.waitForTimeout(300);
+  await screenshot(page, "schedule-delete-series");
+  await confirm.getByTestId("confirm-delete").click();
+  await expect.poll(() => toasts(page), soon).toContain("Пост удалён");
+  expect((await stack.sql`select count(*)::int as n from app_public.posts where id = ${seriesId}`)[0].n).toBe(0);
+  await expect.poll(() => page.getByTestId("calendar-post").count(), soon).toBe(0);
+  await page.context().close();
+}, 120_000);
+
+test("a series that ran out of drafts says it stopped, in the interface language", async () => {
+  const p = await projectWithChannel(stack, { drafts: ["Единственный"] });
+  const tomorrow = toCalendarDate(now(TZ)).add({ days: 1 });
+  const at = toZoned(new CalendarDateTime(tomorrow.year, tomorrow.month, tomorrow.day, 18, 30), TZ);
+  const created = await stack.call("POST", `${p.base}/posts`, {
+    projectId: p.project.id, scheduledFor: at.toAbsoluteString(), isRecurring: true, recurringType: "weekly", title: "Регулярный пост", content: "",
+  }, p.cookie);
+  // What the rotation does when no draft is left (spawn_series_occurrence).
+  await stack.sql`update app_public.posts set status = 'failed', last_error = 'schedule.seriesOutOfDrafts' where id = ${created.json.id}`;
+  const page = await pageAs(p.cookie);
+  await page.goto(`${stack.baseUrl}/project/${p.project.id}/schedule`);
+  const banner = page.getByTestId("series-stopped");
+  await expect.poll(() => banner.count(), soon).toBe(1);
+  expect(await banner.textContent()).toContain("Серия остановлена: черновики закончились.");
+  expect(await banner.textContent()).toContain("Регулярный пост «Еженедельно в 18:30» остановлен");
+  // A stopped series has no planned repeats.
+  expect(await page.getByTestId("calendar-post").count()).toBe(0);
+  await screenshot(page, "schedule-series-stopped");
+
+  await page.evaluate(() => localStorage.setItem("pressa.language", "en"));
+  await page.reload();
+  await expect.poll(() => banner.textContent(), soon).toContain("The series stopped because no drafts remain.");
+  await banner.getByRole("button", { name: "Details" }).click();
+  const details = page.getByTestId("post-details");
+  await expect.poll(() => details.getByTestId("post-status").textContent(), soon).toBe("Stopped");
+  expect(await details.getByTestId("post-details-error").textContent()).toContain("The series stopped because no drafts remain.");
+  expect(await page.getByTestId("post-details-title").textContent()).toBe("Weekly at 18:30");
+  expect(await details.getByTestId("post-edit").count()).toBe(0);
+  await page.waitForTimeout(300);
+  await screenshot(page, "schedule-series-stopped-details-en");
+  await page.context().close();
+}, 60_000);

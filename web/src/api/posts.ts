@@ -1,0 +1,66 @@
+import useSWR, { mutate } from "swr";
+import { POSTS_REFETCH_MS } from "../../../api/contract/limits.ts";
+import type { Post } from "../../../api/contract/posts.ts";
+import { draftsKey } from "./drafts.ts";
+import { apiFetch } from "./fetcher.ts";
+
+export const postsKey = (projectId: number) => `/api/projects/${projectId}/posts`;
+export const publishedPostsKey = (projectId: number) => `${postsKey(projectId)}/published`;
+const postKey = (projectId: number, postId: number) => `${postsKey(projectId)}/${postId}`;
+
+/** Every post of the project; the schedule page refetches them every 5 seconds (spec §7). */
+export function usePosts(projectId: number | null) {
+  const { data, error, isLoading, mutate } = useSWR<Post[]>(projectId === null ? null : postsKey(projectId), {
+    refreshInterval: POSTS_REFETCH_MS,
+  });
+  return { posts: data ?? [], isLoaded: data !== undefined, isLoading, error: error as unknown, mutate };
+}
+
+/** Published posts, newest first (spec §2 Published). */
+export function usePublishedPosts(projectId: number | null) {
+  const { data, error, isLoading, mutate } = useSWR<Post[]>(projectId === null ? null : publishedPostsKey(projectId));
+  return { posts: data ?? [], isLoading, error: error as unknown, mutate };
+}
+
+/** What the schedule form decides (spec §3 Schedule form), with the instant already computed. */
+export type PostWriteInput =
+  | { isRecurring: false; draftId: number; scheduledFor: string; title: string; content: string }
+  | { isRecurring: true; recurringType: "daily" | "weekly"; scheduledFor: string; title: string; content: string };
+
+/** Spec §7: draftId only for one-time posts, recurringType only for recurring ones. */
+function writeBody(projectId: number, input: PostWriteInput) {
+  const common = { projectId, scheduledFor: input.scheduledFor, isRecurring: input.isRecurring, title: input.title, content: input.content };
+  return input.isRecurring ? { ...common, recurringType: input.recurringType } : { ...common, draftId: input.draftId };
+}
+
+/** A post changes what the drafts list and the Published page show, so all three refresh. */
+async function refreshAfterChange(projectId: number) {
+  await Promise.all([mutate(postsKey(projectId)), mutate(draftsKey(projectId)), mutate(publishedPostsKey(projectId))]);
+}
+
+export async function schedulePost(projectId: number, input: PostWriteInput): Promise<Post> {
+  const post = await apiFetch<Post>(postsKey(projectId), { method: "POST", body: writeBody(projectId, input) });
+  await refreshAfterChange(projectId);
+  return post;
+}
+
+export async function updatePost(projectId: number, postId: number, input: PostWriteInput): Promise<Post> {
+  const post = await apiFetch<Post>(postKey(projectId, postId), { method: "PUT", body: writeBody(projectId, input) });
+  await refreshAfterChange(projectId);
+  return post;
+}
+
+export type DeletePostOptions = { deleteFromChannels: boolean; deleteRecurringSeries: boolean };
+
+export async function deletePost(projectId: number, postId: number, options: DeletePostOptions): Promise<number[]> {
+  const answer = await apiFetch<{ ok: boolean; deleted: number[] }>(postKey(projectId, postId), { method: "DELETE", body: options });
+  await refreshAfterChange(projectId);
+  return answer.deleted;
+}
+
+/** Sends the post to the channel admins for approval (spec §4); it comes back `scheduled`. */
+export async function publishPost(projectId: number, postId: number): Promise<Post> {
+  const post = await apiFetch<Post>(`${postKey(projectId, postId)}/publish`, { method: "POST" });
+  await mutate<Post[]>(postsKey(projectId), (list) => list?.map((item) => (item.id === post.id ? post : item)), { revalidate: false });
+  return post;
+}

@@ -1,0 +1,174 @@
+import { Button, Group, Modal, NumberInput, Stack, Text, Textarea } from "@mantine/core";
+import "@mantine/core/styles/Modal.layer.css";
+import "@mantine/core/styles/NumberInput.layer.css";
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { bulkTitles } from "../../../../api/contract/drafts.ts";
+import { BULK_ADD_MAX_LINES, GENERATED_TITLES } from "../../../../api/contract/limits.ts";
+import { generateTitles } from "../../api/ai.ts";
+import { bulkAddDrafts } from "../../api/drafts.ts";
+import { useIsPhone } from "../../hooks/useIsPhone.ts";
+import { useT } from "../../i18n/i18n.tsx";
+import { failureText, generationFailureText } from "../../lib/messages.ts";
+import { toastError, toastSuccess } from "../../lib/toast.ts";
+import { IconSparkles } from "../Icons/Icons.tsx";
+import classes from "./BulkAddDialog.module.css";
+
+type BulkAddDialogProps = { projectId: number; opened: boolean; onClose: () => void };
+
+/** Spec §5: how many titles to generate, 1–30 (default 20). */
+const clampCount = (value: number | string) => {
+  const number = typeof value === "number" ? value : Number.parseInt(value, 10);
+  if (!Number.isFinite(number)) return GENERATED_TITLES.default;
+  return Math.min(GENERATED_TITLES.max, Math.max(GENERATED_TITLES.min, Math.round(number)));
+};
+
+/**
+ * Many drafts at once, one title per line (spec §2/§5): blank lines do not count, more than
+ * 30 titles is refused while typing. The AI fills the list with a chosen number of titles.
+ */
+export function BulkAddDialog({ projectId, opened, onClose }: BulkAddDialogProps) {
+  const t = useT();
+  const isPhone = useIsPhone();
+  const [text, setText] = useState("");
+  const [creating, setCreating] = useState(false);
+  const [count, setCount] = useState<number | string>(GENERATED_TITLES.default);
+  const [generating, setGenerating] = useState(false);
+  const generation = useRef<AbortController | null>(null);
+
+  useEffect(() => {
+    if (opened) setText("");
+    // Closing drops a generation still running.
+    generation.current?.abort();
+    generation.current = null;
+    setGenerating(false);
+  }, [opened]);
+
+  const handleGenerate = async () => {
+    const wanted = clampCount(count);
+    setCount(wanted);
+    const controller = new AbortController();
+    generation.current = controller;
+    setGenerating(true);
+    try {
+      const generated = await generateTitles(projectId, wanted, { signal: controller.signal });
+      if (!controller.signal.aborted) setText(generated.join("\n"));
+    } catch (error) {
+      if (!controller.signal.aborted) {
+        toastError(t("drafts.bulkAddFailed"), generationFailureText(t, error, "drafts.bulkAddFailed"));
+      }
+    } finally {
+      if (generation.current === controller) {
+        generation.current = null;
+        setGenerating(false);
+      }
+    }
+  };
+
+  const titles = bulkTitles(text);
+  const tooMany = titles.length > BULK_ADD_MAX_LINES;
+  const canCreate = titles.length > 0 && !tooMany;
+
+  const handleSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!canCreate) return;
+    setCreating(true);
+    try {
+      const drafts = await bulkAddDrafts(projectId, titles);
+      toastSuccess(
+        drafts.length === 1 ? t("drafts.bulkAddedOne") : t("drafts.bulkAddedMany", { count: drafts.length }),
+      );
+      onClose();
+    } catch (error) {
+      toastError(failureText(t, error, "drafts.bulkAddFailed"));
+    } finally {
+      setCreating(false);
+    }
+  };
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={creating ? () => {} : onClose}
+      title={t("drafts.bulkAddTitle")}
+      size="lg"
+      fullScreen={isPhone}
+      closeButtonProps={{ "aria-label": t("common.close") }}
+    >
+      <form onSubmit={(event) => void handleSubmit(event)} noValidate>
+        <Stack gap="md">
+          <div className={classes.generator}>
+            <div className={classes.generatorText}>
+              <Text size="sm" fw={600}>
+                {t("drafts.generateTitlesHeading")}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {t("drafts.generateTitlesHint")}
+              </Text>
+            </div>
+            <div className={classes.generatorControls}>
+              <NumberInput
+                size="sm"
+                w={76}
+                min={GENERATED_TITLES.min}
+                max={GENERATED_TITLES.max}
+                allowDecimal={false}
+                allowNegative={false}
+                clampBehavior="blur"
+                value={count}
+                onChange={setCount}
+                disabled={creating || generating}
+                aria-label={t("drafts.generateTitlesCount", { min: GENERATED_TITLES.min, max: GENERATED_TITLES.max })}
+                data-testid="titles-count"
+              />
+              <Button
+                variant="light"
+                leftSection={<IconSparkles size={16} />}
+                onClick={() => void handleGenerate()}
+                loading={generating}
+                disabled={creating}
+                data-testid="generate-titles"
+              >
+                {t("drafts.generateTitles")}
+              </Button>
+            </div>
+          </div>
+          <div>
+            <Textarea
+              label={t("drafts.bulkAddLabel")}
+              description={t("drafts.bulkAddHint", { max: BULK_ADD_MAX_LINES })}
+              placeholder={t("drafts.bulkAddPlaceholder")}
+              autosize
+              minRows={8}
+              maxRows={16}
+              data-autofocus
+              value={text}
+              onChange={(event) => setText(event.currentTarget.value)}
+              error={tooMany ? t("drafts.bulkAddMaxLinesError") : undefined}
+              disabled={creating || generating}
+              data-testid="bulk-titles"
+            />
+            <Text
+              size="xs"
+              ta="end"
+              mt={4}
+              c={tooMany ? "red.7" : "dimmed"}
+              aria-live="polite"
+              style={{ fontVariantNumeric: "tabular-nums" }}
+              data-testid="bulk-count"
+            >
+              {t("drafts.bulkAddCount", { count: titles.length, max: BULK_ADD_MAX_LINES })}
+            </Text>
+          </div>
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose} disabled={creating}>
+              {t("common.cancel")}
+            </Button>
+            <Button type="submit" loading={creating} disabled={!canCreate || generating} data-testid="bulk-create">
+              {t("drafts.bulkAddCreate")}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

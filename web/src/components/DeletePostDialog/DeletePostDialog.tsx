@@ -1,0 +1,115 @@
+import { Button, Checkbox, Group, Modal, Stack, Text } from "@mantine/core";
+import "@mantine/core/styles/Checkbox.layer.css";
+import "@mantine/core/styles/CheckboxIndicator.layer.css";
+import "@mantine/core/styles/InlineInput.layer.css";
+import "@mantine/core/styles/Modal.layer.css";
+import { useEffect, useState } from "react";
+import { deletePost } from "../../api/posts.ts";
+import { useLanguage, useT } from "../../i18n/i18n.tsx";
+import { LOCALES } from "../../lib/formatDate.ts";
+import { postFailureText } from "../../lib/postMessages.ts";
+import { formatDateTime } from "../../lib/projectTime.ts";
+import { type CalendarPost, isVirtualPost } from "../../lib/recurrence.ts";
+import { toastError, toastSuccess } from "../../lib/toast.ts";
+import { seriesName } from "../PostStatus/PostStatus.tsx";
+
+type DeletePostDialogProps = {
+  projectId: number;
+  post: CalendarPost | null;
+  opened: boolean;
+  timeZone: string;
+  onClose: () => void;
+  onDeleted: () => void;
+};
+
+/**
+ * Spec §4/§7 delete confirmation. A post of a series can take the whole series with it; a
+ * published post can also be removed from the channel. A virtual occurrence is not a post:
+ * deleting it deletes its series (the original id).
+ */
+export function DeletePostDialog({ projectId, post, opened, timeZone, onClose, onDeleted }: DeletePostDialogProps) {
+  const t = useT();
+  const { language } = useLanguage();
+  const [wholeSeries, setWholeSeries] = useState(false);
+  const [fromChannels, setFromChannels] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const postId = post?.id;
+  useEffect(() => {
+    if (!opened) return;
+    setWholeSeries(false);
+    setFromChannels(false);
+  }, [opened, postId]);
+
+  if (!post) return null;
+  const virtual = isVirtualPost(post);
+  const inSeries = virtual || post.isRecurring || post.seriesId !== null;
+  const published = post.status === "published";
+  const when = formatDateTime(post.scheduledFor, LOCALES[language], timeZone);
+  const title = post.title || t("schedule.noDraftsAvailable");
+
+  const handleDelete = async () => {
+    setBusy(true);
+    try {
+      await deletePost(projectId, virtual ? post.originalPostId : post.id, {
+        deleteFromChannels: published && fromChannels,
+        deleteRecurringSeries: inSeries && wholeSeries,
+      });
+      toastSuccess(t("schedule.postDeleted"), t("schedule.postDeletedText"));
+      onDeleted();
+    } catch (error) {
+      toastError(t("schedule.deleteFailed"), postFailureText(t, error, "common.tryAgainLater"));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  let message = t("schedule.delete.text", { title, when });
+  if (virtual) message = t("schedule.delete.virtualText");
+  else if (post.isRecurring) message = t("schedule.delete.seriesText", { series: seriesName(t, post, timeZone) });
+  else if (published) message = t("schedule.delete.publishedText", { title });
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={busy ? () => {} : onClose}
+      title={virtual || post.isRecurring ? t("schedule.delete.seriesTitle") : t("schedule.delete.title")}
+      size={425}
+      closeButtonProps={{ "aria-label": t("common.close") }}
+    >
+      <Stack gap="md">
+        <Text size="sm" c="dimmed" style={{ overflowWrap: "anywhere" }}>
+          {message}
+        </Text>
+        {inSeries && (
+          <Checkbox
+            checked={wholeSeries}
+            onChange={(event) => setWholeSeries(event.currentTarget.checked)}
+            label={virtual || post.isRecurring ? t("schedule.delete.seriesPosts") : t("schedule.delete.wholeSeries")}
+            description={virtual || post.isRecurring ? t("schedule.delete.seriesPostsHint") : t("schedule.delete.wholeSeriesHint")}
+            disabled={busy}
+            data-testid="delete-whole-series"
+          />
+        )}
+        {published && (
+          <Checkbox
+            checked={fromChannels}
+            onChange={(event) => setFromChannels(event.currentTarget.checked)}
+            label={t("schedule.delete.fromChannels")}
+            description={t("schedule.delete.fromChannelsHint")}
+            disabled={busy}
+            data-testid="delete-from-channels"
+          />
+        )}
+        <Group justify="flex-end" gap="sm" mt="xs">
+          <Button variant="default" onClick={onClose} disabled={busy} data-autofocus>
+            {t("common.cancel")}
+          </Button>
+          <Button color="red" onClick={() => void handleDelete()} loading={busy} data-testid="confirm-delete">
+            {t("common.delete")}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

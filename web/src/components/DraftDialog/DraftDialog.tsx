@@ -1,0 +1,304 @@
+import { Button, Group, Modal, NumberInput, Stack, Text, Textarea, TextInput } from "@mantine/core";
+import "@mantine/core/styles/Modal.layer.css";
+import "@mantine/core/styles/NumberInput.layer.css";
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import * as v from "valibot";
+import { DraftCreateSchema, type Draft } from "../../../../api/contract/drafts.ts";
+import { GENERATED_POST_LENGTH, POST_CONTENT_MAX } from "../../../../api/contract/limits.ts";
+import { generatePost, generateTitle } from "../../api/ai.ts";
+import { createDraft, updateDraft } from "../../api/drafts.ts";
+import { useProject } from "../../api/projects.ts";
+import { useIsPhone } from "../../hooks/useIsPhone.ts";
+import { useT } from "../../i18n/i18n.tsx";
+import { failureText, generationFailureText, translateMessage } from "../../lib/messages.ts";
+import { toastError, toastSuccess } from "../../lib/toast.ts";
+import { IconArrowBackUp, IconSparkles } from "../Icons/Icons.tsx";
+import { ImageField } from "../ImageField/ImageField.tsx";
+import classes from "./DraftDialog.module.css";
+
+type DraftDialogProps = {
+  projectId: number;
+  /** The draft being edited; without one the dialog creates a new draft. */
+  draft?: Draft;
+  opened: boolean;
+  onClose: () => void;
+  onSaved?: (draft: Draft) => void;
+};
+
+type Values = { title: string; content: string; imageUrl: string | null };
+type FieldErrors = Partial<Record<keyof Values, string>>;
+
+const valuesOf = (draft: Draft | undefined): Values => ({
+  title: draft?.title ?? "",
+  content: draft?.content ?? "",
+  imageUrl: draft?.imageUrl || null,
+});
+
+function validate(values: Values): FieldErrors {
+  const result = v.safeParse(DraftCreateSchema, values);
+  if (result.success) return {};
+  const nested = v.flatten<typeof DraftCreateSchema>(result.issues).nested ?? {};
+  return { title: nested.title?.[0], content: nested.content?.[0], imageUrl: nested.imageUrl?.[0] };
+}
+
+/** Spec §5: the target length of a generated post, 100–4000 (default 1500). */
+export function clampPostLength(value: number | string): number {
+  const number = typeof value === "number" ? value : Number.parseInt(value, 10);
+  if (!Number.isFinite(number)) return GENERATED_POST_LENGTH.default;
+  return Math.min(GENERATED_POST_LENGTH.max, Math.max(GENERATED_POST_LENGTH.min, Math.round(number)));
+}
+
+type Generating = "title" | "post" | null;
+
+/**
+ * Create or edit a draft (spec §2): title, text and image, with AI help for the title and
+ * for the text (which needs a title, spec §5) at a chosen target length.
+ */
+export function DraftDialog({ projectId, draft, opened, onClose, onSaved }: DraftDialogProps) {
+  const t = useT();
+  const isPhone = useIsPhone();
+  const [values, setValues] = useState<Values>(() => valuesOf(draft));
+  const [attempted, setAttempted] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [uploading, setUploading] = useState(false);
+  const [generating, setGenerating] = useState<Generating>(null);
+  const [postLength, setPostLength] = useState<number | string>(GENERATED_POST_LENGTH.default);
+  /** The text a generated post replaced, until the person edits it again: one step of undo. */
+  const [replacedContent, setReplacedContent] = useState<string | null>(null);
+  const generation = useRef<AbortController | null>(null);
+  const titleInput = useRef<HTMLInputElement>(null);
+  const { project } = useProject(projectId);
+  const isEdit = draft !== undefined;
+
+  // Each opening starts from the draft as stored (or empty for a new one). Only a new
+  // opening or another draft resets the form, not a refetch of the same draft.
+  const draftId = draft?.id;
+  useEffect(() => {
+    if (!opened) return;
+    setValues(valuesOf(draft));
+    setAttempted(false);
+    setUploading(false);
+    setReplacedContent(null);
+  }, [opened, draftId]);
+
+  // A generation still running when the dialog closes (or shows another draft) is dropped.
+  useEffect(() => {
+    if (opened) return;
+    generation.current?.abort();
+    generation.current = null;
+    setGenerating(null);
+  }, [opened, draftId]);
+
+  const errors = attempted ? validate(values) : {};
+  const set = <K extends keyof Values>(key: K, value: Values[K]) => setValues((current) => ({ ...current, [key]: value }));
+
+  const runGeneration = async (kind: Exclude<Generating, null>, work: (signal: AbortSignal) => Promise<void>) => {
+    generation.current?.abort();
+    const controller = new AbortController();
+    generation.current = controller;
+    setGenerating(kind);
+    try {
+      await work(controller.signal);
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      toastError(
+        t(kind === "title" ? "schedule.generateTitleFailed" : "schedule.generatePostFailed"),
+        generationFailureText(t, error, kind === "title" ? "schedule.generateTitleFailed" : "schedule.generatePostFailed"),
+      );
+    } finally {
+      if (generation.current === controller) {
+        generation.current = null;
+        setGenerating(null);
+      }
+    }
+  };
+
+  const handleGenerateTitle = () =>
+    runGeneration("title", async (signal) => {
+      const title = await generateTitle(projectId, { signal });
+      if (!signal.aborted) set("title", title);
+    });
+
+  const handleGeneratePost = () => {
+    const title = values.title.trim();
+    if (title === "") {
+      toastError(t("drafts.titleRequired"), t("drafts.titleRequiredForPost"));
+      titleInput.current?.focus();
+      return;
+    }
+    const length = clampPostLength(postLength);
+    setPostLength(length);
+    return runGeneration("post", async (signal) => {
+      // Spec §7 sends a language; the server writes in the project's language either way.
+      const language = project?.language ?? "ru";
+      const content = await generatePost(projectId, { title, postLength: length, language }, { signal });
+      if (signal.aborted) return;
+      setReplacedContent(values.content.trim() === "" ? null : values.content);
+      set("content", content);
+    });
+  };
+
+  const handleSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setAttempted(true);
+    if (Object.values(validate(values)).some(Boolean)) return;
+    setSaving(true);
+    const input = { title: values.title.trim(), content: values.content, imageUrl: values.imageUrl };
+    try {
+      const saved = isEdit ? await updateDraft(projectId, draft.id, input) : await createDraft(projectId, input);
+      toastSuccess(isEdit ? t("drafts.draftUpdated") : t("drafts.draftCreated"), saved.title);
+      onSaved?.(saved);
+      onClose();
+    } catch (error) {
+      toastError(
+        isEdit ? t("drafts.failedToUpdate") : t("drafts.failedToCreate"),
+        failureText(t, error, "common.tryAgainLater"),
+      );
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const length = values.content.length;
+  const busy = saving || uploading || generating !== null;
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={saving ? () => {} : onClose}
+      title={isEdit ? t("drafts.editTitle") : t("drafts.createTitle")}
+      size="lg"
+      fullScreen={isPhone}
+      closeButtonProps={{ "aria-label": t("common.close") }}
+    >
+      <form onSubmit={(event) => void handleSubmit(event)} noValidate data-testid="draft-form">
+        <Stack gap="md">
+          <TextInput
+            label={t("drafts.titleLabel")}
+            placeholder={t("drafts.titlePlaceholder")}
+            withAsterisk
+            data-autofocus
+            ref={titleInput}
+            value={values.title}
+            onChange={(event) => set("title", event.currentTarget.value)}
+            error={errors.title && translateMessage(t, errors.title)}
+            disabled={saving || generating === "title"}
+            data-testid="draft-title"
+            classNames={{ wrapper: classes.grow }}
+            inputContainer={(input) => (
+              <div className={classes.withAction}>
+                {input}
+                <Button
+                  variant="light"
+                  leftSection={<IconSparkles size={16} />}
+                  onClick={() => void handleGenerateTitle()}
+                  loading={generating === "title"}
+                  disabled={saving || generating === "post"}
+                  aria-label={t("drafts.generateTitleLabel")}
+                  data-testid="generate-title"
+                >
+                  {t("drafts.generateTitle")}
+                </Button>
+              </div>
+            )}
+          />
+          <div>
+            <Textarea
+              label={t("drafts.contentLabel")}
+              placeholder={t("drafts.contentPlaceholder")}
+              autosize
+              minRows={6}
+              maxRows={14}
+              value={values.content}
+              onChange={(event) => {
+                set("content", event.currentTarget.value);
+                setReplacedContent(null);
+              }}
+              error={errors.content && translateMessage(t, errors.content)}
+              disabled={saving || generating === "post"}
+              aria-busy={generating === "post"}
+              data-generating={generating === "post" || undefined}
+              classNames={{ input: classes.contentInput }}
+              data-testid="draft-content"
+            />
+            <div className={classes.contentFooter}>
+              <div className={classes.generator}>
+                <Button
+                  variant="light"
+                  size="xs"
+                  leftSection={<IconSparkles size={15} />}
+                  onClick={() => void handleGeneratePost()}
+                  loading={generating === "post"}
+                  disabled={saving || generating === "title"}
+                  data-testid="generate-post"
+                >
+                  {t("drafts.generatePost")}
+                </Button>
+                <NumberInput
+                  size="xs"
+                  w={84}
+                  min={GENERATED_POST_LENGTH.min}
+                  max={GENERATED_POST_LENGTH.max}
+                  step={100}
+                  allowDecimal={false}
+                  allowNegative={false}
+                  clampBehavior="blur"
+                  value={postLength}
+                  onChange={setPostLength}
+                  disabled={saving || generating === "post"}
+                  aria-label={t("drafts.postLengthLabel", { min: GENERATED_POST_LENGTH.min, max: GENERATED_POST_LENGTH.max })}
+                  data-testid="post-length"
+                />
+                <Text size="xs" c="dimmed">
+                  {t("drafts.postLengthUnit")}
+                </Text>
+              </div>
+              <Group gap={6} wrap="nowrap" ml="auto">
+                {replacedContent !== null && (
+                  <Button
+                    variant="subtle"
+                    size="compact-xs"
+                    color="gray"
+                    leftSection={<IconArrowBackUp size={14} />}
+                    onClick={() => {
+                      set("content", replacedContent);
+                      setReplacedContent(null);
+                    }}
+                    data-testid="undo-generated-post"
+                  >
+                    {t("drafts.restoreContent")}
+                  </Button>
+                )}
+                <Text
+                  size="xs"
+                  c={length > POST_CONTENT_MAX ? "orange.8" : "dimmed"}
+                  aria-live="polite"
+                  style={{ fontVariantNumeric: "tabular-nums" }}
+                >
+                  {length > POST_CONTENT_MAX
+                    ? t("drafts.contentTooLongForPost", { current: length, max: POST_CONTENT_MAX })
+                    : t("drafts.contentLength", { current: length, max: POST_CONTENT_MAX })}
+                </Text>
+              </Group>
+            </div>
+          </div>
+          <ImageField
+            projectId={projectId}
+            value={values.imageUrl}
+            onChange={(imageUrl) => set("imageUrl", imageUrl)}
+            onUploadingChange={setUploading}
+            disabled={saving}
+          />
+          <Group justify="flex-end" gap="sm" mt="xs">
+            <Button variant="default" onClick={onClose} disabled={saving}>
+              {t("common.cancel")}
+            </Button>
+            <Button type="submit" loading={saving} disabled={busy && !saving} data-testid="draft-save">
+              {isEdit ? t("common.save") : t("drafts.create")}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,240 @@
+import { ActionIcon, Alert, Anchor, Badge, Button, Group, Modal, Stack, Text, Tooltip } from "@mantine/core";
+import "@mantine/core/styles/Alert.layer.css";
+import "@mantine/core/styles/Badge.layer.css";
+import "@mantine/core/styles/Modal.layer.css";
+import "@mantine/core/styles/Tooltip.layer.css";
+import { getLocalTimeZone, toCalendarDate } from "@internationalized/date";
+import { useState } from "react";
+import { Link } from "react-router-dom";
+import type { Draft } from "../../../../api/contract/drafts.ts";
+import type { Post } from "../../../../api/contract/posts.ts";
+import { publishPost } from "../../api/posts.ts";
+import { useIsPhone } from "../../hooks/useIsPhone.ts";
+import { useLanguage, useT } from "../../i18n/i18n.tsx";
+import { errorMessage } from "../../api/fetcher.ts";
+import { LOCALES } from "../../lib/formatDate.ts";
+import { postMessage } from "../../lib/postMessages.ts";
+import { projectPath } from "../../lib/projectSections.ts";
+import { clockText, formatDateTime, formatDayLong, zonedAt } from "../../lib/projectTime.ts";
+import { type CalendarPost, isVirtualPost } from "../../lib/recurrence.ts";
+import { toastError, toastSuccess } from "../../lib/toast.ts";
+import { IconAlert, IconClock, IconExternalLink, IconFileText, IconHelpCircle, IconPencil, IconRepeat, IconSend, IconTrash } from "../Icons/Icons.tsx";
+import { PostStatusBadge, seriesName, statusKind, statusLook } from "../PostStatus/PostStatus.tsx";
+import classes from "./PostDetailsDialog.module.css";
+
+/** A failed publication is red; a question for the admin is yellow; the rest (a stopped series, an approval that didn't reach the admin) orange. */
+const ERROR_COLORS: Partial<Record<ReturnType<typeof statusKind>, string>> = { failed: "red", uncertain: "yellow" };
+
+type PostDetailsDialogProps = {
+  projectId: number;
+  /** The post shown; kept by the caller while the dialog animates out. */
+  post: CalendarPost | null;
+  /** The series the post belongs to (its own for a virtual occurrence), when there is one. */
+  series: Post | null;
+  opened: boolean;
+  timeZone: string;
+  drafts: Draft[];
+  onClose: () => void;
+  onEdit: (post: CalendarPost) => void;
+  onDelete: (post: CalendarPost) => void;
+};
+
+/**
+ * Spec §2/§4 post details: title, time in the project's timezone, status, the text, the
+ * linked draft, what went wrong, the channel links of a published post, and the actions:
+ * Publish (a planned one-time post only), edit (read-only once published) and delete.
+ */
+export function PostDetailsDialog({ projectId, post, series, opened, timeZone, drafts, onClose, onEdit, onDelete }: PostDetailsDialogProps) {
+  const t = useT();
+  const { language } = useLanguage();
+  const isPhone = useIsPhone();
+  const [publishing, setPublishing] = useState(false);
+  if (!post) return null;
+
+  const locale = LOCALES[language];
+  const virtual = isVirtualPost(post);
+  const at = zonedAt(post.scheduledFor, timeZone);
+  const day = toCalendarDate(at);
+  const localZone = getLocalTimeZone();
+  const local = zonedAt(post.scheduledFor, localZone);
+  const differsLocally = localZone !== timeZone && (clockText(local) !== clockText(at) || toCalendarDate(local).compare(day) !== 0);
+  const linkedDraft = post.draftId === null ? undefined : drafts.find((draft) => draft.id === post.draftId);
+  const canPublish = !virtual && !post.isRecurring && post.status === "draft";
+  // A stopped series has nothing left to edit: it is deleted and scheduled anew once drafts exist.
+  const canEdit = !(post.isRecurring && post.status === "failed");
+  const links = post.status === "published" ? Object.entries(post.publishedLinks ?? {}) : [];
+  const title = !virtual && post.isRecurring ? seriesName(t, post, timeZone) : post.title || t("schedule.noDraftsAvailable");
+
+  const handlePublish = async () => {
+    setPublishing(true);
+    try {
+      await publishPost(projectId, post.id);
+      toastSuccess(t("schedule.publishSuccess"), t("schedule.publishSuccessText"));
+    } catch (error) {
+      const message = errorMessage(error);
+      toastError(t("schedule.publishFailed"), message ? postMessage(t, message) : undefined);
+    } finally {
+      setPublishing(false);
+    }
+  };
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={<span className={classes.title} data-testid="post-details-title">{title}</span>}
+      size={425}
+      fullScreen={isPhone}
+      closeButtonProps={{ "aria-label": t("common.close") }}
+    >
+      <Stack gap="md" data-testid="post-details" data-post-id={post.id}>
+        <div>
+          <Group gap={6}>
+            <PostStatusBadge post={post} />
+            {series && (
+              <Badge variant="default" radius="sm" tt="none" fw={500} leftSection={<IconRepeat size={12} />}>
+                {t(series.recurringType === "weekly" ? "schedule.repeat.weekly" : "schedule.repeat.daily")}
+              </Badge>
+            )}
+          </Group>
+          <Text size="sm" c="dimmed" mt={8}>
+            {t(statusLook(post).hint)}
+          </Text>
+        </div>
+
+        <dl className={classes.facts}>
+          <dt>
+            <IconClock size={16} />
+            <span className={classes.factLabel}>{t("schedule.details.when")}</span>
+          </dt>
+          <dd data-testid="post-details-time">
+            <span className={classes.capitalized}>{formatDayLong(day, locale)}</span>, {clockText(at)}
+            <Text span size="xs" c="dimmed" display="block">
+              {timeZone}
+              {differsLocally && ` · ${t("schedule.details.yourTime", { time: `${clockText(local)}` })}`}
+            </Text>
+          </dd>
+
+          {(linkedDraft || virtual) && (
+            <>
+              <dt>
+                <IconFileText size={16} />
+                <span className={classes.factLabel}>{t("schedule.details.draft")}</span>
+              </dt>
+              <dd>
+                {linkedDraft ? (
+                  <Anchor component={Link} size="sm" to={`${projectPath(projectId, "drafts")}/${linkedDraft.id}`} data-testid="post-details-draft">
+                    {linkedDraft.title}
+                  </Anchor>
+                ) : (
+                  <>
+                    <Text span size="sm" c="dimmed">
+                      {t("schedule.noDraftsAvailable")}
+                    </Text>
+                    {" · "}
+                    <Anchor component={Link} size="sm" to={projectPath(projectId, "drafts")}>
+                      {t("schedule.details.addDrafts")}
+                    </Anchor>
+                  </>
+                )}
+              </dd>
+            </>
+          )}
+
+          {post.status === "published" && post.publishedAt && (
+            <>
+              <dt>
+                <IconSend size={16} />
+                <span className={classes.factLabel}>{t("schedule.details.publishedAt")}</span>
+              </dt>
+              <dd>{formatDateTime(post.publishedAt, locale, timeZone)}</dd>
+            </>
+          )}
+        </dl>
+
+        {post.lastError && (
+          <Alert
+            variant="light"
+            color={ERROR_COLORS[statusKind(post)] ?? "orange"}
+            radius="md"
+            icon={post.status === "uncertain" ? <IconHelpCircle size={18} /> : <IconAlert size={18} />}
+            data-testid="post-details-error"
+          >
+            {postMessage(t, post.lastError)}
+          </Alert>
+        )}
+
+        {(post.content.trim() || post.imageUrl) && (
+          <div className={classes.preview}>
+            {post.imageUrl && <img src={post.imageUrl} alt="" className={classes.image} loading="lazy" />}
+            {post.content.trim() && (
+              <Text size="sm" className={classes.content} lineClamp={8}>
+                {post.content}
+              </Text>
+            )}
+          </div>
+        )}
+
+        {links.length > 0 && (
+          <div>
+            <Text size="sm" fw={500} mb={6}>
+              {t("schedule.details.links")}
+            </Text>
+            <Group gap={8}>
+              {links.map(([channel, url]) => (
+                <Button
+                  key={channel}
+                  component="a"
+                  href={url}
+                  target="_blank"
+                  rel="noreferrer"
+                  variant="light"
+                  color="green"
+                  size="xs"
+                  rightSection={<IconExternalLink size={14} />}
+                  data-testid="post-details-link"
+                >
+                  @{channel}
+                </Button>
+              ))}
+            </Group>
+          </div>
+        )}
+
+        <div className={classes.actions}>
+          <Tooltip label={t("common.delete")}>
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              size={36}
+              onClick={() => onDelete(post)}
+              disabled={publishing}
+              aria-label={t("common.delete")}
+              data-testid="post-delete"
+            >
+              <IconTrash size={18} />
+            </ActionIcon>
+          </Tooltip>
+          <Group gap="sm" ml="auto">
+            {canEdit && (
+              <Button
+                variant="default"
+                leftSection={post.status === "published" ? undefined : <IconPencil size={16} />}
+                onClick={() => onEdit(post)}
+                disabled={publishing}
+                data-testid="post-edit"
+              >
+                {post.status === "published" ? t("schedule.details.viewSchedule") : t("common.edit")}
+              </Button>
+            )}
+            {canPublish && (
+              <Button leftSection={<IconSend size={16} />} onClick={() => void handlePublish()} loading={publishing} data-testid="post-publish">
+                {t("schedule.publish")}
+              </Button>
+            )}
+          </Group>
+        </div>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,77 @@
+import { Badge } from "@mantine/core";
+import "@mantine/core/styles/Badge.layer.css";
+import type { ComponentType } from "react";
+import type { Post, PostStatus } from "../../../../api/contract/posts.ts";
+import { type TFunction, type TranslationKey, useT } from "../../i18n/i18n.tsx";
+import { clockText, zonedAt } from "../../lib/projectTime.ts";
+import { isVirtualPost, type CalendarPost } from "../../lib/recurrence.ts";
+import {
+  IconAlert,
+  IconCheck,
+  IconClock,
+  IconHelpCircle,
+  IconHourglass,
+  IconRepeat,
+  IconSend,
+  IconXCircle,
+} from "../Icons/Icons.tsx";
+
+/** Spec §2: published green, rejected red, anything else grey. */
+export type PostTone = "green" | "red" | "gray";
+
+export function postTone(status: PostStatus): PostTone {
+  if (status === "published") return "green";
+  if (status === "rejected") return "red";
+  return "gray";
+}
+
+/** How each state reads; a series' future repeats and a stopped series read as themselves. */
+type StatusKind = PostStatus | "virtual" | "stopped";
+
+const STATUS_LOOK: Record<StatusKind, { label: TranslationKey; hint: TranslationKey; Icon: ComponentType<{ size?: number; className?: string }> }> = {
+  draft: { label: "schedule.status.draft", hint: "schedule.statusHint.draft", Icon: IconClock },
+  scheduled: { label: "schedule.status.scheduled", hint: "schedule.statusHint.scheduled", Icon: IconHourglass },
+  approved: { label: "schedule.status.approved", hint: "schedule.statusHint.approved", Icon: IconCheck },
+  sending: { label: "schedule.status.sending", hint: "schedule.statusHint.sending", Icon: IconSend },
+  published: { label: "schedule.status.published", hint: "schedule.statusHint.published", Icon: IconCheck },
+  rejected: { label: "schedule.status.rejected", hint: "schedule.statusHint.rejected", Icon: IconXCircle },
+  failed: { label: "schedule.status.failed", hint: "schedule.statusHint.failed", Icon: IconAlert },
+  uncertain: { label: "schedule.status.uncertain", hint: "schedule.statusHint.uncertain", Icon: IconHelpCircle },
+  virtual: { label: "schedule.status.virtual", hint: "schedule.statusHint.virtual", Icon: IconRepeat },
+  stopped: { label: "schedule.status.stopped", hint: "schedule.statusHint.stopped", Icon: IconAlert },
+};
+
+export function statusKind(post: CalendarPost): StatusKind {
+  if (isVirtualPost(post)) return "virtual";
+  if (post.isRecurring && post.status === "failed") return "stopped";
+  return post.status;
+}
+export const statusLook = (post: CalendarPost) => STATUS_LOOK[statusKind(post)];
+
+/** A series is named by when it runs ("Weekly at 18:30"): its own title is a placeholder. */
+export function seriesName(t: TFunction, series: Post, timeZone: string): string {
+  const repeat = t(series.recurringType === "weekly" ? "schedule.repeat.weekly" : "schedule.repeat.daily");
+  return t("schedule.seriesTitle", { repeat, time: clockText(zonedAt(series.scheduledFor, timeZone)) });
+}
+
+/** The status as a small badge with its icon, coloured like the calendar. */
+export function PostStatusBadge({ post, size = "md" }: { post: CalendarPost; size?: "sm" | "md" | "lg" }) {
+  const t = useT();
+  const { label, Icon } = statusLook(post);
+  const tone = postTone(post.status);
+  return (
+    <Badge
+      variant="light"
+      color={tone}
+      radius="sm"
+      size={size}
+      tt="none"
+      fw={600}
+      leftSection={<Icon size={size === "sm" ? 12 : 14} />}
+      data-testid="post-status"
+      data-status={statusKind(post)}
+    >
+      {t(label)}
+    </Badge>
+  );
+}

@@ -1,0 +1,331 @@
+import { ActionIcon, Button, Card, Text, Tooltip, UnstyledButton } from "@mantine/core";
+import "@mantine/core/styles/Card.layer.css";
+import "@mantine/core/styles/Tooltip.layer.css";
+import { useMediaQuery } from "@mantine/hooks";
+import { type CalendarDate, isSameMonth } from "@internationalized/date";
+import { useMemo, useState } from "react";
+import { useLanguage, useT } from "../../i18n/i18n.tsx";
+import { LOCALES } from "../../lib/formatDate.ts";
+import { clockText, formatDayLong, formatMonthYear, monthGrid, weekdayNames, zonedAt } from "../../lib/projectTime.ts";
+import { type CalendarPost, isVirtualPost } from "../../lib/recurrence.ts";
+import { IconChevronLeft, IconChevronRight, IconPlus, IconRepeat } from "../Icons/Icons.tsx";
+import { postTone, PostStatusBadge, statusKind, statusLook } from "../PostStatus/PostStatus.tsx";
+import classes from "./ScheduleCalendar.module.css";
+
+type ScheduleCalendarProps = {
+  /** Any day of the shown month. */
+  month: CalendarDate;
+  /** Today in the project's timezone. */
+  today: CalendarDate;
+  timeZone: string;
+  posts: CalendarPost[];
+  onMonthChange: (months: number) => void;
+  onToday: () => void;
+  onAddPost: (day: CalendarDate) => void;
+  onOpenPost: (post: CalendarPost) => void;
+};
+
+type DayPosts = Map<string, { post: CalendarPost; time: string }[]>;
+
+/** Posts by the day they fall on in the project's timezone, in time order. */
+function groupByDay(posts: CalendarPost[], timeZone: string): DayPosts {
+  const byDay: DayPosts = new Map();
+  const sorted = posts
+    .map((post) => ({ post, at: zonedAt(post.scheduledFor, timeZone) }))
+    .sort((a, b) => a.at.compare(b.at) || a.post.id - b.post.id);
+  for (const { post, at } of sorted) {
+    const key = `${at.year}-${String(at.month).padStart(2, "0")}-${String(at.day).padStart(2, "0")}`;
+    const list = byDay.get(key) ?? [];
+    list.push({ post, time: clockText(at) });
+    byDay.set(key, list);
+  }
+  return byDay;
+}
+
+/**
+ * Spec §2 Schedule: a month calendar, weeks from Monday. Days outside the month are dimmed,
+ * today is highlighted, past days are faded; today and later days have an add button.
+ * A wide grid shows the posts in the days; on small screens a compact grid marks days with
+ * dots and lists the chosen day's posts below it.
+ */
+export function ScheduleCalendar(props: ScheduleCalendarProps) {
+  const t = useT();
+  const { language } = useLanguage();
+  const locale = LOCALES[language];
+  const wide = useMediaQuery("(min-width: 48em)", true, { getInitialValueInEffect: false });
+  const { month, timeZone, posts, onMonthChange, onToday } = props;
+  const byDay = useMemo(() => groupByDay(posts, timeZone), [posts, timeZone]);
+  const weeks = useMemo(() => monthGrid(month), [month]);
+  const heading = formatMonthYear(month, locale);
+  const showsToday = isSameMonth(month, props.today);
+
+  return (
+    <Card padding={0} className={classes.calendar} data-testid="schedule-calendar" data-layout={wide ? "wide" : "compact"}>
+      <div className={classes.toolbar}>
+        <Text component="h2" className={classes.month} aria-live="polite" data-testid="calendar-month">
+          {heading}
+        </Text>
+        <div className={classes.nav}>
+          <Button variant="default" size="xs" onClick={onToday} disabled={showsToday} data-testid="calendar-today">
+            {t("schedule.today")}
+          </Button>
+          <ActionIcon.Group>
+            <ActionIcon
+              variant="default"
+              size={30}
+              onClick={() => onMonthChange(-1)}
+              aria-label={t("schedule.prevMonth")}
+              data-testid="calendar-prev"
+            >
+              <IconChevronLeft size={16} />
+            </ActionIcon>
+            <ActionIcon
+              variant="default"
+              size={30}
+              onClick={() => onMonthChange(1)}
+              aria-label={t("schedule.nextMonth")}
+              data-testid="calendar-next"
+            >
+              <IconChevronRight size={16} />
+            </ActionIcon>
+          </ActionIcon.Group>
+        </div>
+      </div>
+      {wide ? (
+        <WideGrid {...props} weeks={weeks} byDay={byDay} locale={locale} />
+      ) : (
+        <CompactGrid {...props} weeks={weeks} byDay={byDay} locale={locale} />
+      )}
+    </Card>
+  );
+}
+
+type GridProps = ScheduleCalendarProps & { weeks: CalendarDate[][]; byDay: DayPosts; locale: string };
+
+function dayState(day: CalendarDate, month: CalendarDate, today: CalendarDate) {
+  const order = day.compare(today);
+  return { outside: !isSameMonth(day, month), isToday: order === 0, past: order < 0 };
+}
+
+/** Monday to Sunday (spec §9: weeks start on Monday). */
+function WeekdayHeader({ locale }: { locale: string }) {
+  return (
+    <div className={classes.weekdays} role="row">
+      {weekdayNames(locale).map((name) => (
+        <div key={name} role="columnheader" className={classes.weekday}>
+          {name}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function WideGrid({ month, today, weeks, byDay, locale, onAddPost, onOpenPost }: GridProps) {
+  const t = useT();
+  return (
+    <div className={classes.grid} role="table" aria-label={formatMonthYear(month, locale)}>
+      <WeekdayHeader locale={locale} />
+      {weeks.map((week) => (
+        <div key={week[0].toString()} className={classes.week} role="row">
+          {week.map((day) => {
+            const { outside, isToday, past } = dayState(day, month, today);
+            const key = day.toString();
+            const dayLabel = formatDayLong(day, locale, today.year);
+            return (
+              <div
+                key={key}
+                role="cell"
+                className={classes.day}
+                data-outside={outside || undefined}
+                data-today={isToday || undefined}
+                data-past={past || undefined}
+                data-testid="calendar-day"
+                data-date={key}
+              >
+                <div className={classes.dayHead}>
+                  <span className={classes.dayNumber} aria-label={dayLabel}>
+                    {day.day}
+                  </span>
+                  {!past && (
+                    <Tooltip label={t("schedule.addPostOn", { date: dayLabel })} openDelay={400}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="gray"
+                        size="sm"
+                        className={classes.addButton}
+                        aria-label={t("schedule.addPostOn", { date: dayLabel })}
+                        onClick={() => onAddPost(day)}
+                        data-testid="add-post"
+                      >
+                        <IconPlus size={14} />
+                      </ActionIcon>
+                    </Tooltip>
+                  )}
+                </div>
+                <div className={classes.dayPosts}>
+                  {(byDay.get(key) ?? []).map(({ post, time }) => (
+                    <PostChip key={post.id} post={post} time={time} onOpen={onOpenPost} />
+                  ))}
+                </div>
+              </div>
+            );
+          })}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** A post in a day: its time and title, coloured by status, with the status on hover. */
+function PostChip({ post, time, onOpen, large = false }: { post: CalendarPost; time: string; onOpen: (post: CalendarPost) => void; large?: boolean }) {
+  const t = useT();
+  const { label, Icon } = statusLook(post);
+  const title = post.title || t("schedule.noDraftsAvailable");
+  // A day cell is narrow: a repeat without a draft says so in two words (the tooltip has the rest).
+  const shownTitle = post.title || (large ? title : t("schedule.noDraftShort"));
+  const repeats = isVirtualPost(post) || post.seriesId !== null;
+  const showIcon = statusKind(post) !== "draft";
+  const common = {
+    "data-tone": postTone(post.status),
+    "data-virtual": isVirtualPost(post) || undefined,
+    "data-no-draft": (isVirtualPost(post) && post.draftId === null) || undefined,
+    onClick: () => onOpen(post),
+    "aria-label": `${time}, ${title}, ${t(label)}`,
+    "data-testid": "calendar-post",
+    "data-post-id": post.id,
+    "data-status": statusKind(post),
+  };
+  // In the agenda under the compact grid there is room for the whole title and the status.
+  if (large) {
+    return (
+      <UnstyledButton className={classes.chip} data-large {...common}>
+        <span className={classes.chipTime}>{time}</span>
+        <span className={classes.chipBody}>
+          <span className={classes.chipTitle}>{title}</span>
+          <PostStatusBadge post={post} size="sm" />
+        </span>
+      </UnstyledButton>
+    );
+  }
+  return (
+    <Tooltip label={post.title ? `${t(label)} · ${time}` : `${title} · ${time}`} openDelay={300}>
+      <UnstyledButton className={classes.chip} {...common}>
+        <span className={classes.chipTime}>{time}</span>
+        <span className={classes.chipTitle}>{shownTitle}</span>
+        {repeats && <IconRepeat size={12} className={classes.chipIcon} />}
+        {showIcon && !isVirtualPost(post) && <Icon size={12} className={classes.chipIcon} />}
+      </UnstyledButton>
+    </Tooltip>
+  );
+}
+
+function CompactGrid({ month, today, weeks, byDay, locale, onAddPost, onOpenPost }: GridProps) {
+  const t = useT();
+  const [picked, setSelected] = useState<CalendarDate | null>(null);
+  // Another month starts on today (when it is shown) or on its first day.
+  const selected = picked && isSameMonth(picked, month) ? picked : isSameMonth(month, today) ? today : month.set({ day: 1 });
+
+  const selectedKey = selected.toString();
+  const selectedPosts = byDay.get(selectedKey) ?? [];
+  const selectedPast = selected.compare(today) < 0;
+  const selectedLabel = formatDayLong(selected, locale, today.year);
+
+  return (
+    <>
+      <div className={classes.compactGrid} role="table" aria-label={formatMonthYear(month, locale)}>
+        <WeekdayHeader locale={locale} />
+        {weeks.map((week) => (
+          <div key={week[0].toString()} className={classes.compactWeek} role="row">
+            {week.map((day) => {
+              const { outside, isToday, past } = dayState(day, month, today);
+              const key = day.toString();
+              const dayPosts = byDay.get(key) ?? [];
+              if (outside) {
+                // Outside days only complete the weeks here; their posts show in their own month.
+                return (
+                  <div key={key} role="cell" className={classes.compactCell}>
+                    <span className={classes.compactDay} data-outside data-past={past || undefined}>
+                      <span className={classes.dayNumber}>{day.day}</span>
+                    </span>
+                  </div>
+                );
+              }
+              return (
+                <div key={key} role="cell" className={classes.compactCell}>
+                  <UnstyledButton
+                    className={classes.compactDay}
+                    data-today={isToday || undefined}
+                    data-past={past || undefined}
+                    data-selected={key === selectedKey || undefined}
+                    aria-pressed={key === selectedKey}
+                    aria-label={`${formatDayLong(day, locale, today.year)}${dayPosts.length ? `, ${t("schedule.postCount", { count: dayPosts.length })}` : ""}`}
+                    onClick={() => setSelected(day)}
+                    data-testid="calendar-day"
+                    data-date={key}
+                  >
+                    <span className={classes.dayNumber}>{day.day}</span>
+                    <span className={classes.dots} aria-hidden="true">
+                      {dayPosts.slice(0, 3).map(({ post }) => (
+                        <span key={post.id} className={classes.dot} data-tone={postTone(post.status)} data-virtual={isVirtualPost(post) || undefined} />
+                      ))}
+                    </span>
+                  </UnstyledButton>
+                </div>
+              );
+            })}
+          </div>
+        ))}
+      </div>
+      <section className={classes.agenda} aria-label={selectedLabel} data-testid="calendar-agenda" data-date={selectedKey}>
+        <Text fw={600} className={classes.agendaTitle}>
+          {selectedLabel}
+        </Text>
+        {selectedPosts.length === 0 ? (
+          <Text size="sm" c="dimmed" className={classes.agendaEmpty}>
+            {selectedPast ? t("schedule.noPostsPast") : t("schedule.noPosts")}
+          </Text>
+        ) : (
+          <div className={classes.agendaList}>
+            {selectedPosts.map(({ post, time }) => (
+              <PostChip key={post.id} post={post} time={time} onOpen={onOpenPost} large />
+            ))}
+          </div>
+        )}
+        {!selectedPast && (
+          <Button
+            fullWidth
+            variant="default"
+            mt="sm"
+            leftSection={<IconPlus size={16} />}
+            onClick={() => onAddPost(selected)}
+            className={classes.agendaAdd}
+            data-testid="add-post"
+          >
+            {t("schedule.addPost")}
+          </Button>
+        )}
+      </section>
+    </>
+  );
+}
+
+/** What the colours mean (spec §2: published green, rejected red, anything else grey). */
+export function ScheduleLegend() {
+  const t = useT();
+  const items = [
+    { key: "published", tone: "green", label: t("schedule.legend.published") },
+    { key: "rejected", tone: "red", label: t("schedule.legend.rejected") },
+    { key: "other", tone: "gray", label: t("schedule.legend.other") },
+    { key: "virtual", tone: "gray", virtual: true, label: t("schedule.legend.virtual") },
+  ];
+  return (
+    <div className={classes.legend} role="list" aria-label={t("schedule.legend.title")}>
+      {items.map(({ key, tone, virtual, label }) => (
+        <span key={key} className={classes.legendItem} role="listitem">
+          <span className={classes.dot} data-tone={tone} data-virtual={virtual || undefined} aria-hidden="true" />
+          {label}
+        </span>
+      ))}
+    </div>
+  );
+}

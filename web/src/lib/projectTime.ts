@@ -1,0 +1,107 @@
+/*
+ * Dates and times of a project (spec §2 Schedule): "today", the calendar's days and every
+ * post time are read in the PROJECT's timezone, never the browser's. All arithmetic goes
+ * through @internationalized/date, so steps across DST changes keep the wall-clock time.
+ */
+import {
+  CalendarDate,
+  CalendarDateTime,
+  DateFormatter,
+  endOfMonth,
+  endOfWeek,
+  fromDate,
+  startOfMonth,
+  startOfWeek,
+  toCalendarDate,
+  toZoned,
+  type ZonedDateTime,
+} from "@internationalized/date";
+import { TIME_PATTERN } from "../../../api/contract/posts.ts";
+
+/** Spec §3: the schedule page reads a project without a timezone as UTC. */
+export const FALLBACK_TIMEZONE = "UTC";
+
+/** The project's timezone, or UTC when it has none (or one this browser doesn't know). */
+export function projectTimeZone(timeZone: string | null | undefined): string {
+  if (!timeZone) return FALLBACK_TIMEZONE;
+  try {
+    new Intl.DateTimeFormat("en", { timeZone });
+    return timeZone;
+  } catch {
+    return FALLBACK_TIMEZONE;
+  }
+}
+
+/** An instant from the API (ISO text) as a wall-clock time in `timeZone`. */
+export function zonedAt(iso: string, timeZone: string): ZonedDateTime {
+  return fromDate(new Date(iso), timeZone);
+}
+
+/** The calendar day an instant falls on in `timeZone`. */
+export function dayOf(iso: string, timeZone: string): CalendarDate {
+  return toCalendarDate(zonedAt(iso, timeZone));
+}
+
+const pad = (value: number) => String(value).padStart(2, "0");
+
+/** "HH:mm", the form's and the calendar's 24-hour clock. */
+export function clockText(time: { hour: number; minute: number }): string {
+  return `${pad(time.hour)}:${pad(time.minute)}`;
+}
+
+/**
+ * The instant of `time` ("HH:mm") on `date` in `timeZone`, or null for text that is not a
+ * time. A time skipped by a DST change moves forward, as the clocks did.
+ */
+export function instantOn(date: CalendarDate, time: string, timeZone: string): ZonedDateTime | null {
+  if (!TIME_PATTERN.test(time)) return null;
+  const [hour, minute] = time.split(":").map(Number);
+  return toZoned(new CalendarDateTime(date.year, date.month, date.day, hour, minute), timeZone);
+}
+
+/** The weeks shown for a month, each Monday to Sunday (spec §9: weeks start on Monday). */
+export function monthGrid(month: CalendarDate): CalendarDate[][] {
+  const first = startOfWeek(startOfMonth(month), "en-GB", "mon");
+  const last = endOfWeek(endOfMonth(month), "en-GB", "mon");
+  const weeks: CalendarDate[][] = [];
+  for (let day = first; day.compare(last) <= 0; day = day.add({ days: 7 })) {
+    weeks.push(Array.from({ length: 7 }, (_, index) => day.add({ days: index })));
+  }
+  return weeks;
+}
+
+/** "Март 2025" / "March 2025": the month's own name (not "марта") and the bare year (not "2025 г."). */
+export function formatMonthYear(month: CalendarDate, locale: string): string {
+  const name = new DateFormatter(locale, { month: "long", timeZone: "UTC" }).format(month.toDate("UTC"));
+  return `${name.charAt(0).toLocaleUpperCase(locale)}${name.slice(1)} ${month.year}`;
+}
+
+/** Short weekday names from Monday to Sunday: "Пн" … "Вс" / "Mon" … "Sun". */
+export function weekdayNames(locale: string, width: "short" | "narrow" = "short"): string[] {
+  const formatter = new DateFormatter(locale, { weekday: width, timeZone: "UTC" });
+  // 2024-01-01 was a Monday.
+  return Array.from({ length: 7 }, (_, index) => {
+    const text = formatter.format(new CalendarDate(2024, 1, 1 + index).toDate("UTC"));
+    return text.charAt(0).toLocaleUpperCase(locale) + text.slice(1);
+  });
+}
+
+/** "среда, 12 марта" / "Wednesday 12 March", with the year when it is not `currentYear`. */
+export function formatDayLong(date: CalendarDate, locale: string, currentYear?: number): string {
+  const options: Intl.DateTimeFormatOptions = { weekday: "long", day: "numeric", month: "long", timeZone: "UTC" };
+  if (currentYear !== date.year) options.year = "numeric";
+  return new DateFormatter(locale, options).format(date.toDate("UTC"));
+}
+
+/** "12 мар. 2025 г., 14:30" / "12 Mar 2025, 14:30": an instant read in `timeZone`. */
+export function formatDateTime(iso: string, locale: string, timeZone: string): string {
+  return new DateFormatter(locale, {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+    timeZone,
+  }).format(new Date(iso));
+}

@@ -1,0 +1,115 @@
+/*
+ * What the calendar shows (spec §3 Virtual occurrence, §4 Recurring posts). A recurring
+ * series is one post; the server creates each real occurrence 2 hours before its time.
+ * The calendar shows the occurrences still to come as virtual copies of the series, each
+ * with the draft it is going to take. Pure functions: no clock, no DOM.
+ */
+import { type CalendarDate, toCalendarDate, toCalendarDateTime, toZoned, type ZonedDateTime } from "@internationalized/date";
+import type { Draft } from "../../../api/contract/drafts.ts";
+import { VIRTUAL_POST_ID_MULTIPLIER } from "../../../api/contract/limits.ts";
+import type { Post, PostStatus } from "../../../api/contract/posts.ts";
+import { zonedAt } from "./projectTime.ts";
+
+/** A future occurrence of a series, shown on the calendar only (spec §3). */
+export type VirtualPost = Post & {
+  isVirtual: true;
+  /** The series this occurrence belongs to; deleting or editing it acts on the series. */
+  originalPostId: number;
+  /** Days (daily) or weeks (weekly) since the series' first date. */
+  offset: number;
+};
+export type CalendarPost = (Post & { isVirtual?: false }) | VirtualPost;
+
+export const isVirtualPost = (post: CalendarPost): post is VirtualPost => post.isVirtual === true;
+
+/** A rejected or failed post gives its draft back (the server's rotation reads it the same way). */
+const DRAFT_RELEASING_STATUSES: readonly PostStatus[] = ["rejected", "failed"];
+
+/**
+ * The drafts nobody has claimed yet, in the order given (publishing order: useDrafts sorts
+ * by `order`). A draft linked to a live post is taken, except by that post itself.
+ */
+export function availableDrafts(drafts: readonly Draft[], posts: readonly Post[], exceptPostId?: number): Draft[] {
+  const taken = new Set(
+    posts
+      .filter((post) => post.id !== exceptPostId && post.draftId !== null && !DRAFT_RELEASING_STATUSES.includes(post.status))
+      .map((post) => post.draftId),
+  );
+  return drafts.filter((draft) => !taken.has(draft.id));
+}
+
+/** The same wall-clock time one step later in the project's timezone (DST-safe, like the server). */
+function nextOccurrence(at: ZonedDateTime, type: Post["recurringType"], timeZone: string): ZonedDateTime {
+  const step = type === "weekly" ? { weeks: 1 } : { days: 1 };
+  return toZoned(toCalendarDateTime(at).add(step), timeZone);
+}
+
+export type OccurrenceWindow = {
+  timeZone: string;
+  /** Today in the project's timezone: earlier days get no occurrence. */
+  today: CalendarDate;
+  /** The last day to expand to (inclusive), e.g. the end of the shown month. */
+  until: CalendarDate;
+};
+
+/**
+ * The occurrences of a series the server has not created yet, up to `until`. The first is
+ * the scheduled date, unless that date is past (and not today) or an occurrence was already
+ * created (recurringLastPost); then daily or weekly steps from the last occurrence. Days
+ * before today are skipped: nothing is published in the past.
+ */
+export function seriesOccurrences(series: Post, { timeZone, today, until }: OccurrenceWindow): { at: ZonedDateTime; offset: number }[] {
+  if (!series.isRecurring || series.recurringType === "none") return [];
+  const first = zonedAt(series.scheduledFor, timeZone);
+  const firstDay = toCalendarDate(first);
+  let at = series.recurringLastPost
+    ? nextOccurrence(zonedAt(series.recurringLastPost, timeZone), series.recurringType, timeZone)
+    : first;
+  const occurrences: { at: ZonedDateTime; offset: number }[] = [];
+  for (let day = toCalendarDate(at); day.compare(until) <= 0; day = toCalendarDate(at)) {
+    if (day.compare(today) >= 0) {
+      const days = day.compare(firstDay);
+      occurrences.push({ at, offset: series.recurringType === "weekly" ? Math.round(days / 7) : days });
+    }
+    at = nextOccurrence(at, series.recurringType, timeZone);
+  }
+  return occurrences;
+}
+
+/**
+ * The calendar's posts: one-time posts and real occurrences as they are, plus the virtual
+ * occurrences of every running series. Occurrences take the unclaimed drafts in turn, in
+ * time order across all series (as the server will hand them out); once the drafts run out
+ * an occurrence has no draft (the calendar says 'no drafts available'). A stopped series
+ * (status failed) has no occurrences.
+ */
+export function calendarPosts(posts: readonly Post[], drafts: readonly Draft[], window: OccurrenceWindow): CalendarPost[] {
+  const queue = availableDrafts(drafts, posts);
+  const upcoming = posts
+    .filter((post) => post.isRecurring && post.status === "draft")
+    .flatMap((series) => seriesOccurrences(series, window).map((occurrence) => ({ series, ...occurrence })))
+    .sort((a, b) => a.at.compare(b.at) || a.series.id - b.series.id);
+
+  const virtual = upcoming.map(({ series, at, offset }): VirtualPost => {
+    const draft = queue.shift();
+    return {
+      ...series,
+      id: series.id * VIRTUAL_POST_ID_MULTIPLIER + offset,
+      isVirtual: true,
+      originalPostId: series.id,
+      offset,
+      scheduledFor: at.toAbsoluteString(),
+      draftId: draft?.id ?? null,
+      title: draft?.title ?? "",
+      content: draft?.content ?? "",
+      imageUrl: draft?.imageUrl || null,
+    };
+  });
+  const real = posts.filter((post) => !post.isRecurring);
+  return [...real, ...virtual];
+}
+
+/** Series that stopped (e.g. `schedule.seriesOutOfDrafts`): the calendar says so above the grid. */
+export function stoppedSeries(posts: readonly Post[]): Post[] {
+  return posts.filter((post) => post.isRecurring && post.status === "failed");
+}

@@ -1,0 +1,343 @@
+import { Button, Card, Checkbox, EmptyState, Skeleton, Stack, Text } from "@mantine/core";
+import "@mantine/core/styles/Card.layer.css";
+import "@mantine/core/styles/Checkbox.layer.css";
+import "@mantine/core/styles/CheckboxIndicator.layer.css";
+import "@mantine/core/styles/EmptyState.layer.css";
+import "@mantine/core/styles/InlineInput.layer.css";
+import "@mantine/core/styles/Skeleton.layer.css";
+import { useDisclosure } from "@mantine/hooks";
+import { useEffect, useRef, useState } from "react";
+import { useLocation, useNavigate, useParams } from "react-router-dom";
+import type { Draft } from "../../../api/contract/drafts.ts";
+import { DRAFTS_PER_GENERATION_MAX } from "../../../api/contract/limits.ts";
+import { deleteDraft, reorderDrafts, useDrafts } from "../api/drafts.ts";
+import { ApiRequestError } from "../api/fetcher.ts";
+import { BackLink } from "../components/BackLink/BackLink.tsx";
+import { BulkAddDialog } from "../components/BulkAddDialog/BulkAddDialog.tsx";
+import { ConfirmDialog } from "../components/ConfirmDialog/ConfirmDialog.tsx";
+import { DraftDialog } from "../components/DraftDialog/DraftDialog.tsx";
+import { DraftList } from "../components/DraftList/DraftList.tsx";
+import { FullPageLoader } from "../components/FullPageLoader/FullPageLoader.tsx";
+import { GenerationBanner } from "../components/GenerationBanner/GenerationBanner.tsx";
+import { LoadError } from "../components/LoadError/LoadError.tsx";
+import {
+  IconFileText,
+  IconGripVertical,
+  IconListPlus,
+  IconPlus,
+  IconSparkles,
+  IconTrash,
+} from "../components/Icons/Icons.tsx";
+import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
+import { ProjectLoadError } from "../components/ProjectLoadError/ProjectLoadError.tsx";
+import { useContentGeneration } from "../hooks/useContentGeneration.ts";
+import { useRouteProject } from "../hooks/useRouteProject.ts";
+import { useT } from "../i18n/i18n.tsx";
+import { failureText, serverMessage } from "../lib/messages.ts";
+import { usePageTitle } from "../lib/pageTitle.ts";
+import { projectPath } from "../lib/projectSections.ts";
+import { toastError, toastSuccess, toastWarning } from "../lib/toast.ts";
+import classes from "./Drafts.module.css";
+
+const isScheduledGuard = (error: unknown) =>
+  error instanceof ApiRequestError && error.body?.code === "drafts.cannotDeleteScheduled";
+
+/** Opened from the list (so Back closes the editor) rather than from a link elsewhere. */
+type EditLocationState = { fromList?: boolean } | null;
+
+/**
+ * Spec §2 Drafts: the project's unpublished drafts in publishing order. The edit dialog
+ * belongs to the URL (/project/{id}/drafts/{draftId}), so other screens can link to a draft.
+ */
+export default function DraftsPage() {
+  const t = useT();
+  usePageTitle(t("section.drafts"));
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { draftId: draftParam } = useParams();
+  const { projectId, project, failed } = useRouteProject();
+  const { drafts, isLoading, error, mutate } = useDrafts(projectId);
+
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const [createOpened, createDialog] = useDisclosure(false);
+  const [bulkOpened, bulkDialog] = useDisclosure(false);
+  const [toDelete, setToDelete] = useState<Draft | null>(null);
+  const [batchOpened, batchDialog] = useDisclosure(false);
+  const [batchCount, setBatchCount] = useState(0);
+  const [deleting, setDeleting] = useState(false);
+  const generation = useContentGeneration(projectId);
+  /** The selection waiting for "replace their text?" (spec §2 generate-titles-overwrite). */
+  const [toGenerate, setToGenerate] = useState<{ ids: number[]; withContent: number } | null>(null);
+  const lastToGenerate = useRef(toGenerate);
+  if (toGenerate) lastToGenerate.current = toGenerate;
+  // What a confirmation names stays put while the dialog animates out.
+  const lastToDelete = useRef<Draft | null>(null);
+  if (toDelete) lastToDelete.current = toDelete;
+  // The draft shown in the edit dialog stays while the dialog animates out.
+  const [editing, setEditing] = useState<Draft | undefined>(undefined);
+
+  const draftsPath = projectId === null ? "" : projectPath(projectId, "drafts");
+  const editId = draftParam && /^\d+$/.test(draftParam) ? Number(draftParam) : null;
+  const editOpened = editId !== null && editing?.id === editId;
+
+  // Follow the URL: open the named draft once the list has it, or say it is gone.
+  useEffect(() => {
+    if (draftParam === undefined || isLoading || error || projectId === null) return;
+    const draft = editId === null ? undefined : drafts.find((item) => item.id === editId);
+    if (draft) {
+      setEditing(draft);
+    } else {
+      toastError(t("drafts.notFound"));
+      navigate(draftsPath, { replace: true });
+    }
+  }, [draftParam, editId, drafts, isLoading, error, projectId, draftsPath, navigate, t]);
+
+  // Drafts that disappear (deleted, published meanwhile) leave the selection.
+  useEffect(() => {
+    setSelected((current) => {
+      const present = new Set(drafts.map((draft) => draft.id));
+      const kept = [...current].filter((id) => present.has(id));
+      return kept.length === current.size ? current : new Set(kept);
+    });
+  }, [drafts]);
+
+  if (failed) return <ProjectLoadError />;
+  if (!project || projectId === null) return <FullPageLoader fullHeight={false} />;
+
+  const openEditor = (draft: Draft) => navigate(`${draftsPath}/${draft.id}`, { state: { fromList: true } });
+  const closeEditor = () => {
+    if ((location.state as EditLocationState)?.fromList) navigate(-1);
+    else navigate(draftsPath, { replace: true });
+  };
+
+  const toggle = (draftId: number, checked: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (checked) next.add(draftId);
+      else next.delete(draftId);
+      return next;
+    });
+  const allSelected = drafts.length > 0 && selected.size === drafts.length;
+  const toggleAll = () => setSelected(allSelected ? new Set() : new Set(drafts.map((draft) => draft.id)));
+
+  const handleReorder = async (ordered: Draft[]) => {
+    try {
+      await reorderDrafts(projectId, drafts, ordered);
+      toastSuccess(t("drafts.orderUpdated"));
+    } catch (failure) {
+      // The server's reason, unless it is the same sentence as the title.
+      const detail = serverMessage(t, failure);
+      toastError(t("drafts.reorderFailed"), detail === t("drafts.reorderFailed") ? undefined : detail);
+    }
+  };
+
+  const handleDelete = async () => {
+    if (!toDelete) return;
+    setDeleting(true);
+    try {
+      await deleteDraft(projectId, toDelete.id);
+      toastSuccess(t("drafts.deleteSuccess"), toDelete.title);
+      setToDelete(null);
+    } catch (failure) {
+      toastError(t("drafts.deleteFailed"), failureText(t, failure, "common.tryAgainLater"));
+    } finally {
+      setDeleting(false);
+    }
+  };
+
+  // Spec §2/§8: one DELETE per draft; drafts a planned post still uses are skipped.
+  const handleBatchDelete = async () => {
+    const ids = [...selected];
+    setDeleting(true);
+    const results = await Promise.allSettled(ids.map((id) => deleteDraft(projectId, id)));
+    setDeleting(false);
+    batchDialog.close();
+
+    const deleted = ids.filter((_, index) => results[index].status === "fulfilled");
+    const skipped = results.filter((result) => result.status === "rejected" && isScheduledGuard(result.reason)).length;
+    const failedCount = results.length - deleted.length - skipped;
+    setSelected((current) => new Set([...current].filter((id) => !deleted.includes(id))));
+
+    if (deleted.length === 1) toastSuccess(t("drafts.deleteSuccess"));
+    else if (deleted.length > 1) toastSuccess(t("drafts.batchDeleteSuccess", { count: deleted.length }));
+    if (skipped > 0) toastWarning(t("drafts.batchDeleteSkipped", { count: skipped }), t("drafts.batchDeleteSkippedText"));
+    if (failedCount > 0) toastError(t("drafts.batchDeleteFailed", { count: failedCount }), t("common.tryAgainLater"));
+  };
+
+  const startGeneration = async (ids: number[]) => {
+    if (await generation.start(ids)) {
+      setToGenerate(null);
+      setSelected(new Set());
+    }
+  };
+
+  // Spec §2/§5: 1–30 selected drafts; drafts that already have text are replaced only after a yes.
+  const handleGenerate = () => {
+    const ids = drafts.filter((draft) => selected.has(draft.id)).map((draft) => draft.id);
+    if (ids.length === 0) return toastError(t("drafts.noSelectedDrafts"));
+    if (ids.length > DRAFTS_PER_GENERATION_MAX) {
+      return toastError(t("drafts.tooManyDraftsSelected"), t("drafts.tooManyDraftsSelectedText", { max: DRAFTS_PER_GENERATION_MAX }));
+    }
+    const withContent = drafts.filter((draft) => selected.has(draft.id) && draft.content.trim() !== "").length;
+    if (withContent > 0) setToGenerate({ ids, withContent });
+    else void startGeneration(ids);
+  };
+
+  const newDraftButton = (
+    <Button leftSection={<IconPlus size={18} />} onClick={createDialog.open} data-testid="new-draft">
+      {t("drafts.new")}
+    </Button>
+  );
+  const bulkAddButton = (
+    <Button variant="default" leftSection={<IconListPlus size={18} />} onClick={bulkDialog.open} data-testid="bulk-add">
+      {t("drafts.bulkAdd")}
+    </Button>
+  );
+
+  return (
+    <>
+      <PageHeader
+        eyebrow={<BackLink to={projectPath(project.id)} label={project.name} />}
+        title={t("section.drafts")}
+        description={t("drafts.description")}
+        // With no drafts yet the empty state carries these two buttons instead.
+        actions={
+          drafts.length > 0 ? (
+            <>
+              {bulkAddButton}
+              {newDraftButton}
+            </>
+          ) : undefined
+        }
+      />
+
+      {generation.job && <GenerationBanner job={generation.job} />}
+
+      {isLoading ? (
+        <Card padding={0} className={classes.listCard} aria-busy="true" aria-label={t("common.loading")}>
+          <div className={classes.toolbar}>
+            <Skeleton height={16} width={120} />
+          </div>
+          {[0, 1, 2].map((index) => (
+            <div key={index} className={classes.skeletonRow}>
+              <Skeleton height={18} width={18} radius="sm" />
+              <Stack gap={8} style={{ flex: 1 }}>
+                <Skeleton height={12} width="45%" />
+                <Skeleton height={10} width="80%" />
+              </Stack>
+            </div>
+          ))}
+        </Card>
+      ) : error ? (
+        <LoadError message={t("drafts.loadFailed")} retryLabel={t("common.retry")} onRetry={() => void mutate()} />
+      ) : drafts.length === 0 ? (
+        <Card padding="xl" style={{ borderStyle: "dashed" }} data-testid="drafts-empty">
+          <EmptyState
+            py="xl"
+            variant="light"
+            icon={<IconFileText size={26} />}
+            title={t("drafts.emptyTitle")}
+            description={t("drafts.emptyText")}
+          >
+            <EmptyState.Actions>
+              {bulkAddButton}
+              {newDraftButton}
+            </EmptyState.Actions>
+          </EmptyState>
+        </Card>
+      ) : (
+        <Card padding={0} className={classes.listCard}>
+          <div className={classes.toolbar}>
+            <Checkbox
+              checked={allSelected}
+              indeterminate={selected.size > 0 && !allSelected}
+              onChange={toggleAll}
+              label={
+                selected.size > 0 ? t("drafts.selectedCount", { count: selected.size, total: drafts.length }) : t("drafts.selectAll")
+              }
+              fw={500}
+              size="sm"
+              data-testid="select-all"
+            />
+            {selected.size > 0 ? (
+              <div className={classes.toolbarActions}>
+                <Button
+                  size="compact-sm"
+                  variant="light"
+                  leftSection={<IconSparkles size={15} />}
+                  onClick={handleGenerate}
+                  loading={generation.starting}
+                  disabled={generation.active}
+                  title={generation.active ? t("drafts.generationBusy") : undefined}
+                  data-testid="generate-content"
+                >
+                  {t("drafts.generateContent")}
+                </Button>
+                <Button
+                  size="compact-sm"
+                  variant="light"
+                  color="red"
+                  leftSection={<IconTrash size={15} />}
+                  onClick={() => {
+                    setBatchCount(selected.size);
+                    batchDialog.open();
+                  }}
+                  data-testid="delete-selected"
+                >
+                  {t("drafts.deleteSelected")}
+                </Button>
+              </div>
+            ) : (
+              <Text size="xs" c="dimmed" className={classes.hint}>
+                <IconGripVertical size={14} />
+                {t("drafts.dragHint")}
+              </Text>
+            )}
+          </div>
+          <DraftList
+            drafts={drafts}
+            selected={selected}
+            onToggle={toggle}
+            onEdit={openEditor}
+            onDelete={setToDelete}
+            onReorder={(ordered) => void handleReorder(ordered)}
+          />
+        </Card>
+      )}
+
+      <DraftDialog projectId={projectId} opened={createOpened} onClose={createDialog.close} />
+      <DraftDialog projectId={projectId} draft={editing} opened={editOpened} onClose={closeEditor} />
+      <BulkAddDialog projectId={projectId} opened={bulkOpened} onClose={bulkDialog.close} />
+      <ConfirmDialog
+        opened={toDelete !== null}
+        title={t("drafts.deleteTitle")}
+        message={t("drafts.deleteText", { title: lastToDelete.current?.title ?? "" })}
+        confirmLabel={t("common.delete")}
+        busy={deleting}
+        onConfirm={() => void handleDelete()}
+        onClose={() => setToDelete(null)}
+      />
+      <ConfirmDialog
+        opened={batchOpened}
+        title={t("drafts.batchDeleteTitle")}
+        message={t("drafts.batchDeleteText", { count: batchCount })}
+        confirmLabel={t("drafts.deleteSelected")}
+        busy={deleting}
+        onConfirm={() => void handleBatchDelete()}
+        onClose={batchDialog.close}
+      />
+      <ConfirmDialog
+        opened={toGenerate !== null}
+        title={t("drafts.generateOverwriteTitle")}
+        message={t("drafts.generateOverwriteText", {
+          count: lastToGenerate.current?.withContent ?? 0,
+          total: lastToGenerate.current?.ids.length ?? 0,
+        })}
+        confirmLabel={t("drafts.generateOverwriteConfirm")}
+        busy={generation.starting}
+        onConfirm={() => void (toGenerate && startGeneration(toGenerate.ids))}
+        onClose={() => setToGenerate(null)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,235 @@
+import { Anchor, Button, Card, EmptyState, Stack, Text } from "@mantine/core";
+import "@mantine/core/styles/Card.layer.css";
+import "@mantine/core/styles/EmptyState.layer.css";
+import { type CalendarDate, endOfMonth, endOfWeek, startOfMonth, toCalendarDate } from "@internationalized/date";
+import { useMemo, useRef, useState } from "react";
+import { Link } from "react-router-dom";
+import type { Draft } from "../../../api/contract/drafts.ts";
+import type { Post } from "../../../api/contract/posts.ts";
+import { useChannels } from "../api/channels.ts";
+import { useDrafts } from "../api/drafts.ts";
+import { usePosts } from "../api/posts.ts";
+import { BackLink } from "../components/BackLink/BackLink.tsx";
+import { DeletePostDialog } from "../components/DeletePostDialog/DeletePostDialog.tsx";
+import { DraftDialog } from "../components/DraftDialog/DraftDialog.tsx";
+import { FullPageLoader } from "../components/FullPageLoader/FullPageLoader.tsx";
+import { IconAlert, IconMegaphone, IconPlus } from "../components/Icons/Icons.tsx";
+import { LoadError } from "../components/LoadError/LoadError.tsx";
+import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
+import { PostDetailsDialog } from "../components/PostDetailsDialog/PostDetailsDialog.tsx";
+import { ProjectLoadError } from "../components/ProjectLoadError/ProjectLoadError.tsx";
+import { seriesName } from "../components/PostStatus/PostStatus.tsx";
+import { ScheduleCalendar, ScheduleLegend } from "../components/ScheduleCalendar/ScheduleCalendar.tsx";
+import { ScheduleDialog, type ScheduleTarget } from "../components/ScheduleDialog/ScheduleDialog.tsx";
+import { TimezonePill } from "../components/TimezonePill/TimezonePill.tsx";
+import { useProjectNow } from "../hooks/useProjectNow.ts";
+import { useRouteProject } from "../hooks/useRouteProject.ts";
+import { useT } from "../i18n/i18n.tsx";
+import { usePageTitle } from "../lib/pageTitle.ts";
+import { postMessage } from "../lib/postMessages.ts";
+import { projectPath } from "../lib/projectSections.ts";
+import { clockText, projectTimeZone, zonedAt } from "../lib/projectTime.ts";
+import { type CalendarPost, calendarPosts, isVirtualPost, seriesOccurrences, stoppedSeries } from "../lib/recurrence.ts";
+import classes from "./Schedule.module.css";
+
+/**
+ * Spec §2 Schedule: the project's content calendar. Times are the project's (UTC when it
+ * has no timezone); posts refetch every 5 seconds, so approvals and publications made in
+ * Telegram show up on their own.
+ */
+export default function SchedulePage() {
+  const t = useT();
+  usePageTitle(t("section.schedule"));
+  const { projectId, project, failed } = useRouteProject();
+  const { channels, isLoading: channelsLoading, error: channelsError, mutate: reloadChannels } = useChannels(projectId);
+  const { posts, isLoaded: postsLoaded, error: postsError, mutate: reloadPosts } = usePosts(projectId);
+  const { drafts, isLoading: draftsLoading, error: draftsError, mutate: reloadDrafts } = useDrafts(projectId);
+
+  const timeZone = projectTimeZone(project?.timezone);
+  const current = useProjectNow(timeZone);
+  const today = toCalendarDate(current);
+  const [monthShift, setMonthShift] = useState(0);
+  const month = startOfMonth(today).add({ months: monthShift });
+  // Occurrences run to the last day the grid shows (the end of the month's last week).
+  const lastShownDay = endOfWeek(endOfMonth(month), "en-GB", "mon");
+  const todayKey = today.toString();
+  const untilKey = lastShownDay.toString();
+  const shown = useMemo(
+    () => calendarPosts(posts, drafts, { timeZone, today, until: lastShownDay }),
+    // The dates are rebuilt every render; their text is what identifies them.
+    [posts, drafts, timeZone, todayKey, untilKey],
+  );
+  const stopped = stoppedSeries(posts);
+
+  // Dialogs. What a closing dialog shows stays put while it animates out.
+  const [detailsId, setDetailsId] = useState<number | null>(null);
+  const [scheduleTarget, setScheduleTarget] = useState<ScheduleTarget | null>(null);
+  const [draftDialogOpen, setDraftDialogOpen] = useState(false);
+  const [createdDraft, setCreatedDraft] = useState<Draft | null>(null);
+  const [toDelete, setToDelete] = useState<CalendarPost | null>(null);
+  // The details follow the 5-second refetch (a status moves on while the dialog is open).
+  const liveDetails = detailsId === null ? null : (shown.find((post) => post.id === detailsId) ?? posts.find((post) => post.id === detailsId) ?? null);
+  const lastDetails = useRef<CalendarPost | null>(null);
+  if (liveDetails) lastDetails.current = liveDetails;
+  const lastTarget = useRef<ScheduleTarget | null>(null);
+  if (scheduleTarget) lastTarget.current = scheduleTarget;
+  const lastToDelete = useRef<CalendarPost | null>(null);
+  if (toDelete) lastToDelete.current = toDelete;
+
+  if (failed) return <ProjectLoadError />;
+  const loading = !project || projectId === null || channelsLoading || (!postsLoaded && !postsError) || draftsLoading;
+
+  const seriesOf = (post: CalendarPost | null): Post | null => {
+    if (!post) return null;
+    if (isVirtualPost(post)) return posts.find((item) => item.id === post.originalPostId) ?? null;
+    if (post.isRecurring) return post;
+    return post.seriesId === null ? null : (posts.find((item) => item.id === post.seriesId) ?? null);
+  };
+
+  const openCreate = (date: CalendarDate) => {
+    setCreatedDraft(null);
+    setScheduleTarget({ mode: "create", date });
+  };
+
+  // A series is edited at its next occurrence (the date it would run next), not its first date.
+  const openEdit = (post: CalendarPost) => {
+    setDetailsId(null);
+    setCreatedDraft(null);
+    const series = isVirtualPost(post) || post.isRecurring ? seriesOf(post) : null;
+    if (series) {
+      const [next] = seriesOccurrences(series, { timeZone, today, until: today.add({ weeks: 2 }) });
+      const at = next?.at ?? zonedAt(post.scheduledFor, timeZone);
+      setScheduleTarget({ mode: "edit", post: series, date: toCalendarDate(at), time: clockText(at) });
+      return;
+    }
+    const at = zonedAt(post.scheduledFor, timeZone);
+    setScheduleTarget({ mode: "edit", post, date: toCalendarDate(at), time: clockText(at) });
+  };
+
+  const openDelete = (post: CalendarPost) => {
+    setDetailsId(null);
+    setToDelete(post);
+  };
+
+  const hasChannel = channels.length > 0;
+  const ready = !loading && !channelsError && !(postsError && !postsLoaded) && !draftsError;
+
+  return (
+    <>
+      <PageHeader
+        eyebrow={project ? <BackLink to={projectPath(project.id)} label={project.name} /> : undefined}
+        title={t("section.schedule")}
+        description={
+          <>
+            {t("schedule.description")}
+            <TimezonePill timeZone={timeZone} now={current} />
+          </>
+        }
+        actions={
+          ready && hasChannel ? (
+            <Button leftSection={<IconPlus size={18} />} onClick={() => openCreate(today)} data-testid="new-post">
+              {t("schedule.newPost")}
+            </Button>
+          ) : undefined
+        }
+      />
+
+      {loading ? (
+        <FullPageLoader fullHeight={false} />
+      ) : channelsError ? (
+        <LoadError message={t("channels.loadFailed")} retryLabel={t("common.retry")} onRetry={() => void reloadChannels()} />
+      ) : postsError && !postsLoaded ? (
+        <LoadError message={t("schedule.loadFailed")} retryLabel={t("common.retry")} onRetry={() => void reloadPosts()} />
+      ) : draftsError ? (
+        <LoadError message={t("drafts.loadFailed")} retryLabel={t("common.retry")} onRetry={() => void reloadDrafts()} />
+      ) : !hasChannel ? (
+        <Card padding="xl" style={{ borderStyle: "dashed" }} data-testid="schedule-no-channel">
+          <EmptyState
+            py="xl"
+            variant="light"
+            icon={<IconMegaphone size={26} />}
+            title={t("schedule.noChannelTitle")}
+            description={t("schedule.noChannelText")}
+          >
+            <EmptyState.Actions>
+              <Button component={Link} to={projectPath(projectId!, "channels")} data-testid="go-to-channels">
+                {t("schedule.goToChannels")}
+              </Button>
+            </EmptyState.Actions>
+          </EmptyState>
+        </Card>
+      ) : (
+        <Stack gap="md">
+          {stopped.map((series) => (
+            <div key={series.id} className={classes.stopped} role="status" data-testid="series-stopped">
+              <IconAlert size={18} className={classes.stoppedIcon} />
+              <div className={classes.stoppedBody}>
+                <Text size="sm" fw={600}>
+                  {t("schedule.seriesStoppedTitle", { series: seriesName(t, series, timeZone) })}
+                </Text>
+                <Text size="sm" c="dimmed">
+                  {postMessage(t, series.lastError ?? "schedule.seriesOutOfDrafts")}
+                </Text>
+              </div>
+              <Anchor component="button" type="button" size="sm" fw={500} onClick={() => setDetailsId(series.id)} className={classes.stoppedAction}>
+                {t("schedule.details.open")}
+              </Anchor>
+            </div>
+          ))}
+          <ScheduleCalendar
+            month={month}
+            today={today}
+            timeZone={timeZone}
+            posts={shown}
+            onMonthChange={(months) => setMonthShift((shift) => shift + months)}
+            onToday={() => setMonthShift(0)}
+            onAddPost={openCreate}
+            onOpenPost={(post) => setDetailsId(post.id)}
+          />
+          <ScheduleLegend />
+        </Stack>
+      )}
+
+      {projectId !== null && (
+        <>
+          <PostDetailsDialog
+            projectId={projectId}
+            post={liveDetails ?? lastDetails.current}
+            series={seriesOf(liveDetails ?? lastDetails.current)}
+            opened={liveDetails !== null}
+            timeZone={timeZone}
+            drafts={drafts}
+            onClose={() => setDetailsId(null)}
+            onEdit={openEdit}
+            onDelete={openDelete}
+          />
+          <ScheduleDialog
+            projectId={projectId}
+            timeZone={timeZone}
+            target={scheduleTarget ?? lastTarget.current}
+            opened={scheduleTarget !== null && !draftDialogOpen}
+            drafts={drafts}
+            posts={posts}
+            createdDraft={createdDraft}
+            onCreateDraft={() => setDraftDialogOpen(true)}
+            onClose={() => setScheduleTarget(null)}
+          />
+          <DraftDialog
+            projectId={projectId}
+            opened={draftDialogOpen}
+            onClose={() => setDraftDialogOpen(false)}
+            onSaved={setCreatedDraft}
+          />
+          <DeletePostDialog
+            projectId={projectId}
+            post={toDelete ?? lastToDelete.current}
+            opened={toDelete !== null}
+            timeZone={timeZone}
+            onClose={() => setToDelete(null)}
+            onDeleted={() => setToDelete(null)}
+          />
+        </>
+      )}
+    </>
+  );
+}
