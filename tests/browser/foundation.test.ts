@@ -24,7 +24,7 @@ afterAll(async () => {
 
 test("sign in, create and open a project, switch language, see the 404 page", async () => {
   await signInThroughUi(page, stack, "maria.ivanova@example.com");
-  await expect.poll(() => page.getByTestId("greeting").textContent()).toContain("maria.ivanova");
+  await expect.poll(() => page.getByTestId("greeting").textContent(), { timeout: 10_000 }).toContain("maria.ivanova");
   expect(await page.title()).toMatch(/ \| Pressa$/);
   await screenshot(page, "foundation-dashboard");
 
@@ -37,7 +37,7 @@ test("sign in, create and open a project, switch language, see the 404 page", as
   await screenshot(page, "foundation-create-dialog");
   await dialog.getByRole("button", { name: "Создать проект" }).click();
   await page.waitForURL(/\/project\/\d+$/);
-  await expect.poll(() => page.getByRole("heading", { name: "Городские новости" }).count()).toBeGreaterThan(0);
+  await expect.poll(() => page.getByRole("heading", { name: "Городские новости" }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
   const projectUrl = page.url();
   const [stored] = await stack.sql`select name, admin_handle, timezone from app_public.projects`;
   expect(stored).toEqual({ name: "Городские новости", adminHandle: "city_news_admin", timezone: "Europe/Moscow" });
@@ -45,24 +45,24 @@ test("sign in, create and open a project, switch language, see the 404 page", as
   // back on the dashboard the card is there and opens the project
   await page.goto(`${stack.baseUrl}/`);
   const card = page.getByTestId("project-card").filter({ hasText: "Городские новости" });
-  await expect.poll(() => card.count()).toBe(1);
+  await expect.poll(() => card.count(), { timeout: 10_000 }).toBe(1);
   await card.click();
   await page.waitForURL(projectUrl);
-  await expect.poll(() => page.getByText("Главное за день в нашем городе").count()).toBeGreaterThan(0);
+  await expect.poll(() => page.getByText("Главное за день в нашем городе").count(), { timeout: 10_000 }).toBeGreaterThan(0);
   await screenshot(page, "foundation-project");
 
   // settings: switch to English and see English text at once
   await page.goto(`${stack.baseUrl}/settings`);
   await page.getByTestId("language-select").selectOption("en");
-  await expect.poll(() => page.getByRole("heading", { name: "Settings" }).count()).toBeGreaterThan(0);
+  await expect.poll(() => page.getByRole("heading", { name: "Settings" }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
   await page.goto(`${stack.baseUrl}/`);
-  await expect.poll(() => page.getByTestId("greeting").textContent()).toMatch(/maria\.ivanova/);
-  await expect.poll(() => page.getByTestId("new-project").textContent()).toBe("New project");
+  await expect.poll(() => page.getByTestId("greeting").textContent(), { timeout: 10_000 }).toMatch(/maria\.ivanova/);
+  await expect.poll(() => page.getByTestId("new-project").textContent(), { timeout: 10_000 }).toBe("New project");
   await screenshot(page, "foundation-dashboard-en");
 
   // an unknown path shows the 404 page
   await page.goto(`${stack.baseUrl}/no/such/page`);
-  await expect.poll(() => page.getByTestId("not-found").textContent()).toBeTruthy();
+  await expect.poll(() => page.getByTestId("not-found").textContent(), { timeout: 10_000 }).toBeTruthy();
   expect(await page.getByTestId("not-found").textContent()).toBe("Page not found");
   await screenshot(page, "foundation-404");
 });
