@@ -12,19 +12,49 @@ import { SESSION_COOKIE, sessionId, setSessionCookie } from "../session.ts";
 
 const HALF_LIFE_MS = (SESSION_TTL_DAYS / 2) * 24 * 60 * 60 * 1000;
 
+/**
+ * Sessions seen in the last few seconds, so a burst of requests from one browser costs
+ * one lookup. Logout here drops the entry at once; a session revoked elsewhere (another
+ * API instance, psql) is honoured within SESSION_CACHE_MS.
+ */
+export const SESSION_CACHE_MS = 5_000;
+const SESSION_CACHE_MAX = 10_000;
+type CachedSession = { user: SessionUser; expiresAt: Date; seenAt: number };
+const sessionCache = new Map<string, CachedSession>();
+
+export function forgetSession(id: string) {
+  sessionCache.delete(id);
+}
+
+async function lookupSession(sql: Sql, id: string): Promise<CachedSession | undefined> {
+  const now = Date.now();
+  const cached = sessionCache.get(id);
+  if (cached && now - cached.seenAt < SESSION_CACHE_MS && cached.expiresAt.getTime() > now) return cached;
+  const [row] = await sql<(SessionUser & { expiresAt: Date })[]>`select * from app_public.session_user(${id})`;
+  if (!row) {
+    sessionCache.delete(id);
+    return undefined;
+  }
+  if (sessionCache.size >= SESSION_CACHE_MAX) sessionCache.clear();
+  const fresh = { user: { id: row.id, email: row.email, isAdmin: row.isAdmin }, expiresAt: row.expiresAt, seenAt: now };
+  sessionCache.set(id, fresh);
+  return fresh;
+}
+
 export function loadSession(sql: Sql, secureCookies: boolean): MiddlewareHandler {
   return async (c, next) => {
     const token = getCookie(c, SESSION_COOKIE);
     if (token && /^[a-z2-7]{32}$/.test(token)) {
       const id = sessionId(token);
-      const [row] = await sql<(SessionUser & { expiresAt: Date })[]>`select * from app_public.session_user(${id})`;
-      if (row) {
-        c.set("user", { id: row.id, email: row.email, isAdmin: row.isAdmin });
+      const session = await lookupSession(sql, id);
+      if (session) {
+        c.set("user", session.user);
         c.set("sessionId", id);
         // Sliding expiry: when less than half of the 30 days is left, 30 days again, for
         // the browser's cookie too. Most requests only read.
-        if (row.expiresAt.getTime() < Date.now() + HALF_LIFE_MS) {
-          await sql`select app_public.extend_session(${id})`;
+        if (session.expiresAt.getTime() < Date.now() + HALF_LIFE_MS) {
+          const [extended] = await sql<{ extendSession: Date | null }[]>`select app_public.extend_session(${id})`;
+          if (extended?.extendSession) session.expiresAt = extended.extendSession;
           setSessionCookie(c, token, secureCookies);
         }
       }

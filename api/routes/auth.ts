@@ -8,6 +8,7 @@ import type { ApiDeps } from "../deps.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { clearSessionCookie, newSessionToken, sessionId, setSessionCookie } from "../session.ts";
+import { forgetSession } from "../middleware/session.ts";
 import { body, optionalJsonObject } from "../validate.ts";
 
 /** Six digits from a secure random source, without modulo bias. */
@@ -41,7 +42,10 @@ export function authRoutes({ sql, config }: ApiDeps) {
     .post("/logout", async (c) => {
       await optionalJsonObject(c.req);
       const id = c.get("sessionId");
-      if (id) await sql`select app_public.revoke_session(${id})`;
+      if (id) {
+        await sql`select app_public.revoke_session(${id})`;
+        forgetSession(id);
+      }
       clearSessionCookie(c, secure);
       return c.json({ ok: true });
     })
