@@ -45,6 +45,19 @@ export async function generateTitles(ai: Ai, project: ProjectVoice, count: numbe
   return titles;
 }
 
+/**
+ * A question and its answer are stored together once the answer exists, so a failed
+ * reply leaves no unanswered question behind and a retry does not store it twice.
+ */
+async function saveExchange(sql: Sql, userId: number, projectId: number, question: string, answer: string) {
+  return await sql.begin(async (tx) => {
+    const [q] = await tx<{ id: number }[]>`select id from app_public.add_chat_message(${userId}, ${projectId}, 'user', ${question})`;
+    const [a] = await tx<{ id: number; createdAt: Date }[]>`
+      select id, created_at from app_public.add_chat_message(${userId}, ${projectId}, 'assistant', ${answer})`;
+    return { id: a.id, createdAt: a.createdAt, questionId: q.id };
+  });
+}
+
 export function toJob(row: { id: number; status: GenerationJob["status"]; result: GenerationJob["result"]; error: string | null }): GenerationJob {
   return { jobId: row.id, status: row.status, result: row.result, error: row.error };
 }
@@ -117,11 +130,9 @@ export function aiRoutes({ sql, ai }: ApiDeps) {
       const projectId = idParam(c.req.param("projectId"));
       const model = requireAi(ai);
       const project = await projectVoice(sql, userId, projectId);
-      await sql`select app_public.add_chat_message(${userId}, ${projectId}, 'user', ${message})`;
       const answer = await model.complete(chatPrompt(project, mode, currentContent, history, message), { maxTokens: 2000 });
-      const [saved] = await sql<{ id: number; createdAt: Date }[]>`
-        select * from app_public.add_chat_message(${userId}, ${projectId}, 'assistant', ${answer})`;
-      return c.json({ id: saved.id, message: answer, timestamp: saved.createdAt });
+      const saved = await saveExchange(sql, userId, projectId, message, answer);
+      return c.json({ id: saved.id, message: answer, timestamp: saved.createdAt, questionId: saved.questionId });
     })
     .post("/chat/stream", body(ChatSchema), async (c) => {
       const { message, mode, currentContent, history } = c.req.valid("json");
@@ -129,7 +140,6 @@ export function aiRoutes({ sql, ai }: ApiDeps) {
       const projectId = idParam(c.req.param("projectId"));
       const model = requireAi(ai);
       const project = await projectVoice(sql, userId, projectId);
-      await sql`select app_public.add_chat_message(${userId}, ${projectId}, 'user', ${message})`;
       return streamSSE(c, async (stream) => {
         let answer = "";
         try {
@@ -138,9 +148,11 @@ export function aiRoutes({ sql, ai }: ApiDeps) {
             await stream.writeSSE({ event: "delta", data: JSON.stringify({ text: delta }) });
           }
           if (answer.trim() === "") throw new ApiError(502, "ai.emptyAnswer", "The AI returned an empty answer. Please try again.");
-          const [saved] = await sql<{ id: number; createdAt: Date }[]>`
-            select * from app_public.add_chat_message(${userId}, ${projectId}, 'assistant', ${answer.trim()})`;
-          await stream.writeSSE({ event: "done", data: JSON.stringify({ id: saved.id, message: answer.trim(), timestamp: saved.createdAt }) });
+          const saved = await saveExchange(sql, userId, projectId, message, answer.trim());
+          await stream.writeSSE({
+            event: "done",
+            data: JSON.stringify({ id: saved.id, message: answer.trim(), timestamp: saved.createdAt, questionId: saved.questionId }),
+          });
         } catch (err) {
           const failure = aiError(err);
           await stream.writeSSE({ event: "error", data: JSON.stringify({ message: failure.message, code: failure.code }) });

@@ -225,6 +225,18 @@ describe("assistant chat", () => {
     expect(done.message).toBe("Потоковый ответ, который приходит кусочками.");
   });
 
+  test("a failed reply stores nothing, so a retry does not store the question twice", async () => {
+    const project = (await stack.call("POST", "/api/projects", { name: "Retry", adminHandle: "retry_admin" }, cookie)).json;
+    stack.openai!.failNext(500, 10);
+    const failed = await stack.call("POST", `/api/projects/${project.id}/chat`, { message: "Вопрос" }, cookie);
+    expect(failed.status).toBe(502);
+    stack.openai!.reset();
+    const ok = await stack.call("POST", `/api/projects/${project.id}/chat`, { message: "Вопрос" }, cookie);
+    expect(ok.status).toBe(200);
+    const history = (await stack.call("GET", `/api/projects/${project.id}/chat/history?page=1&limit=5`, undefined, cookie)).json;
+    expect(history.messages.map((m: { role: string; content: string }) => `${m.role}:${m.content}`)).toEqual(["user:Вопрос", `assistant:${ok.json.message}`]);
+  });
+
   test("a blank message is refused; bad history pages are 400", async () => {
     expect((await stack.call("POST", `${base}/chat`, { message: "   " }, cookie)).json.message).toBe("chat.emptyMessage");
     expect((await stack.call("GET", `${base}/chat/history?page=0`, undefined, cookie)).status).toBe(400);

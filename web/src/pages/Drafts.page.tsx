@@ -31,6 +31,7 @@ import {
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
 import { ProjectLoadError } from "../components/ProjectLoadError/ProjectLoadError.tsx";
 import { useContentGeneration } from "../hooks/useContentGeneration.ts";
+import { useIsPhone } from "../hooks/useIsPhone.ts";
 import { useRouteProject } from "../hooks/useRouteProject.ts";
 import { useT } from "../i18n/i18n.tsx";
 import { failureText, serverMessage } from "../lib/messages.ts";
@@ -66,6 +67,8 @@ export default function DraftsPage() {
   const [batchCount, setBatchCount] = useState(0);
   const [deleting, setDeleting] = useState(false);
   const generation = useContentGeneration(projectId);
+  // On a phone the selection's buttons take a line of their own, with short labels.
+  const isPhone = useIsPhone();
   /** The selection waiting for "replace their text?" (spec §2 generate-titles-overwrite). */
   const [toGenerate, setToGenerate] = useState<{ ids: number[]; withContent: number } | null>(null);
   const lastToGenerate = useRef(toGenerate);
@@ -271,7 +274,7 @@ export default function DraftsPage() {
                   title={generation.active ? t("drafts.generationBusy") : undefined}
                   data-testid="generate-content"
                 >
-                  {t("drafts.generateContent")}
+                  {isPhone ? t("drafts.generateContentShort") : t("drafts.generateContent")}
                 </Button>
                 <Button
                   size="compact-sm"
@@ -284,7 +287,7 @@ export default function DraftsPage() {
                   }}
                   data-testid="delete-selected"
                 >
-                  {t("drafts.deleteSelected")}
+                  {isPhone ? t("common.delete") : t("drafts.deleteSelected")}
                 </Button>
               </div>
             ) : (

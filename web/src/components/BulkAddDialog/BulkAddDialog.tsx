@@ -8,19 +8,13 @@ import { generateTitles } from "../../api/ai.ts";
 import { bulkAddDrafts } from "../../api/drafts.ts";
 import { useIsPhone } from "../../hooks/useIsPhone.ts";
 import { useT } from "../../i18n/i18n.tsx";
+import { clampInput } from "../../lib/clampInput.ts";
 import { failureText, generationFailureText } from "../../lib/messages.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { IconSparkles } from "../Icons/Icons.tsx";
 import classes from "./BulkAddDialog.module.css";
 
 type BulkAddDialogProps = { projectId: number; opened: boolean; onClose: () => void };
-
-/** Spec §5: how many titles to generate, 1–30 (default 20). */
-const clampCount = (value: number | string) => {
-  const number = typeof value === "number" ? value : Number.parseInt(value, 10);
-  if (!Number.isFinite(number)) return GENERATED_TITLES.default;
-  return Math.min(GENERATED_TITLES.max, Math.max(GENERATED_TITLES.min, Math.round(number)));
-};
 
 /**
  * Many drafts at once, one title per line (spec §2/§5): blank lines do not count, more than
@@ -44,7 +38,8 @@ export function BulkAddDialog({ projectId, opened, onClose }: BulkAddDialogProps
   }, [opened]);
 
   const handleGenerate = async () => {
-    const wanted = clampCount(count);
+    // Spec §5: 1–30 titles, 20 when left empty.
+    const wanted = clampInput(count, GENERATED_TITLES);
     setCount(wanted);
     const controller = new AbortController();
     generation.current = controller;
@@ -54,7 +49,8 @@ export function BulkAddDialog({ projectId, opened, onClose }: BulkAddDialogProps
       if (!controller.signal.aborted) setText(generated.join("\n"));
     } catch (error) {
       if (!controller.signal.aborted) {
-        toastError(t("drafts.bulkAddFailed"), generationFailureText(t, error, "drafts.bulkAddFailed"));
+        const detail = generationFailureText(t, error, "drafts.bulkAddFailed");
+        toastError(t("drafts.bulkAddFailed"), detail === t("drafts.bulkAddFailed") ? undefined : detail);
       }
     } finally {
       if (generation.current === controller) {

@@ -10,6 +10,7 @@ import { createDraft, updateDraft } from "../../api/drafts.ts";
 import { useProject } from "../../api/projects.ts";
 import { useIsPhone } from "../../hooks/useIsPhone.ts";
 import { useT } from "../../i18n/i18n.tsx";
+import { clampInput } from "../../lib/clampInput.ts";
 import { failureText, generationFailureText, translateMessage } from "../../lib/messages.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { IconArrowBackUp, IconSparkles } from "../Icons/Icons.tsx";
@@ -39,13 +40,6 @@ function validate(values: Values): FieldErrors {
   if (result.success) return {};
   const nested = v.flatten<typeof DraftCreateSchema>(result.issues).nested ?? {};
   return { title: nested.title?.[0], content: nested.content?.[0], imageUrl: nested.imageUrl?.[0] };
-}
-
-/** Spec §5: the target length of a generated post, 100–4000 (default 1500). */
-export function clampPostLength(value: number | string): number {
-  const number = typeof value === "number" ? value : Number.parseInt(value, 10);
-  if (!Number.isFinite(number)) return GENERATED_POST_LENGTH.default;
-  return Math.min(GENERATED_POST_LENGTH.max, Math.max(GENERATED_POST_LENGTH.min, Math.round(number)));
 }
 
 type Generating = "title" | "post" | null;
@@ -101,10 +95,9 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved }: Draf
       await work(controller.signal);
     } catch (error) {
       if (controller.signal.aborted) return;
-      toastError(
-        t(kind === "title" ? "schedule.generateTitleFailed" : "schedule.generatePostFailed"),
-        generationFailureText(t, error, kind === "title" ? "schedule.generateTitleFailed" : "schedule.generatePostFailed"),
-      );
+      const failed = kind === "title" ? "schedule.generateTitleFailed" : "schedule.generatePostFailed";
+      const detail = generationFailureText(t, error, failed);
+      toastError(t(failed), detail === t(failed) ? undefined : detail);
     } finally {
       if (generation.current === controller) {
         generation.current = null;
@@ -126,7 +119,8 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved }: Draf
       titleInput.current?.focus();
       return;
     }
-    const length = clampPostLength(postLength);
+    // Spec §5: the target length is 100–4000, 1500 when left empty.
+    const length = clampInput(postLength, GENERATED_POST_LENGTH);
     setPostLength(length);
     return runGeneration("post", async (signal) => {
       // Spec §7 sends a language; the server writes in the project's language either way.
