@@ -21,7 +21,7 @@ export function sendApproval(telegram: Api | undefined, storage: FileStorage): T
     const parsed = v.safeParse(Payload, payload);
     if (!parsed.success) return helpers.logger.error("posts__send_approval: malformed payload, dropped");
     const { postId } = parsed.output;
-    const post = await deliveryQuery(helpers.query, "app_public.post_for_approval", [postId]);
+    const post = await deliveryQuery(helpers.query, "app_public.post_for_approval", [postId, helpers.job.id]);
     if (!post) return; // already sent, or the post moved on
     const fail = (reason: string) => helpers.query("select app_public.record_approval_failed($1, $2)", [postId, reason]);
     if (!telegram) return void await fail("The Telegram bot is not configured on the server");

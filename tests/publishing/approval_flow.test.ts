@@ -69,6 +69,8 @@ test("approve: published within 2 s of scheduledFor, with its link; the draft le
 
   // the approval message was edited to show the decision; a second press changes nothing
   expect(telegram.messages(p.admin.id).find((m) => m.message_id === header!.message_id)?.text).toMatch(/Одобрено/);
+  // one preview, though the automatic request (the post is due within 2 hours) met Publish
+  expect(telegram.messages(p.admin.id).filter((m) => m.text === "Today in the city: sunshine and a new park.")).toHaveLength(1);
   expect(telegram.messages(p.channel.id)).toHaveLength(1);
 }, 60_000);
 

@@ -102,10 +102,13 @@ test("killed with work queued at every step before sending: each post goes out e
 
 test("killed while Telegram holds the send and then carries it out: one message, the post uncertain until the admin says it is there", async () => {
   const p = await projectWithChannel(stack, { drafts: ["held and sent"] });
-  const postId = await schedule(p, 0, 6_000);
+  const postId = await schedule(p, 0, 10_000);
   await publish(p, postId);
-  await press(p, (await previewOf(p, postId)).message_id, `approve:${postId}`);
+  const preview = await previewOf(p, postId);
+  // armed before the approval: under load the post's time may already have come, and the
+  // send then follows the press at once
   stack.telegram!.failNext("sendMessage", { delayMs: 2_000 });
+  await press(p, preview.message_id, `approve:${postId}`);
   await expect.poll(() => statusOf(postId), { timeout: 15_000, interval: 50 }).toBe("sending");
   await stack.telegram!.waitFor(() => stack.telegram!.requests.find((r) => r.method === "sendMessage" && r.params.text === "held and sent"), 5_000);
   await killWorker();
@@ -123,10 +126,13 @@ test("killed while Telegram holds the send and then carries it out: one message,
 
 test("killed while Telegram holds the send and then drops it: nothing sent, uncertain, and 'Send again' publishes it once", async () => {
   const p = await projectWithChannel(stack, { drafts: ["held and lost"] });
-  const postId = await schedule(p, 0, 6_000);
+  const postId = await schedule(p, 0, 10_000);
   await publish(p, postId);
-  await press(p, (await previewOf(p, postId)).message_id, `approve:${postId}`);
+  const preview = await previewOf(p, postId);
+  // armed before the approval: under load the post's time may already have come, and the
+  // send then follows the press at once
   stack.telegram!.failNext("sendMessage", { delayMs: 2_000, processed: false });
+  await press(p, preview.message_id, `approve:${postId}`);
   await expect.poll(() => statusOf(postId), { timeout: 15_000, interval: 50 }).toBe("sending");
   await killWorker();
   startWorkerProcess();

@@ -79,11 +79,15 @@ describe("guarded transitions", () => {
       await tx`select app_public.request_post_approval(${userId}, ${projectId}, ${post.id})`;
       expect(await status(tx, post.id)).toBe("scheduled");
       await rejects(tx, `select app_public.request_post_approval(${userId}, ${projectId}, ${post.id})`, "INVAL");
-      const [{ admin }] = await tx`select (app_public.post_for_approval(${post.id})).admin_chat_id as admin`;
+      const [{ admin }] = await tx`select (app_public.post_for_approval(${post.id}, 'job-1')).admin_chat_id as admin`;
       expect(Number(admin)).toBe(42);
+      // another approval job (Publish met the automatic request) finds it claimed; the
+      // same job, retried after a crash, takes its claim back
+      expect((await tx`select (app_public.post_for_approval(${post.id}, 'job-2')).post_id`)[0].post_id).toBeNull();
+      expect(Number((await tx`select (app_public.post_for_approval(${post.id}, 'job-1')).post_id`)[0].post_id)).toBe(Number(post.id));
       expect((await tx`select app_public.record_approval_sent(${post.id}, 42, ${[7, 8]}::bigint[]) as ok`)[0].ok).toBe(true);
       // a second approval job finds the preview already sent
-      expect((await tx`select (app_public.post_for_approval(${post.id})).post_id`)[0].post_id).toBeNull();
+      expect((await tx`select (app_public.post_for_approval(${post.id}, 'job-1')).post_id`)[0].post_id).toBeNull();
 
       // only the buttons message in the admin's chat decides, once
       expect((await tx`select app_public.decide_post(${post.id}, 42, 7, true) is null as stale`)[0].stale).toBe(true);
