@@ -46,8 +46,19 @@ const api = new Deno.Command(Deno.execPath(), {
   env: { DATABASE_URL: url, PORT: String(port), DATA_DIR: dir },
   stdin: "null",
   stdout: "null",
-  stderr: "null",
+  stderr: "piped",
 }).spawn();
+// keep the API's warnings and errors (request lines are dropped) to explain any non-2xx
+const apiProblems: string[] = [];
+(async () => {
+  const decoder = new TextDecoder();
+  let rest = "";
+  for await (const chunk of api.stderr) {
+    const lines = (rest + decoder.decode(chunk)).split("\n");
+    rest = lines.pop() ?? "";
+    for (const line of lines) if (/"level":"(warn|error)"|"status":[45]\d\d/.test(line)) apiProblems.push(line);
+  }
+})();
 const base = `http://127.0.0.1:${port}`;
 for (let i = 0; i < 100; i++) {
   try {
@@ -104,6 +115,7 @@ for (const r of rows) {
   console.log(r.name.padEnd(40), r.rps.toFixed(0).padStart(8), String(r.p50).padStart(8), String(r.p99).padStart(8), String(r.errors).padStart(7), String(r.non2xx).padStart(8), `${((r.rps / ceilingRps) * 100).toFixed(1)}%`.padStart(11));
 }
 console.log("targets: every hot read ≥ 1500 req/s, p99 ≤ 50 ms, 0 errors");
+if (apiProblems.length) console.log(`\nAPI warnings, errors and non-2xx answers (${apiProblems.length}):\n${apiProblems.slice(0, 10).join("\n")}`);
 
 api.kill("SIGTERM");
 ceiling.kill("SIGTERM");

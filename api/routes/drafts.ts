@@ -9,8 +9,17 @@ import { body, idParam } from "../validate.ts";
 
 type DraftRow = Omit<Draft, "order"> & { sortOrder: number; updatedAt: string };
 
-export function toDraft({ sortOrder, updatedAt: _updatedAt, ...rest }: DraftRow): Draft {
-  return { ...rest, order: sortOrder };
+export function toDraft(r: DraftRow): Draft {
+  return {
+    id: r.id,
+    projectId: r.projectId,
+    title: r.title,
+    content: r.content,
+    imageUrl: r.imageUrl,
+    order: r.sortOrder,
+    status: r.status,
+    createdAt: r.createdAt,
+  };
 }
 
 export function draftRoutes({ sql }: ApiDeps) {

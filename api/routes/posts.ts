@@ -17,8 +17,27 @@ import { requireTelegram } from "./channels.ts";
 
 type PostRow = Post & { channelMessageIds: number[]; sendingWorkerId: unknown; sendingStartedAt: unknown; updatedAt: unknown };
 
-export function toPost({ channelMessageIds: _m, sendingWorkerId: _w, sendingStartedAt: _s, updatedAt: _u, ...post }: PostRow): Post {
-  return post;
+/** The fields the API shows (explicit picking: a rest spread over rows was a hot spot in bench:api). */
+export function toPost(r: PostRow): Post {
+  return {
+    id: r.id,
+    projectId: r.projectId,
+    draftId: r.draftId,
+    seriesId: r.seriesId,
+    title: r.title,
+    content: r.content,
+    imageUrl: r.imageUrl,
+    status: r.status,
+    createdAt: r.createdAt,
+    scheduledFor: r.scheduledFor,
+    isRecurring: r.isRecurring,
+    recurringType: r.recurringType,
+    recurringLastPost: r.recurringLastPost,
+    approvalMessageIds: r.approvalMessageIds,
+    publishedLinks: r.publishedLinks,
+    publishedAt: r.publishedAt,
+    lastError: r.lastError,
+  };
 }
 
 export function postRoutes({ sql, telegram }: ApiDeps) {
