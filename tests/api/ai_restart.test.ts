@@ -7,25 +7,11 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { promptOf } from "../doubles/openai/server.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
 
-const root = new URL("../..", import.meta.url).pathname;
 let stack: Stack;
 let worker: Deno.ChildProcess | undefined;
 
 function startWorkerProcess() {
-  worker = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "tasks/main.ts"],
-    cwd: root,
-    env: {
-      DATABASE_URL: stack.databaseUrl,
-      OPENAI_API_KEY: stack.openai!.apiKey,
-      OPENAI_BASE_URL: stack.openai!.baseURL,
-      OPENAI_MODEL: stack.openai!.model,
-      SMTP_URL: stack.smtp.url,
-    },
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
+  worker = stack.spawnWorkerProcess();
 }
 
 beforeAll(async () => {

@@ -25,3 +25,8 @@ export async function projectWithChannel(stack: Stack, options: { drafts?: strin
     : [];
   return { cookie, admin, channel, project, drafts, base: `/api/projects/${project.id}` };
 }
+
+/** The callback_data of a message's inline buttons. */
+export const buttonsOf = (m: { reply_markup?: { inline_keyboard: { callback_data?: string }[][] } | object }) =>
+  ((m.reply_markup as { inline_keyboard?: { callback_data?: string }[][] } | undefined)?.inline_keyboard ?? [])
+    .flat().map((b) => b.callback_data);

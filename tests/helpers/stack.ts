@@ -94,9 +94,25 @@ export async function startStack(options: StackOptions = {}) {
     return { cookie, user: verified.json as { id: number; email: string; isAdmin: boolean } };
   }
 
+  /** The real worker process (tasks/main.ts) on this stack's database and doubles. */
+  function spawnWorkerProcess() {
+    const env: Record<string, string> = { DATABASE_URL: databaseUrl, SMTP_URL: smtp.url };
+    if (telegram) Object.assign(env, { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot });
+    if (openai) Object.assign(env, { OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseURL, OPENAI_MODEL: openai.model });
+    return new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "tasks/main.ts"],
+      cwd: new URL("../..", import.meta.url).pathname,
+      env,
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+  }
+
   return {
     app,
     sql,
+    spawnWorkerProcess,
     smtp,
     config,
     databaseUrl,

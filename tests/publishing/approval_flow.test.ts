@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { makePng } from "../helpers/images.ts";
-import { projectWithChannel } from "../helpers/publishing.ts";
+import { buttonsOf, projectWithChannel } from "../helpers/publishing.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 
 let stack: Stack;
@@ -18,8 +18,6 @@ async function previewRecorded(postId: number) {
   await expect.poll(async () => (await stack.sql`select approval_message_ids ? 'chatId' as sent from app_public.posts where id = ${postId}`)[0].sent, { timeout: 10_000 }).toBe(true);
 }
 
-const buttonsOf = (m: { reply_markup?: { inline_keyboard: { callback_data?: string }[][] } }) =>
-  m.reply_markup?.inline_keyboard.flat().map((b) => b.callback_data) ?? [];
 
 test("approve: published within 2 s of scheduledFor, with its link; the draft leaves the list", async () => {
   const telegram = stack.telegram!;

@@ -5,27 +5,14 @@
  * the admin asked — none silently stuck or lost.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { projectWithChannel } from "../helpers/publishing.ts";
+import { buttonsOf, projectWithChannel } from "../helpers/publishing.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 
-const root = new URL("../..", import.meta.url).pathname;
 let stack: Stack;
 let worker: Deno.ChildProcess | undefined;
 
 function startWorkerProcess() {
-  worker = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "tasks/main.ts"],
-    cwd: root,
-    env: {
-      DATABASE_URL: stack.databaseUrl,
-      TELEGRAM_BOT_TOKEN: stack.telegram!.token,
-      TELEGRAM_API_ROOT: stack.telegram!.apiRoot,
-      SMTP_URL: stack.smtp.url,
-    },
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
+  worker = stack.spawnWorkerProcess();
 }
 
 async function killWorker() {
@@ -47,8 +34,6 @@ afterAll(async () => {
 });
 
 type P = Awaited<ReturnType<typeof projectWithChannel>>;
-const buttonsOf = (m: { reply_markup?: { inline_keyboard: { callback_data?: string }[][] } }) =>
-  m.reply_markup?.inline_keyboard.flat().map((b) => b.callback_data) ?? [];
 
 async function schedule(p: P, draftIndex: number, inMs: number) {
   const res = await stack.call("POST", `${p.base}/posts`, {
