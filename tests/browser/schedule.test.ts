@@ -9,7 +9,7 @@ import { type CalendarDate, CalendarDateTime, now, toCalendarDate, toZoned } fro
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { launchBrowser, screenshot } from "../helpers/browser.ts";
-import { projectWithChannel } from "../helpers/publishing.ts";
+import { projectWithChannel, buttonsOf } from "../helpers/publishing.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 import { ensureWebBuilt, WEB_DIST } from "../helpers/web.ts";
 
@@ -55,8 +55,6 @@ async function showMonthOf(page: Page, day: CalendarDate) {
   for (let i = 0; i > months; i -= 1) await page.getByTestId("calendar-prev").click();
 }
 
-const buttonsOf = (m: { reply_markup?: { inline_keyboard: { callback_data?: string }[][] } }) =>
-  m.reply_markup?.inline_keyboard.flat().map((b) => b.callback_data) ?? [];
 
 test("schedule from the calendar, publish, approve in Telegram, see it green and on the Published page", async () => {
   const telegram = stack.telegram!;
