@@ -6,14 +6,14 @@ import { sequentialize } from "@grammyjs/runner";
 import { Bot } from "grammy";
 import type { Sql } from "../api/db.ts";
 import type { Log } from "../api/log.ts";
-import { rateLimitTransformer } from "../api/telegram/client.ts";
+import { rateLimitTransformer, TELEGRAM_CLIENT } from "../api/telegram/client.ts";
 import { approval } from "./features/approval.ts";
 import { registration } from "./features/registration.ts";
 
 export type BotDeps = { sql: Sql; log: Log; apiRoot: string };
 
 export function createBot(token: string, deps: BotDeps) {
-  const bot = new Bot(token, { client: { apiRoot: deps.apiRoot } });
+  const bot = new Bot(token, { client: { ...TELEGRAM_CLIENT, apiRoot: deps.apiRoot } });
   bot.api.config.use(rateLimitTransformer({ log: (message, fields) => deps.log("warn", message, fields) }));
   // Updates of one chat are handled in order (the runner handles chats concurrently).
   bot.use(sequentialize((ctx) => ctx.chat?.id.toString()));

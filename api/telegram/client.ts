@@ -7,7 +7,9 @@
  * The gates are per process; the worker sends nearly all messages, and a 429 that still
  * happens (several processes at once) is handled by the retry.
  */
-import { Api, GrammyError, type Transformer } from "grammy";
+import { Api, type ApiClientOptions, GrammyError, type Transformer } from "grammy";
+import { Agent as HttpAgent } from "node:http";
+import { Agent as HttpsAgent } from "node:https";
 import { RateGate } from "./rate_gate.ts";
 
 export const BOT_MESSAGES_PER_SECOND = 30;
@@ -67,6 +69,22 @@ export function rateLimitTransformer(options: TelegramOptions = {}): Transformer
   };
 }
 
+/**
+ * No keep-alive. On a reused connection that closes before the answer arrives, the HTTP
+ * client underneath grammY silently sends the request again; for sendMessage that is a
+ * second post in the channel (measured against the local Bot API server: 2 copies). A new
+ * connection per call turns that case into an error we handle (the post becomes
+ * `uncertain`). It costs a TCP/TLS handshake per call, well within Telegram's own limits.
+ */
+const httpAgent = new HttpAgent({ keepAlive: false });
+const httpsAgent = new HttpsAgent({ keepAlive: false });
+export const TELEGRAM_CLIENT: ApiClientOptions = {
+  baseFetchConfig: {
+    // node-fetch (grammY's client on this runtime) takes an agent per URL
+    agent: (url: URL) => (url.protocol === "https:" ? httpsAgent : httpAgent),
+  } as ApiClientOptions["baseFetchConfig"],
+};
+
 /** A grammY Api for the configured bot, or undefined when no token is configured. */
 export function createTelegramApi(
   token: string | undefined,
@@ -74,7 +92,7 @@ export function createTelegramApi(
   options: TelegramOptions = {},
 ): Api | undefined {
   if (!token) return undefined;
-  const api = new Api(token, { apiRoot });
+  const api = new Api(token, { ...TELEGRAM_CLIENT, apiRoot });
   api.config.use(rateLimitTransformer(options));
   return api;
 }

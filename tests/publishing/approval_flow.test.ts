@@ -132,3 +132,20 @@ test("an image with text over the 1024-character caption limit goes out as the p
   expect(row.channelMessageIds).toEqual([messages[longPhoto].message_id, messages[longPhoto + 1].message_id]);
   expect(Object.values(row.publishedLinks)).toEqual([`https://t.me/${p.channel.username}/${messages[longPhoto].message_id}`]);
 }, 60_000);
+
+test("Telegram posts the message but the answer is lost: one copy in the channel, the post uncertain", async () => {
+  const telegram = stack.telegram!;
+  const p = await projectWithChannel(stack, { drafts: ["Lost answer"] });
+  const id = (await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[0].id, scheduledFor: new Date(Date.now() + 4_000).toISOString() }, p.cookie)).json.id;
+  await stack.call("POST", `${p.base}/posts/${id}/publish`, undefined, p.cookie);
+  const preview = await telegram.waitFor(() => telegram.messages(p.admin.id).find((m) => buttonsOf(m).includes(`approve:${id}`)), 10_000);
+  await previewRecorded(id);
+  // the next sendMessage is carried out, then its connection drops before the answer
+  telegram.failNext("sendMessage", { drop: true, processed: true });
+  const q = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${id}`);
+  await telegram.waitFor(() => telegram.callbackAnswer(q), 10_000);
+  await expect.poll(async () => (await stack.sql`select status from app_public.posts where id = ${id}`)[0].status, { timeout: 20_000 }).toBe("uncertain");
+  await new Promise((r) => setTimeout(r, 1500));
+  expect(telegram.messages(p.channel.id).filter((m) => m.text === "Lost answer")).toHaveLength(1);
+  expect(telegram.requests.filter((r) => r.method === "sendMessage" && r.params.text === "Lost answer" && String(r.params.chat_id) === String(p.channel.id))).toHaveLength(1);
+}, 60_000);
