@@ -1,12 +1,33 @@
 import { MantineProvider } from "@mantine/core";
-import { BrowserRouter } from "react-router-dom";
+import { lazy, Suspense } from "react";
+import { BrowserRouter, useLocation } from "react-router-dom";
 import { SWRConfig } from "swr";
+import { startSessionCheck, useUser } from "./api/auth.ts";
 import { swrConfig } from "./api/swrConfig.ts";
-import { BugReportButton } from "./components/BugReportButton/BugReportButton.tsx";
 import { Toaster } from "./components/Toaster/Toaster.tsx";
 import { I18nProvider } from "./i18n/i18n.tsx";
 import { AppRoutes } from "./routes.tsx";
 import { theme } from "./theme.ts";
+
+startSessionCheck();
+
+// Its own chunk (with the icons), loaded only for a signed-in person.
+const BugReportButton = lazy(() => import("./components/BugReportButton/BugReportButton.tsx"));
+
+/**
+ * Spec §2: the floating bug-report button on every page but /auth. Reports need a session,
+ * so a signed-out visitor (who only sees /auth and the 404 page) does not get it.
+ */
+function BugReportSlot() {
+  const { pathname } = useLocation();
+  const { user } = useUser();
+  if (!user || pathname.replace(/\/+$/, "") === "/auth") return null;
+  return (
+    <Suspense fallback={null}>
+      <BugReportButton />
+    </Suspense>
+  );
+}
 
 export function App() {
   return (
@@ -15,7 +36,7 @@ export function App() {
         <SWRConfig value={swrConfig}>
           <BrowserRouter>
             <AppRoutes />
-            <BugReportButton />
+            <BugReportSlot />
           </BrowserRouter>
           <Toaster />
         </SWRConfig>

@@ -2,7 +2,7 @@ import { lazy, Suspense, type ComponentType, type ReactNode } from "react";
 import { Route, Routes } from "react-router-dom";
 import { GuestOnly, RequireAdmin, RequireAuth } from "./components/AuthGate/AuthGate.tsx";
 import { FullPageLoader } from "./components/FullPageLoader/FullPageLoader.tsx";
-import { PROJECT_SECTIONS, type ProjectSectionPath } from "./lib/projectSections.ts";
+import { PROJECT_SECTION_PATHS, type ProjectSectionPath } from "./lib/projectPaths.ts";
 
 // Every screen, and the shell itself, is its own chunk: the first paint loads only what it shows.
 const Shell = lazy(() => import("./components/Shell/Shell.tsx"));
@@ -57,7 +57,7 @@ export function AppRoutes() {
         >
           <Route index element={<DashboardPage />} />
           <Route path="project/:id" element={<ProjectPage />} />
-          {PROJECT_SECTIONS.map(({ path }) => {
+          {PROJECT_SECTION_PATHS.map((path) => {
             const Page = SECTION_PAGES[path];
             return (
               <Route key={path} path={`project/:id/${path}`} element={Page ? <Page /> : <ProjectSectionPage section={path} />} />

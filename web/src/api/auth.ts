@@ -14,8 +14,24 @@ async function fetchSessionUser(url: string): Promise<SessionUser | null> {
   }
 }
 
+// The first session check, started before React renders, so it runs alongside the download of
+// the dictionary; the first read of USER_KEY takes its answer, later reads ask afresh.
+let earlyCheck: Promise<SessionUser | null> | null = null;
+
+export function startSessionCheck() {
+  earlyCheck ??= fetchSessionUser(USER_KEY);
+  // A failure is reported by the read that takes it over.
+  earlyCheck.catch(() => {});
+}
+
+function readSessionUser(url: string): Promise<SessionUser | null> {
+  const early = earlyCheck;
+  earlyCheck = null;
+  return early ?? fetchSessionUser(url);
+}
+
 export function useUser() {
-  const { data, error, isLoading, mutate } = useSWR<SessionUser | null>(USER_KEY, fetchSessionUser);
+  const { data, error, isLoading, mutate } = useSWR<SessionUser | null>(USER_KEY, readSessionUser);
   return { user: data ?? null, isLoading, error: error as unknown, mutate };
 }
 

@@ -1,18 +1,45 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { Center, Loader } from "@mantine/core";
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import rosetta from "rosetta";
 import { DEFAULT_LANGUAGE, LANGUAGES } from "../../../api/contract/limits.ts";
-import en from "./en.json";
-import ru from "./ru.json";
+// Types only: each dictionary is its own chunk, and a visit loads just the language it shows.
+import type en from "./en.json";
+import type ru from "./ru.json";
 
 export type Language = (typeof LANGUAGES)[number];
 export type TranslationKey = keyof typeof ru;
 export type TranslationParams = Record<string, string | number>;
 
-// Both dictionaries must carry the same keys: tsc fails here when one of them lacks a key.
-const enIsComplete: Record<TranslationKey, string> = en;
-const ruIsComplete: Record<keyof typeof en, string> = ru;
+type Dictionary = Record<string, string>;
 
-const i18n = rosetta<Record<string, string>>({ ru: ruIsComplete, en: enIsComplete });
+// Both dictionaries must carry the same keys: tsc fails here when one of them lacks a key.
+const loaders: Record<Language, () => Promise<Dictionary>> = {
+  ru: () => import("./ru.json").then(({ default: dictionary }): Record<keyof typeof en, string> => dictionary),
+  en: () => import("./en.json").then(({ default: dictionary }): Record<TranslationKey, string> => dictionary),
+};
+
+const i18n = rosetta<Dictionary>();
+const loaded = new Set<Language>();
+const loading = new Map<Language, Promise<void>>();
+
+/** Fetches a language's dictionary once; a failed fetch may be tried again. */
+export function loadDictionary(language: Language): Promise<void> {
+  let pending = loading.get(language);
+  if (!pending) {
+    pending = loaders[language]().then(
+      (dictionary) => {
+        i18n.set(language, dictionary);
+        loaded.add(language);
+      },
+      (error: unknown) => {
+        loading.delete(language);
+        throw error;
+      },
+    );
+    loading.set(language, pending);
+  }
+  return pending;
+}
 
 /** The interface language lives in this browser only (spec §2 Settings). */
 export const LANGUAGE_STORAGE_KEY = "pressa.language";
@@ -29,6 +56,11 @@ function readStoredLanguage(): Language {
     return DEFAULT_LANGUAGE;
   }
 }
+
+// The stored language's dictionary is requested as soon as the app's code runs, alongside
+// the session check, rather than after the first render.
+const initialLanguage = readStoredLanguage();
+const initialDictionary = loadDictionary(initialLanguage).catch(() => {});
 
 /**
  * Keys are flat ("auth.title", "404.message"), so lookups pass the key as a one-element path:
@@ -48,24 +80,60 @@ const I18nContext = createContext<I18nContextValue>({
   setLanguage: () => {},
 });
 
+/**
+ * Renders the app once the interface language's dictionary is there (a spinner until then, so
+ * no raw keys flash on the first paint). Another language is shown once its dictionary loads.
+ */
 export function I18nProvider({ children }: { children: ReactNode }) {
-  const [language, setLanguageState] = useState<Language>(readStoredLanguage);
+  const [language, setLanguageState] = useState<Language>(initialLanguage);
+  const [ready, setReady] = useState(() => loaded.has(initialLanguage));
+  // The latest choice wins when two dictionaries arrive out of order.
+  const requested = useRef<Language>(initialLanguage);
+
+  useEffect(() => {
+    // Should the dictionary fail to load, the interface still comes up, showing keys.
+    if (!ready) void initialDictionary.then(() => setReady(true));
+  }, [ready]);
 
   useEffect(() => {
     document.documentElement.lang = language;
   }, [language]);
 
   const setLanguage = useCallback((next: Language) => {
-    try {
-      window.localStorage.setItem(LANGUAGE_STORAGE_KEY, next);
-    } catch {
-      // Private mode may refuse storage; the choice still applies to this visit.
+    requested.current = next;
+    if (loaded.has(next)) {
+      remember(next);
+      setLanguageState(next);
+      return;
     }
-    setLanguageState(next);
+    // Until it loads the current language stays; if it cannot load, nothing changes.
+    loadDictionary(next).then(
+      () => {
+        if (requested.current !== next) return;
+        remember(next);
+        setLanguageState(next);
+      },
+      () => {},
+    );
   }, []);
 
   const value = useMemo(() => ({ language, setLanguage }), [language, setLanguage]);
+  if (!ready) {
+    return (
+      <Center mih="100dvh">
+        <Loader size="md" />
+      </Center>
+    );
+  }
   return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
+}
+
+function remember(language: Language) {
+  try {
+    window.localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
+  } catch {
+    // Private mode may refuse storage; the choice still applies to this visit.
+  }
 }
 
 export function useLanguage(): I18nContextValue {
@@ -79,4 +147,3 @@ export function useT(): TFunction {
   const { language } = useLanguage();
   return useCallback((key, params) => translate(language, key, params), [language]);
 }
-

@@ -1,47 +1,42 @@
 import type { TranslationKey } from "../i18n/i18n.tsx";
 import { IconCalendar, IconFileText, IconMegaphone, IconSend, IconSparkles } from "../components/Icons/Icons.tsx";
+import { PROJECT_SECTION_PATHS, type ProjectSectionPath } from "./projectPaths.ts";
 
-/** The five areas of a project (spec §2), in the order the sidebar and overview show them. */
-export const PROJECT_SECTIONS = [
-  {
-    path: "ai-assistant",
+export { projectPath, type ProjectSectionPath } from "./projectPaths.ts";
+
+// Titles and icons of the project areas; the paths alone live in projectPaths.ts for the routes.
+const SECTION_DETAILS = {
+  "ai-assistant": {
     titleKey: "section.aiAssistant",
     descriptionKey: "section.aiAssistant.description",
     Icon: IconSparkles,
   },
-  {
-    path: "channels",
+  channels: {
     titleKey: "section.channels",
     descriptionKey: "section.channels.description",
     Icon: IconMegaphone,
   },
-  {
-    path: "schedule",
+  schedule: {
     titleKey: "section.schedule",
     descriptionKey: "section.schedule.description",
     Icon: IconCalendar,
   },
-  {
-    path: "drafts",
+  drafts: {
     titleKey: "section.drafts",
     descriptionKey: "section.drafts.description",
     Icon: IconFileText,
   },
-  {
-    path: "published",
+  published: {
     titleKey: "section.published",
     descriptionKey: "section.published.description",
     Icon: IconSend,
   },
-] as const satisfies ReadonlyArray<{
-  path: string;
-  titleKey: TranslationKey;
-  descriptionKey: TranslationKey;
-  Icon: unknown;
-}>;
+} as const satisfies Record<
+  ProjectSectionPath,
+  { titleKey: TranslationKey; descriptionKey: TranslationKey; Icon: unknown }
+>;
+
+/** The five areas of a project (spec §2), in the order the sidebar and overview show them. */
+export const PROJECT_SECTIONS = PROJECT_SECTION_PATHS.map((path) => ({ path, ...SECTION_DETAILS[path] }));
 
 export type ProjectSection = (typeof PROJECT_SECTIONS)[number];
-export type ProjectSectionPath = ProjectSection["path"];
-
-export const projectPath = (projectId: number, section?: ProjectSectionPath) =>
-  section ? `/project/${projectId}/${section}` : `/project/${projectId}`;

@@ -1,15 +1,28 @@
-import { notifications } from "@mantine/notifications";
+import { notifications, notificationsStore, type NotificationData } from "@mantine/notifications";
+import { requestToastQueue } from "../components/Toaster/Toaster.tsx";
+
+/** Spec §2/§9: one toast at a time, the rest wait in the queue. */
+export const TOAST_LIMIT = 1;
+
+// The toast renderer (components/Toaster) loads after the first screen; the store gets its
+// limit now, so toasts raised before it arrives already queue one at a time.
+notificationsStore.updateState((state) => ({ ...state, limit: TOAST_LIMIT }));
+
+function show(notification: NotificationData) {
+  requestToastQueue();
+  notifications.show(notification);
+}
 
 /** A failed action: red, with the server's message when there is one. */
 export function toastError(title: string, message?: string) {
-  notifications.show({ color: "red", title, message: message ?? "" });
+  show({ color: "red", title, message: message ?? "" });
 }
 
 export function toastSuccess(title: string, message?: string) {
-  notifications.show({ color: "teal", title, message: message ?? "" });
+  show({ color: "teal", title, message: message ?? "" });
 }
 
 /** Partly done, or nothing done for a reason the person should know (e.g. skipped items). */
 export function toastWarning(title: string, message?: string) {
-  notifications.show({ color: "yellow", title, message: message ?? "" });
+  show({ color: "yellow", title, message: message ?? "" });
 }

@@ -1,15 +1,21 @@
 import { Card, NativeSelect, Text } from "@mantine/core";
 import "@mantine/core/styles/Card.layer.css";
+import { useEffect } from "react";
 import { LANGUAGES } from "../../../api/contract/limits.ts";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
 import { IconGlobe } from "../components/Icons/Icons.tsx";
-import { useLanguage, useT, type Language } from "../i18n/i18n.tsx";
+import { loadDictionary, useLanguage, useT, type Language } from "../i18n/i18n.tsx";
 import { usePageTitle } from "../lib/pageTitle.ts";
 
 export default function SettingsPage() {
   const t = useT();
   const { language, setLanguage } = useLanguage();
   usePageTitle(t("settings.title"));
+
+  // Each language's dictionary is fetched on first use; fetched ahead here, a switch is instant.
+  useEffect(() => {
+    for (const code of LANGUAGES) loadDictionary(code).catch(() => {});
+  }, []);
 
   return (
     <>

@@ -21,5 +21,3 @@ import "@mantine/core/styles/Title.layer.css";
 import "@mantine/core/styles/Anchor.layer.css";
 import "@mantine/core/styles/Paper.layer.css";
 import "@mantine/core/styles/Input.layer.css";
-import "@mantine/core/styles/Notification.layer.css";
-import "@mantine/notifications/styles.layer.css";

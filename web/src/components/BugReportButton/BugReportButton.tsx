@@ -1,27 +1,18 @@
 import { lazy, Suspense, useState } from "react";
-import { useLocation } from "react-router-dom";
-import { useUser } from "../../api/auth.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { IconBug } from "../Icons/Icons.tsx";
 import classes from "./BugReportButton.module.css";
 
-// Only this button is in the first bundle; the dialog loads when it is about to be used.
+// The dialog loads when it is about to be used.
 const loadDialog = () => import("../BugReportDialog/BugReportDialog.tsx");
 const BugReportDialog = lazy(loadDialog);
 
-/**
- * Spec §2: the floating bug-report button on every page but /auth. Reports need a session,
- * so a signed-out visitor (who only sees /auth and the 404 page) does not get it.
- */
-export function BugReportButton() {
+/** Spec §2: the floating bug-report button; App shows it where it belongs (BugReportSlot). */
+export default function BugReportButton() {
   const t = useT();
-  const { pathname } = useLocation();
-  const { user } = useUser();
   const [opened, setOpened] = useState(false);
   // Mounted from the first open on, so the text typed before a cancel is still there.
   const [mounted, setMounted] = useState(false);
-
-  if (!user || pathname.replace(/\/+$/, "") === "/auth") return null;
 
   const open = () => {
     setMounted(true);

@@ -3,6 +3,7 @@ import "@mantine/core/styles/Modal.layer.css";
 import { useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { createProject, type ProjectUpdateInput } from "../../api/projects.ts";
+import { useOpenedAfterMount } from "../../hooks/useOpenedAfterMount.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { failureText } from "../../lib/messages.ts";
 import { projectPath } from "../../lib/projectSections.ts";
@@ -15,6 +16,8 @@ export function CreateProjectDialog({ opened, onClose }: CreateProjectDialogProp
   const t = useT();
   const navigate = useNavigate();
   const [submitting, setSubmitting] = useState(false);
+  // The shell mounts this dialog, in its own chunk, at the first open.
+  const shown = useOpenedAfterMount(opened);
 
   const handleSubmit = async ({ language: _contentLanguage, ...input }: ProjectUpdateInput) => {
     setSubmitting(true);
@@ -32,7 +35,7 @@ export function CreateProjectDialog({ opened, onClose }: CreateProjectDialogProp
 
   return (
     <Modal
-      opened={opened}
+      opened={shown}
       onClose={submitting ? () => {} : onClose}
       title={t("projectDialog.createTitle")}
       size="lg"

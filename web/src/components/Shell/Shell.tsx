@@ -1,18 +1,25 @@
-import { Burger, Drawer } from "@mantine/core";
+import { Burger } from "@mantine/core";
 import "@mantine/core/styles/Burger.layer.css";
+// Every dialog of the signed-in pages (Modal) relies on these two being here.
 import "@mantine/core/styles/ModalBase.layer.css";
 import "@mantine/core/styles/Overlay.layer.css";
-import "@mantine/core/styles/Drawer.layer.css";
 import { useDisclosure, useMediaQuery } from "@mantine/hooks";
-import { Suspense, useEffect } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { Link, Outlet, useLocation } from "react-router-dom";
 import { useT } from "../../i18n/i18n.tsx";
 import { FullPageLoader } from "../FullPageLoader/FullPageLoader.tsx";
 import { PressaMark } from "../Icons/Icons.tsx";
-import { CreateProjectDialog } from "../ProjectDialogs/CreateProjectDialog.tsx";
 import { Sidebar } from "../Sidebar/Sidebar.tsx";
 import { CreateProjectContext } from "./createProjectContext.ts";
 import classes from "./Shell.module.css";
+
+// The drawer and the create-project dialog (with Modal, the project form and their styles) are
+// not on the first screen: each loads when first opened, the drawer already on the way to a tap.
+const loadMobileNav = () => import("./MobileNav.tsx");
+const MobileNav = lazy(loadMobileNav);
+const CreateProjectDialog = lazy(async () => ({
+  default: (await import("../ProjectDialogs/CreateProjectDialog.tsx")).CreateProjectDialog,
+}));
 
 /** Navigation shell of every signed-in page (spec §2). */
 export default function Shell() {
@@ -20,6 +27,9 @@ export default function Shell() {
   const { pathname } = useLocation();
   const [drawerOpened, drawer] = useDisclosure(false);
   const [createOpened, createDialog] = useDisclosure(false);
+  // Mounted from the first open on, so each keeps its state and its closing transition.
+  const [drawerMounted, setDrawerMounted] = useState(false);
+  const [createMounted, setCreateMounted] = useState(false);
   const isWide = useMediaQuery("(min-width: 62em)");
 
   const closeDrawer = drawer.close;
@@ -30,8 +40,14 @@ export default function Shell() {
     if (isWide) closeDrawer();
   }, [isWide, closeDrawer]);
 
+  const toggleDrawer = () => {
+    setDrawerMounted(true);
+    drawer.toggle();
+  };
+
   const openCreate = () => {
     drawer.close();
+    setCreateMounted(true);
     createDialog.open();
   };
 
@@ -42,22 +58,18 @@ export default function Shell() {
           <Sidebar onCreateProject={openCreate} />
         </aside>
 
-        <Drawer
-          opened={drawerOpened}
-          onClose={drawer.close}
-          size="16rem"
-          withCloseButton={false}
-          aria-label={t("nav.main")}
-          classNames={{ body: classes.drawerBody }}
-        >
-          <Sidebar onCreateProject={openCreate} />
-        </Drawer>
+        {drawerMounted && (
+          <Suspense fallback={null}>
+            <MobileNav opened={drawerOpened} onClose={drawer.close} onCreateProject={openCreate} />
+          </Suspense>
+        )}
 
         <div className={classes.main}>
           <header className={classes.topbar}>
             <Burger
               opened={drawerOpened}
-              onClick={drawer.toggle}
+              onClick={toggleDrawer}
+              onPointerDown={() => void loadMobileNav()}
               size="sm"
               aria-label={drawerOpened ? t("nav.closeMenu") : t("nav.openMenu")}
               aria-expanded={drawerOpened}
@@ -74,7 +86,11 @@ export default function Shell() {
           </main>
         </div>
 
-        <CreateProjectDialog opened={createOpened} onClose={createDialog.close} />
+        {createMounted && (
+          <Suspense fallback={null}>
+            <CreateProjectDialog opened={createOpened} onClose={createDialog.close} />
+          </Suspense>
+        )}
       </div>
     </CreateProjectContext.Provider>
   );

@@ -1,15 +1,27 @@
-import { Notifications } from "@mantine/notifications";
-import { useEffect, useRef } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useT } from "../../i18n/i18n.tsx";
-import { SwipeableToast } from "./SwipeableToast.tsx";
+
+const ToastQueue = lazy(() => import("./ToastQueue.tsx"));
+
+let queueRequested = false;
+let mountQueue: (() => void) | undefined;
+
+/** Loads the toast renderer at once; lib/toast.ts calls it with every toast. */
+export function requestToastQueue() {
+  queueRequested = true;
+  mountQueue?.();
+}
 
 /**
  * Spec §2/§9 toasts: one at a time (the rest wait in a queue), 5 s each, at most 420px wide,
  * swipe right by 50px to dismiss, and F8 moves focus to the toast region.
+ * The region is here from the first paint; what renders the toasts loads when the browser is
+ * idle, or with the first toast if that comes sooner.
  */
 export function Toaster() {
   const t = useT();
   const regionRef = useRef<HTMLElement>(null);
+  const [queueWanted, setQueueWanted] = useState(() => queueRequested);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -22,18 +34,28 @@ export function Toaster() {
     return () => window.removeEventListener("keydown", onKeyDown);
   }, []);
 
+  useEffect(() => {
+    const want = () => setQueueWanted(true);
+    mountQueue = want;
+    if (queueRequested) want();
+    const idle =
+      typeof window.requestIdleCallback === "function"
+        ? window.requestIdleCallback(want, { timeout: 1000 })
+        : window.setTimeout(want, 200);
+    return () => {
+      mountQueue = undefined;
+      if (typeof window.cancelIdleCallback === "function") window.cancelIdleCallback(idle);
+      else window.clearTimeout(idle);
+    };
+  }, []);
+
   return (
     <section ref={regionRef} aria-label={t("notifications.region")} tabIndex={-1} data-testid="toast-region">
-      <Notifications
-        withinPortal={false}
-        position="bottom-right"
-        limit={1}
-        autoClose={5000}
-        containerWidth={420}
-        allowDragDismiss={false}
-        allowScrollDismiss={false}
-        renderNotification={(data) => <SwipeableToast data={data} />}
-      />
+      {queueWanted && (
+        <Suspense fallback={null}>
+          <ToastQueue />
+        </Suspense>
+      )}
     </section>
   );
 }
