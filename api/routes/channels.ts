@@ -10,6 +10,7 @@ import type { Channel } from "../contract/channels.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { ApiError } from "../errors.ts";
+import { ownProjectList } from "../ownership.ts";
 import { requireUser } from "../middleware/session.ts";
 import { describeTelegramError } from "../telegram/errors.ts";
 import { body, idParam } from "../validate.ts";
@@ -73,9 +74,9 @@ export function channelRoutes({ sql, telegram }: ApiDeps) {
     .use(requireUser)
     .get("/", async (c) => {
       const projectId = idParam(c.req.param("projectId"));
-      const rows = await sql<Channel[]>`select * from app_public.project_channels(${currentUser(c).id}, ${projectId})`;
-      if (rows.length === 0) await sql`select app_public.get_project(${currentUser(c).id}, ${projectId})`;
-      return c.json(rows);
+      const userId = currentUser(c).id;
+      const rows = await sql<Channel[]>`select * from app_public.project_channels(${userId}, ${projectId})`;
+      return c.json(await ownProjectList(sql, userId, projectId, rows));
     })
     .post("/", body(ChannelCreateSchema), async (c) => {
       const { type, link } = c.req.valid("json");

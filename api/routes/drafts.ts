@@ -5,6 +5,7 @@ import type { Draft } from "../contract/drafts.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { requireUser } from "../middleware/session.ts";
+import { ownProjectList } from "../ownership.ts";
 import { body, idParam } from "../validate.ts";
 
 type DraftRow = Omit<Draft, "order"> & { sortOrder: number; updatedAt: string };
@@ -26,13 +27,10 @@ export function draftRoutes({ sql }: ApiDeps) {
   return new Hono<AppEnv>()
     .use(requireUser)
     .get("/", async (c) => {
-      const rows = await sql<DraftRow[]>`
-        select * from app_public.project_drafts(${currentUser(c).id}, ${idParam(c.req.param("projectId"))})`;
-      if (rows.length === 0) {
-        // an empty list must still be the user's own project
-        await sql`select app_public.get_project(${currentUser(c).id}, ${idParam(c.req.param("projectId"))})`;
-      }
-      return c.json(rows.map(toDraft));
+      const userId = currentUser(c).id;
+      const projectId = idParam(c.req.param("projectId"));
+      const rows = await sql<DraftRow[]>`select * from app_public.project_drafts(${userId}, ${projectId})`;
+      return c.json((await ownProjectList(sql, userId, projectId, rows)).map(toDraft));
     })
     .post("/", body(DraftCreateSchema), async (c) => {
       const d = c.req.valid("json");

@@ -10,6 +10,7 @@ import { type Post, PostDeleteSchema, PostWriteSchema } from "../contract/posts.
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { ApiError } from "../errors.ts";
+import { ownProjectList } from "../ownership.ts";
 import { requireUser } from "../middleware/session.ts";
 import { describeTelegramError } from "../telegram/errors.ts";
 import { body, idParam, optionalJsonObject } from "../validate.ts";
@@ -56,15 +57,15 @@ export function postRoutes({ sql, telegram }: ApiDeps) {
     .use(requireUser)
     .get("/", async (c) => {
       const projectId = idParam(c.req.param("projectId"));
-      const rows = await sql<PostRow[]>`select * from app_public.project_posts(${currentUser(c).id}, ${projectId})`;
-      if (rows.length === 0) await sql`select app_public.get_project(${currentUser(c).id}, ${projectId})`;
-      return c.json(rows.map(toPost));
+      const userId = currentUser(c).id;
+      const rows = await sql<PostRow[]>`select * from app_public.project_posts(${userId}, ${projectId})`;
+      return c.json((await ownProjectList(sql, userId, projectId, rows)).map(toPost));
     })
     .get("/published", async (c) => {
       const projectId = idParam(c.req.param("projectId"));
-      const rows = await sql<PostRow[]>`select * from app_public.published_posts(${currentUser(c).id}, ${projectId})`;
-      if (rows.length === 0) await sql`select app_public.get_project(${currentUser(c).id}, ${projectId})`;
-      return c.json(rows.map(toPost));
+      const userId = currentUser(c).id;
+      const rows = await sql<PostRow[]>`select * from app_public.published_posts(${userId}, ${projectId})`;
+      return c.json((await ownProjectList(sql, userId, projectId, rows)).map(toPost));
     })
     .post("/", body(PostWriteSchema), async (c) => {
       const p = write(c);
