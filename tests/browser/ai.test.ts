@@ -260,12 +260,16 @@ test("the assistant: greeting, streamed reply, context, history after a reload, 
 
   // After a reload the stored history shows, without the greeting: the newest page of 5.
   await page.reload();
+  // let the lazily loaded parts (toasts, bug-report button) arrive before clicking
+  await page.waitForLoadState("networkidle");
   await expect.poll(() => messages.count(), soon).toBe(5);
   expect(await page.getByTestId("chat-greeting").count()).toBe(0);
   expect(await page.getByTestId("chat-suggestions").count()).toBe(0);
   expect(await messages.nth(1).textContent()).toContain("Сделай короче");
   expect(await messages.nth(3).textContent()).toContain("Что ещё?");
-  await page.getByTestId("chat-load-earlier").click();
+  // dispatched rather than clicked: the thread may still be settling its scroll position
+  // after the reload (a moving target Playwright's hit test refuses under load)
+  await page.getByTestId("chat-load-earlier").dispatchEvent("click");
   await expect.poll(() => messages.count(), soon).toBe(6);
   expect(await messages.first().textContent()).toContain("Какие посты\nподойдут для книжного канала?");
   await expect.poll(() => page.getByTestId("chat-load-earlier").count(), soon).toBe(0);
