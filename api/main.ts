@@ -23,6 +23,7 @@ const app = createApp({ sql, config, log, storage, telegram, ai: createAi(config
 const server = Deno.serve({
   port: config.port,
   hostname: "0.0.0.0",
+  reusePort: Deno.args.includes("--reuse-port"),
   onListen: ({ port }) => log("info", `listening on ${config.publicUrl} (port ${port})`),
 }, app.fetch);
 

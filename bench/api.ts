@@ -5,6 +5,9 @@
  * autocannon over loopback at 50 connections. For scale, the same load on a bare
  * `Deno.serve` JSON endpoint gives this machine's ceiling.
  * Targets (2 cores): every hot read ≥ 1,500 requests/s, p99 ≤ 50 ms, zero errors.
+ * Also prints the cores used by the API, PostgreSQL and this process (the load generator).
+ * Knobs: BENCH_SECONDS, BENCH_ONLY (one path, "{id}" for the project), BENCH_PROFILE (a
+ * folder for the API's CPU profile), BENCH_API_PROCESSES (API processes sharing the port).
  */
 import autocannon from "autocannon";
 import { connect } from "../api/db.ts";
@@ -41,22 +44,24 @@ await sql`insert into app_private.sessions (id, user_id, expires_at) values (${s
 const [project] = await sql<{ id: number }[]>`select id from app_public.projects where user_id = 1 order by id limit 1`;
 
 const port = await freePort();
-const api = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", ...(Deno.env.get("BENCH_PROFILE") ? ["--cpu-prof", `--cpu-prof-dir=${Deno.env.get("BENCH_PROFILE")}`] : []), new URL("../api/main.ts", import.meta.url).pathname],
+const API_PROCESSES = Number(Deno.env.get("BENCH_API_PROCESSES") ?? 1);
+const apis = Array.from({ length: API_PROCESSES }, () => new Deno.Command(Deno.execPath(), {
+  args: ["run", "-A", ...(API_PROCESSES > 1 ? ["--unstable-net"] : []), ...(Deno.env.get("BENCH_PROFILE") ? ["--cpu-prof", `--cpu-prof-dir=${Deno.env.get("BENCH_PROFILE")}`] : []), new URL("../api/main.ts", import.meta.url).pathname, ...(API_PROCESSES > 1 ? ["--reuse-port"] : [])],
   env: { DATABASE_URL: url, PORT: String(port), DATA_DIR: dir },
   stdin: "null",
   stdout: "null",
   stderr: "piped",
-}).spawn();
-// keep the API's warnings and errors (request lines are dropped) to explain any non-2xx
+}).spawn());
+
+// keep the API's warnings, errors and anything not a log line (a crash) to explain any non-2xx
 const apiProblems: string[] = [];
-(async () => {
+for (const api of apis) (async () => {
   const decoder = new TextDecoder();
   let rest = "";
   for await (const chunk of api.stderr) {
     const lines = (rest + decoder.decode(chunk)).split("\n");
     rest = lines.pop() ?? "";
-    for (const line of lines) if (/"level":"(warn|error)"|"status":[45]\d\d/.test(line)) apiProblems.push(line);
+    for (const line of lines) if (!line.startsWith("{") || /"level":"(warn|error)"|"status":[45]\d\d/.test(line)) apiProblems.push(line);
   }
 })();
 const base = `http://127.0.0.1:${port}`;
@@ -74,11 +79,38 @@ const ceiling = new Deno.Command(Deno.execPath(), {
 }).spawn();
 await new Promise((r) => setTimeout(r, 800));
 
-type Row = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
+/** CPU seconds used so far by the API, by PostgreSQL's processes and by this process (the load generator). */
+async function cpuSeconds() {
+  const ticks = async (pid: string) => {
+    try {
+      const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      return { comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), ticks: Number(fields[11]) + Number(fields[12]) };
+    } catch {
+      return { comm: "", ticks: 0 }; // exited meanwhile
+    }
+  };
+  let postgres = 0;
+  for await (const entry of Deno.readDir("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    const p = await ticks(entry.name);
+    if (p.comm === "postgres") postgres += p.ticks;
+  }
+  const HZ = 100;
+  let apiTicks = 0;
+  for (const api of apis) apiTicks += (await ticks(String(api.pid))).ticks;
+  return { api: apiTicks / HZ, postgres: postgres / HZ, generator: (await ticks("self")).ticks / HZ };
+}
+
+type Row = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number; cpu?: { api: number; postgres: number; generator: number } };
 const rows: Row[] = [];
 async function load(name: string, opts: autocannon.Options) {
+  const before = await cpuSeconds();
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...opts });
+  const after = await cpuSeconds();
+  const share = (key: keyof typeof before) => (after[key] - before[key]) / DURATION_S;
   rows.push({
+    cpu: opts.url.includes(String(ceilingPort)) ? undefined : { api: share("api"), postgres: share("postgres"), generator: share("generator") },
     name,
     rps: result.requests.average,
     p50: result.latency.p50,
@@ -110,16 +142,17 @@ await load("write mix: POST draft + PATCH project", {
 
 const ceilingRps = rows[0].rps;
 console.log(`\nAPI benchmark (${navigator.hardwareConcurrency} cores, Deno ${Deno.version.deno}, ${CONNECTIONS} connections, ${DURATION_S} s each)`);
-console.log("endpoint".padEnd(40), "req/s".padStart(8), "p50 ms".padStart(8), "p99 ms".padStart(8), "errors".padStart(7), "non-2xx".padStart(8), "of ceiling".padStart(11));
+console.log("endpoint".padEnd(40), "req/s".padStart(8), "p50 ms".padStart(8), "p99 ms".padStart(8), "errors".padStart(7), "non-2xx".padStart(8), "of ceiling".padStart(11), "  cores used: API / PostgreSQL / load generator");
 for (const r of rows) {
-  console.log(r.name.padEnd(40), r.rps.toFixed(0).padStart(8), String(r.p50).padStart(8), String(r.p99).padStart(8), String(r.errors).padStart(7), String(r.non2xx).padStart(8), `${((r.rps / ceilingRps) * 100).toFixed(1)}%`.padStart(11));
+  const cores = r.cpu ? `  ${r.cpu.api.toFixed(2)} / ${r.cpu.postgres.toFixed(2)} / ${r.cpu.generator.toFixed(2)}` : "";
+  console.log(r.name.padEnd(40), r.rps.toFixed(0).padStart(8), String(r.p50).padStart(8), String(r.p99).padStart(8), String(r.errors).padStart(7), String(r.non2xx).padStart(8), `${((r.rps / ceilingRps) * 100).toFixed(1)}%`.padStart(11), cores);
 }
 console.log("targets: every hot read ≥ 1500 req/s, p99 ≤ 50 ms, 0 errors");
 if (apiProblems.length) console.log(`\nAPI warnings, errors and non-2xx answers (${apiProblems.length}):\n${apiProblems.slice(0, 10).join("\n")}`);
 
-api.kill("SIGTERM");
+for (const api of apis) api.kill("SIGTERM");
 ceiling.kill("SIGTERM");
-await Promise.all([api.status, ceiling.status]);
+await Promise.all([...apis.map((api) => api.status), ceiling.status]);
 await sql.end();
 await pg.stop();
 await Deno.remove(dir, { recursive: true });

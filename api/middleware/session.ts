@@ -19,7 +19,7 @@ const HALF_LIFE_MS = (SESSION_TTL_DAYS / 2) * 24 * 60 * 60 * 1000;
  */
 export const SESSION_CACHE_MS = 5_000;
 const SESSION_CACHE_MAX = 10_000;
-type CachedSession = { user: SessionUser; expiresAt: Date; seenAt: number };
+type CachedSession = { user: SessionUser; expiresAt: number; seenAt: number };
 const sessionCache = new Map<string, CachedSession>();
 
 export function forgetSession(id: string) {
@@ -29,14 +29,14 @@ export function forgetSession(id: string) {
 async function lookupSession(sql: Sql, id: string): Promise<CachedSession | undefined> {
   const now = Date.now();
   const cached = sessionCache.get(id);
-  if (cached && now - cached.seenAt < SESSION_CACHE_MS && cached.expiresAt.getTime() > now) return cached;
-  const [row] = await sql<(SessionUser & { expiresAt: Date })[]>`select * from app_public.session_user(${id})`;
+  if (cached && now - cached.seenAt < SESSION_CACHE_MS && cached.expiresAt > now) return cached;
+  const [row] = await sql<(SessionUser & { expiresAt: string })[]>`select * from app_public.session_user(${id})`;
   if (!row) {
     sessionCache.delete(id);
     return undefined;
   }
   if (sessionCache.size >= SESSION_CACHE_MAX) sessionCache.clear();
-  const fresh = { user: { id: row.id, email: row.email, isAdmin: row.isAdmin }, expiresAt: row.expiresAt, seenAt: now };
+  const fresh = { user: { id: row.id, email: row.email, isAdmin: row.isAdmin }, expiresAt: Date.parse(row.expiresAt), seenAt: now };
   sessionCache.set(id, fresh);
   return fresh;
 }
@@ -52,9 +52,9 @@ export function loadSession(sql: Sql, secureCookies: boolean): MiddlewareHandler
         c.set("sessionId", id);
         // Sliding expiry: when less than half of the 30 days is left, 30 days again, for
         // the browser's cookie too. Most requests only read.
-        if (session.expiresAt.getTime() < Date.now() + HALF_LIFE_MS) {
-          const [extended] = await sql<{ extendSession: Date | null }[]>`select app_public.extend_session(${id})`;
-          if (extended?.extendSession) session.expiresAt = extended.extendSession;
+        if (session.expiresAt < Date.now() + HALF_LIFE_MS) {
+          const [extended] = await sql<{ extendSession: string | null }[]>`select app_public.extend_session(${id})`;
+          if (extended?.extendSession) session.expiresAt = Date.parse(extended.extendSession);
           setSessionCookie(c, token, secureCookies);
         }
       }

@@ -52,7 +52,7 @@ export async function generateTitles(ai: Ai, project: ProjectVoice, count: numbe
 async function saveExchange(sql: Sql, userId: number, projectId: number, question: string, answer: string) {
   return await sql.begin(async (tx) => {
     const [q] = await tx<{ id: number }[]>`select id from app_public.add_chat_message(${userId}, ${projectId}, 'user', ${question})`;
-    const [a] = await tx<{ id: number; createdAt: Date }[]>`
+    const [a] = await tx<{ id: number; createdAt: string }[]>`
       select id, created_at from app_public.add_chat_message(${userId}, ${projectId}, 'assistant', ${answer})`;
     return { id: a.id, createdAt: a.createdAt, questionId: q.id };
   });
@@ -114,7 +114,7 @@ export function aiRoutes({ sql, ai }: ApiDeps) {
       const query = v.safeParse(HistoryQuery, c.req.query());
       if (!query.success) throw new ApiError(400, "validation", "page must be ≥ 1 and limit between 1 and 50");
       const { page, limit } = query.output as unknown as { page: number; limit: number };
-      const rows = await sql<{ id: number; role: "user" | "assistant"; content: string; createdAt: Date; hasMore: boolean }[]>`
+      const rows = await sql<{ id: number; role: "user" | "assistant"; content: string; createdAt: string; hasMore: boolean }[]>`
         select * from app_public.chat_history(${currentUser(c).id}, ${idParam(c.req.param("projectId"))}, ${page}, ${limit})`;
       const hasMore = rows[0]?.hasMore ?? false;
       return c.json({

@@ -10,7 +10,7 @@ import type { BotDeps } from "../bot.ts";
 
 type DeliveryInfo = {
   channelLink: string | null;
-  scheduledFor: Date;
+  scheduledFor: string;
   projectLanguage: string;
   projectTimezone: string;
   approvalMessageIds: { messageIds?: number[] };

@@ -93,7 +93,7 @@ test("schedule from the calendar, publish, approve in Telegram, see it green and
   const postId = Number(await post.getAttribute("data-post-id"));
   const [stored] = await stack.sql`select scheduled_for, status, draft_id from app_public.posts where id = ${postId}`;
   const [hour, minute] = time.split(":").map(Number);
-  const expected = toZoned(new CalendarDateTime(day.year, day.month, day.day, hour, minute), TZ).toDate();
+  const expected = toZoned(new CalendarDateTime(day.year, day.month, day.day, hour, minute), TZ).toDate().toISOString();
   expect(stored).toEqual({ scheduledFor: expected, status: "draft", draftId: p.drafts[0].id });
   await page.mouse.move(0, 0);
   await screenshot(page, "schedule-calendar");
@@ -157,8 +157,8 @@ test("schedule from the calendar, publish, approve in Telegram, see it green and
   expect(await row.getByTestId("published-title").textContent()).toBe("Утренние новости");
   expect(await row.getByTestId("published-link").getAttribute("href")).toBe(link);
   expect(await row.getByTestId("published-link").textContent()).toBe(`@${p.channel.username}`);
-  const publishedAt = (await stack.sql`select published_at from app_public.posts where id = ${postId}`)[0].publishedAt as Date;
-  const moscowTime = new Intl.DateTimeFormat("ru-RU", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: TZ }).format(publishedAt);
+  const publishedAt = (await stack.sql`select published_at from app_public.posts where id = ${postId}`)[0].publishedAt as string;
+  const moscowTime = new Intl.DateTimeFormat("ru-RU", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: TZ }).format(new Date(publishedAt));
   expect(await row.getByTestId("published-time").textContent()).toContain(moscowTime);
   expect(await page.getByTestId("project-timezone").textContent()).toContain("Europe/Moscow");
   await screenshot(page, "published-list");
