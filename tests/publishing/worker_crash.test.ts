@@ -2,7 +2,8 @@
  * Never twice, never lost: the real worker process (tasks/main.ts) is killed with SIGKILL
  * at each step of a publication and started again. The local Bot API's channel must end
  * with each post at most once, and every post either published or visibly uncertain with
- * the admin asked — none silently stuck or lost.
+ * the admin asked — none silently stuck or lost. A SIGTERM, by contrast, lets the running
+ * send finish before the worker exits.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { buttonsOf, projectWithChannel } from "../helpers/publishing.ts";
@@ -131,3 +132,29 @@ test("killed while Telegram holds the send and then drops it: nothing sent, unce
   await new Promise((r) => setTimeout(r, 1500));
   expect(inChannel(p, "held and lost")).toHaveLength(1);
 }, 90_000);
+
+test("SIGTERM while Telegram holds a send: the running job finishes, the post is published once, the worker exits cleanly", async () => {
+  const p = await projectWithChannel(stack, { drafts: ["finished on shutdown"] });
+  const postId = await schedule(p, 0, 10_000);
+  await publish(p, postId);
+  const preview = await previewOf(p, postId);
+  stack.telegram!.failNext("sendMessage", { delayMs: 2_000 });
+  await press(p, preview.message_id, `approve:${postId}`);
+  await expect.poll(() => statusOf(postId), { timeout: 15_000, interval: 50 }).toBe("sending");
+  await stack.telegram!.waitFor(() => stack.telegram!.requests.find((r) => r.method === "sendMessage" && r.params.text === "finished on shutdown"), 5_000);
+
+  worker!.kill("SIGTERM");
+  const exit = await worker!.status;
+  worker = undefined;
+  expect(exit.code).toBe(0);
+  // the worker answered the signal only after the held send came back and was recorded
+  expect(await statusOf(postId)).toBe("published");
+  expect(inChannel(p, "finished on shutdown")).toHaveLength(1);
+  const [post] = await stack.sql`select published_links from app_public.posts where id = ${postId}`;
+  expect(Object.values(post.publishedLinks as Record<string, string>)[0]).toMatch(/^https:\/\/t\.me\//);
+
+  startWorkerProcess();
+  await new Promise((r) => setTimeout(r, 1500));
+  expect(inChannel(p, "finished on shutdown")).toHaveLength(1);
+  expect(await statusOf(postId)).toBe("published");
+}, 60_000);
