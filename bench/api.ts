@@ -61,7 +61,7 @@ for (const api of apis) (async () => {
   for await (const chunk of api.stderr) {
     const lines = (rest + decoder.decode(chunk)).split("\n");
     rest = lines.pop() ?? "";
-    for (const line of lines) if (!line.startsWith("{") || /"level":"(warn|error)"|"status":[45]\d\d/.test(line)) apiProblems.push(line);
+    for (const line of lines) if ((!line.startsWith("{") && !line.includes("DeprecationWarning")) || /"level":"(warn|error)"|"status":[45]\d\d/.test(line)) apiProblems.push(line);
   }
 })();
 const base = `http://127.0.0.1:${port}`;

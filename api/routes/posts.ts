@@ -12,6 +12,7 @@ import { type AppEnv, currentUser } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { ownProjectList } from "../ownership.ts";
 import { requireUser } from "../middleware/session.ts";
+import { revalidatedJson } from "../revalidate.ts";
 import { describeTelegramError } from "../telegram/errors.ts";
 import { body, idParam, optionalJsonObject } from "../validate.ts";
 import { requireTelegram } from "./channels.ts";
@@ -59,13 +60,13 @@ export function postRoutes({ sql, telegram }: ApiDeps) {
       const projectId = idParam(c.req.param("projectId"));
       const userId = currentUser(c).id;
       const rows = await sql<PostRow[]>`select * from app_public.project_posts(${userId}, ${projectId})`;
-      return c.json((await ownProjectList(sql, userId, projectId, rows)).map(toPost));
+      return revalidatedJson(c, (await ownProjectList(sql, userId, projectId, rows)).map(toPost));
     })
     .get("/published", async (c) => {
       const projectId = idParam(c.req.param("projectId"));
       const userId = currentUser(c).id;
       const rows = await sql<PostRow[]>`select * from app_public.published_posts(${userId}, ${projectId})`;
-      return c.json((await ownProjectList(sql, userId, projectId, rows)).map(toPost));
+      return revalidatedJson(c, (await ownProjectList(sql, userId, projectId, rows)).map(toPost));
     })
     .post("/", body(PostWriteSchema), async (c) => {
       const p = write(c);

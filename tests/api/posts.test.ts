@@ -30,6 +30,34 @@ describe("scheduling posts", () => {
     expect(list.map((x: { id: number }) => x.id)).toEqual([res.json.id]);
   });
 
+  test("the polled posts list answers 304 without a body while nothing changed", async () => {
+    const p = await projectWithChannel(stack, { drafts: ["Polled", "Second"] });
+    await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[0].id, scheduledFor: inHours(5), isRecurring: false }, p.cookie);
+    const get = (ifNoneMatch?: string) =>
+      stack.app.request(`${p.base}/posts`, { headers: { cookie: p.cookie, ...(ifNoneMatch ? { "if-none-match": ifNoneMatch } : {}) } });
+    const first = await get();
+    const tag = first.headers.get("etag")!;
+    expect(first.status).toBe(200);
+    expect(tag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers.get("cache-control")).toBe("private, no-cache");
+    expect(await first.json()).toHaveLength(1);
+
+    const unchanged = await get(tag);
+    expect(unchanged.status).toBe(304);
+    expect(await unchanged.text()).toBe("");
+    expect(unchanged.headers.get("etag")).toBe(tag);
+
+    await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[1].id, scheduledFor: inHours(6), isRecurring: false }, p.cookie);
+    const changed = await get(tag);
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get("etag")).not.toBe(tag);
+    expect(await changed.json()).toHaveLength(2);
+    // another user's If-None-Match does not reveal the list: still 404
+    const other = await stack.signIn(uniqueEmail());
+    const foreign = await stack.app.request(`${p.base}/posts`, { headers: { cookie: other.cookie, "if-none-match": tag } });
+    expect(foreign.status).toBe(404);
+  });
+
   test("a recurring series has placeholder text and needs drafts", async () => {
     const p = await projectWithChannel(stack, { drafts: ["One"] });
     const res = await stack.call("POST", `${p.base}/posts`, {

@@ -95,6 +95,9 @@ test("schedule from the calendar, publish, approve in Telegram, see it green and
   const [hour, minute] = time.split(":").map(Number);
   const expected = toZoned(new CalendarDateTime(day.year, day.month, day.day, hour, minute), TZ).toDate().toISOString();
   expect(stored).toEqual({ scheduledFor: expected, status: "draft", draftId: p.drafts[0].id });
+  // The 5-second refetch revalidates: while nothing changes the server answers 304, no body.
+  const revalidated = () => stack.answered.some((a) => a.path === `${p.base}/posts` && a.status === 304);
+  await expect.poll(revalidated, refetch).toBe(true);
   await page.mouse.move(0, 0);
   await screenshot(page, "schedule-calendar");
 

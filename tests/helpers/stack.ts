@@ -6,7 +6,7 @@
 import { createApp } from "../../api/app.ts";
 import { type Config, readConfig } from "../../api/config.ts";
 import { connect } from "../../api/db.ts";
-import { silentLog } from "../../api/log.ts";
+import { type Log, silentLog } from "../../api/log.ts";
 import { localDiskStorage } from "../../api/storage.ts";
 import { run } from "@grammyjs/runner";
 import { createAi } from "../../api/ai/client.ts";
@@ -56,7 +56,12 @@ export async function startStack(options: StackOptions = {}) {
   const storage = localDiskStorage(uploadsDir);
   const telegramApi = createTelegramApi(config.telegramBotToken, config.telegramApiRoot, { maxRetryWaitMs: 5_000 });
   const ai = createAi(config.openai);
-  const app = createApp({ sql, config, log: silentLog, storage, telegram: telegramApi, ai, webDist: options.webDist });
+  // what the API answered, from its request log lines (a browser hides a 304 behind its cache)
+  const answered: { method: string; path: string; status: number }[] = [];
+  const apiLog: Log = (_level, message, fields) => {
+    if (message === "request" && fields) answered.push({ method: String(fields.method), path: String(fields.path), status: Number(fields.status) });
+  };
+  const app = createApp({ sql, config, log: apiLog, storage, telegram: telegramApi, ai, webDist: options.webDist });
   const worker = options.worker === false ? undefined : await startWorker(databaseUrl, config, silentLog, { storage, telegram: telegramApi, ai });
   const bot = options.bot && telegram ? createBot(telegram.token, { sql, log: silentLog, apiRoot: telegram.apiRoot }) : undefined;
   const botRunner = bot ? run(bot) : undefined;
@@ -112,6 +117,7 @@ export async function startStack(options: StackOptions = {}) {
   return {
     app,
     sql,
+    answered,
     spawnWorkerProcess,
     smtp,
     config,
