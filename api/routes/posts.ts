@@ -51,7 +51,31 @@ const POST_COLUMNS = [
   "is_recurring", "recurring_type", "recurring_last_post", "approval_message_ids", "published_links", "published_at", "last_error",
 ];
 
-export function postRoutes({ sql, telegram }: ApiDeps) {
+export function postRoutes({ sql, telegram, log }: ApiDeps) {
+  /** Removes the messages from the project's channel; answers the ids gone (already gone included). */
+  async function deleteChannelMessages(projectId: number, messageIds: number[]): Promise<number[]> {
+    const [channel] = await sql<{ chatId: number; link: string }[]>`
+      select (config ->> 'chatId')::bigint as chat_id, link from app_public.channels where project_id = ${projectId}`;
+    if (!channel) throw new ApiError(409, "schedule.noChannel", "The project has no channel to delete the message from");
+    const api = requireTelegram(telegram);
+    for (const messageId of messageIds) {
+      try {
+        await api.deleteMessage(channel.chatId, messageId);
+      } catch (err) {
+        const failure = describeTelegramError(err);
+        if (failure.code === "telegram.messageNotFound" && /not found/i.test(failure.description)) continue;
+        throw new ApiError(
+          failure.definite ? 409 : 503,
+          "schedule.channelDeleteFailed",
+          `Telegram refused to delete the message from ${channel.link}: ${failure.description}. ` +
+            "The post was not deleted. Delete the message in Telegram, or delete the post here without removing it from the channel.",
+        );
+      }
+    }
+    return messageIds;
+  }
+
+
   const write = (c: { req: { valid(t: "json"): v.InferOutput<typeof PostWriteSchema> } }) => {
     const p = c.req.valid("json");
     const recurring = p.isRecurring || p.recurringType !== "none";
@@ -105,34 +129,26 @@ export function postRoutes({ sql, telegram }: ApiDeps) {
       const userId = currentUser(c).id;
       const projectId = idParam(c.req.param("projectId"));
       const postId = idParam(c.req.param("postId"));
-      const deleted = await sql.begin(async (tx) => {
-        const rows = await tx<PostRow[]>`
-          select * from app_public.delete_post(${userId}, ${projectId}, ${postId}, ${deleteRecurringSeries})`;
-        const published = rows.filter((r) => r.status === "published" && r.channelMessageIds.length > 0);
-        if (deleteFromChannels && published.length > 0) {
-          const [channel] = await tx<{ chatId: number; link: string }[]>`
-            select (config ->> 'chatId')::bigint as chat_id, link from app_public.channels where project_id = ${projectId}`;
-          if (!channel) throw new ApiError(409, "schedule.noChannel", "The project has no channel to delete the message from");
-          const api = requireTelegram(telegram);
-          for (const row of published) {
-            for (const messageId of row.channelMessageIds) {
-              try {
-                await api.deleteMessage(channel.chatId, messageId);
-              } catch (err) {
-                const failure = describeTelegramError(err);
-                if (failure.code === "telegram.messageNotFound" && /not found/i.test(failure.description)) continue;
-                throw new ApiError(
-                  failure.definite ? 409 : 503,
-                  "schedule.channelDeleteFailed",
-                  `Telegram refused to delete the message from ${channel.link}: ${failure.description}. ` +
-                    "The post was not deleted. Delete the message in Telegram, or delete the post here without removing it from the channel.",
-                );
-              }
-            }
-          }
+      // Telegram is asked first, outside any transaction: its answer may take seconds (rate
+      // limits), and a transaction would hold one of the pool's few connections and the
+      // post's row lock all that time. A refusal leaves the post in place.
+      const removed = new Set<number>();
+      if (deleteFromChannels) {
+        const [target] = await sql<{ status: string; channelMessageIds: number[] }[]>`
+          select status, channel_message_ids from app_public.project_posts(${userId}, ${projectId}) where id = ${postId}`;
+        if (target?.status === "published" && target.channelMessageIds.length > 0) {
+          for (const id of await deleteChannelMessages(projectId, target.channelMessageIds)) removed.add(id);
         }
-        return rows;
-      });
+      }
+      const deleted = await sql<{ id: number; status: string; channelMessageIds: number[] }[]>`
+        select id, status, channel_message_ids from app_public.delete_post(${userId}, ${projectId}, ${postId}, ${deleteRecurringSeries})`;
+      // A post that went out between the two steps: its message is removed too, best effort.
+      const late = deleted.flatMap((r) => (r.status === "published" ? r.channelMessageIds : [])).filter((id) => !removed.has(id));
+      if (deleteFromChannels && late.length > 0) {
+        await deleteChannelMessages(projectId, late).catch((err) =>
+          log("warn", "a message published while its post was deleted stays in the channel", { projectId, postId, error: err })
+        );
+      }
       return c.json({ ok: true, deleted: deleted.map((r) => r.id) });
     });
 }

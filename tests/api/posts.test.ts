@@ -190,6 +190,28 @@ describe("deleting posts", () => {
     stack.telegram!.advanceClock(-49 * 3600);
   });
 
+  test("deletes waiting on a slow Telegram do not hold up other requests", async () => {
+    const p = await projectWithChannel(stack, { drafts: ["d0", "d1", "d2", "d3", "d4", "d5"] });
+    const posts = [];
+    for (let i = 0; i < 6; i++) posts.push(await publishedPost(p, i));
+    stack.telegram!.failNext("deleteMessage", { delayMs: 3_000 }, 6); // more deletes than the pool has connections
+    let deletesAnswered = 0;
+    const deletes = posts.map(({ postId }) =>
+      stack.call("DELETE", `${p.base}/posts/${postId}`, { deleteFromChannels: true }, p.cookie).then((res) => {
+        deletesAnswered++;
+        return res;
+      })
+    );
+    await stack.telegram!.waitFor(() => stack.telegram!.requests.filter((r) => r.method === "deleteMessage").length >= 5, 5_000);
+    const other = await projectWithChannel(stack, { drafts: ["elsewhere"] });
+    const list = await stack.call("GET", `${other.base}/posts`, undefined, other.cookie);
+    expect(list.status).toBe(200);
+    expect(deletesAnswered).toBe(0);
+    for (const res of await Promise.all(deletes)) expect(res.status).toBe(200);
+    for (const { messageId } of posts) expect(stack.telegram!.messages(p.channel.id).find((m) => m.message_id === messageId)).toBeUndefined();
+    expect((await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json).toEqual([]);
+  });
+
   test("deleteRecurringSeries removes the series and its unpublished occurrences, keeps published ones", async () => {
     const p = await projectWithChannel(stack, { drafts: ["s1", "s2", "s3"] });
     const series = (await stack.call("POST", `${p.base}/posts`, { scheduledFor: inHours(1), isRecurring: true, recurringType: "daily" }, p.cookie)).json;
