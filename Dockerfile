@@ -8,6 +8,7 @@ FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
+# .dockerignore keeps the host's node_modules, .data (a local database) and web/dist out.
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
