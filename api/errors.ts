@@ -7,10 +7,20 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Log } from "./log.ts";
 
+/**
+ * A failure the client is told about. `cause` keeps what only operators need (a provider's
+ * own words): answers with a 5xx status log it, the client gets the message.
+ */
 export class ApiError extends Error {
-  constructor(readonly status: ContentfulStatusCode, readonly code: string, message: string) {
-    super(message);
+  constructor(readonly status: ContentfulStatusCode, readonly code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
   }
+}
+
+/** The operator's side of a failure: its cause's words, when it has one. */
+export function causeOf(err: ApiError): string | undefined {
+  const cause = err.cause;
+  return cause === undefined ? undefined : cause instanceof Error ? cause.message : String(cause);
 }
 
 /** SQLSTATE → HTTP status and JSON code. Keep in step with sql/error_codes.md. */
@@ -58,7 +68,11 @@ export function toApiError(err: unknown): ApiError | undefined {
 export function errorHandler(log: Log) {
   return (err: Error, c: Context) => {
     const known = toApiError(err);
-    if (known) return c.json({ message: known.message, code: known.code }, known.status);
+    if (known) {
+      const cause = causeOf(known);
+      if (known.status >= 500 && cause) log("warn", known.message, { requestId: c.get("requestId"), path: c.req.path, code: known.code, cause });
+      return c.json({ message: known.message, code: known.code }, known.status);
+    }
     log("error", "unhandled error", { requestId: c.get("requestId"), path: c.req.path, error: err });
     return c.json({ message: "Something went wrong on our side. Please try again.", code: "internal" }, 500);
   };

@@ -8,6 +8,7 @@
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
 import { AI_NOT_CONFIGURED, type Ai, aiError } from "../api/ai/client.ts";
+import { causeOf } from "../api/errors.ts";
 import { fitForTelegram, postPrompt, type ProjectVoice, tokensFor } from "../api/ai/prompts.ts";
 
 const Payload = v.object({ jobId: v.number() });
@@ -41,7 +42,10 @@ export function generateContent(ai: Ai | undefined): Task {
           }));
         } catch (err) {
           if (helpers.abortSignal?.aborted) throw err; // shutting down: the rest resumes on restart
-          error = aiError(err).message;
+          const failure = aiError(err);
+          const cause = causeOf(failure);
+          if (cause) helpers.logger.warn(`draft ${draft.draft_id}: ${failure.message}`, { code: failure.code, cause });
+          error = failure.message;
         }
         await helpers.query("select app_public.record_draft_generation($1, $2, $3, $4)", [jobId, draft.draft_id, content, error]);
       }

@@ -78,7 +78,11 @@ export function requireAi(ai: Ai | undefined): Ai {
   return ai;
 }
 
-/** The provider's failure as something a user can act on. */
+/**
+ * The provider's failure as something a user can act on. Messages are fixed sentences, so
+ * the interface can show them in its language (they are dictionary keys); the provider's
+ * own words stay in `cause` for the logs.
+ */
 export function aiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof OpenAI.APIConnectionTimeoutError) {
@@ -93,13 +97,13 @@ export function aiError(err: unknown): ApiError {
       return new ApiError(503, "ai.unauthorized", "The AI server refused our API key: check OPENAI_API_KEY.");
     }
     if (status === 404) {
-      return new ApiError(503, "ai.modelNotFound", `The AI server does not know the model: check OPENAI_MODEL (${err.message})`);
+      return new ApiError(503, "ai.modelNotFound", "The AI server does not know the model set in OPENAI_MODEL.", { cause: err });
     }
     if (status === 429) {
       return new ApiError(503, "ai.rateLimited", "The AI provider is busy (rate limit reached). Please try again in a minute.");
     }
-    if (status >= 500) return new ApiError(502, "ai.unavailable", "The AI provider had an error. Please try again.");
-    return new ApiError(502, "ai.badRequest", `The AI provider refused the request: ${err.message}`);
+    if (status >= 500) return new ApiError(502, "ai.unavailable", "The AI provider had an error. Please try again.", { cause: err });
+    return new ApiError(502, "ai.badRequest", "The AI provider refused the request. Please try again.", { cause: err });
   }
-  return new ApiError(502, "ai.unavailable", "The AI request failed. Please try again.");
+  return new ApiError(502, "ai.unavailable", "The AI request failed. Please try again.", { cause: err });
 }

@@ -12,7 +12,7 @@ import { CHAT_HISTORY_PAGE_SIZE } from "../contract/limits.ts";
 import type { Sql } from "../db.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, causeOf } from "../errors.ts";
 import { requireUser } from "../middleware/session.ts";
 import { body, idParam, optionalJsonObject } from "../validate.ts";
 
@@ -40,7 +40,9 @@ export async function generateTitles(ai: Ai, project: ProjectVoice, count: numbe
     }
   }
   if (titles.length < count) {
-    throw new ApiError(502, "ai.tooFewTitles", `The AI suggested only ${titles.length} of ${count} titles. Please try again.`);
+    throw new ApiError(502, "ai.tooFewTitles", "The AI suggested too few titles. Please try again.", {
+      cause: `${titles.length} of ${count} titles`,
+    });
   }
   return titles;
 }
@@ -67,7 +69,7 @@ const HistoryQuery = v.object({
   limit: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1), v.maxValue(50)), String(CHAT_HISTORY_PAGE_SIZE)),
 });
 
-export function aiRoutes({ sql, ai }: ApiDeps) {
+export function aiRoutes({ sql, ai, log }: ApiDeps) {
   return new Hono<AppEnv>()
     .use(requireUser)
     .post("/generate-title", async (c) => {
@@ -155,6 +157,8 @@ export function aiRoutes({ sql, ai }: ApiDeps) {
           });
         } catch (err) {
           const failure = aiError(err);
+          const cause = causeOf(failure);
+          if (cause) log("warn", failure.message, { requestId: c.get("requestId"), path: c.req.path, code: failure.code, cause });
           await stream.writeSSE({ event: "error", data: JSON.stringify({ message: failure.message, code: failure.code }) });
         }
       });

@@ -284,6 +284,9 @@ test("the assistant: greeting, streamed reply, context, history after a reload, 
     "Извините, при обработке запроса произошла ошибка. Попробуйте ещё раз.",
   );
   await expect.poll(toastTexts, queued).toContain("Ассистент не ответил");
+  // in the interface's language; the provider's own words go to the server log only
+  await expect.poll(toastTexts, queued).toContain("Провайдер ИИ отклонил запрос. Попробуйте ещё раз.");
+  expect(await toastTexts()).not.toContain("overloaded with books");
   await screenshot(page, "ai-assistant-error");
   stack.openai!.reply(answer);
 }, 120_000);
@@ -378,7 +381,7 @@ test("without AI configured the screens show how to set it up", async () => {
     await other.getByTestId("generate-title").click();
     const toasts = () => other.getByTestId("toast-region").textContent();
     await expect.poll(toasts, soon).toContain("Не удалось придумать заголовок");
-    await expect.poll(toasts, soon).toContain("AI is not configured on this server: set OPENAI_API_KEY");
+    await expect.poll(toasts, soon).toContain("ИИ на этом сервере не настроен: задайте OPENAI_API_KEY");
     await other.waitForTimeout(400); // the toast's entrance
     await screenshot(other, "ai-not-configured-drafts");
 
@@ -390,7 +393,7 @@ test("without AI configured the screens show how to set it up", async () => {
     await expect.poll(() => other.getByTestId("chat-message").nth(1).textContent(), soon).toContain(
       "Извините, при обработке запроса произошла ошибка. Попробуйте ещё раз.",
     );
-    await expect.poll(toasts, queued).toContain("AI is not configured on this server");
+    await expect.poll(toasts, queued).toContain("ИИ на этом сервере не настроен");
     await other.waitForTimeout(400);
     await screenshot(other, "ai-not-configured-chat");
   } finally {
