@@ -58,6 +58,25 @@ async function press(p: P, messageId: number, data: string) {
 }
 const inChannel = (p: P, text: string) => stack.telegram!.messages(p.channel.id).filter((m) => m.text === text);
 
+/**
+ * A project whose one post is approved and being sent while Telegram holds the send (and
+ * then carries it out, or drops it with `processed: false`). The hold is armed before the
+ * approval: under load the post's time may already have come, and the send then follows
+ * the press at once.
+ */
+async function postHeldInTelegram(title: string, hold: { delayMs: number; processed?: boolean }) {
+  const p = await projectWithChannel(stack, { drafts: [title] });
+  const postId = await schedule(p, 0, 10_000);
+  await publish(p, postId);
+  const preview = await previewOf(p, postId);
+  stack.telegram!.failNext("sendMessage", hold);
+  await press(p, preview.message_id, `approve:${postId}`);
+  await expect.poll(() => statusOf(postId), { timeout: 15_000, interval: 50 }).toBe("sending");
+  return { p, postId };
+}
+const sendArrived = (text: string) =>
+  stack.telegram!.waitFor(() => stack.telegram!.requests.find((r) => r.method === "sendMessage" && r.params.text === text), 5_000);
+
 test("killed with work queued at every step before sending: each post goes out exactly once", async () => {
   const p = await projectWithChannel(stack, { drafts: ["far", "awaiting", "approved"] });
   const far = await schedule(p, 0, 3 * 3600_000); // its approval job waits for T − 2 h
@@ -87,16 +106,8 @@ test("killed with work queued at every step before sending: each post goes out e
 }, 90_000);
 
 test("killed while Telegram holds the send and then carries it out: one message, the post uncertain until the admin says it is there", async () => {
-  const p = await projectWithChannel(stack, { drafts: ["held and sent"] });
-  const postId = await schedule(p, 0, 10_000);
-  await publish(p, postId);
-  const preview = await previewOf(p, postId);
-  // armed before the approval: under load the post's time may already have come, and the
-  // send then follows the press at once
-  stack.telegram!.failNext("sendMessage", { delayMs: 2_000 });
-  await press(p, preview.message_id, `approve:${postId}`);
-  await expect.poll(() => statusOf(postId), { timeout: 15_000, interval: 50 }).toBe("sending");
-  await stack.telegram!.waitFor(() => stack.telegram!.requests.find((r) => r.method === "sendMessage" && r.params.text === "held and sent"), 5_000);
+  const { p, postId } = await postHeldInTelegram("held and sent", { delayMs: 2_000 });
+  await sendArrived("held and sent");
   await killWorker();
   startWorkerProcess();
 
@@ -111,15 +122,7 @@ test("killed while Telegram holds the send and then carries it out: one message,
 }, 90_000);
 
 test("killed while Telegram holds the send and then drops it: nothing sent, uncertain, and 'Send again' publishes it once", async () => {
-  const p = await projectWithChannel(stack, { drafts: ["held and lost"] });
-  const postId = await schedule(p, 0, 10_000);
-  await publish(p, postId);
-  const preview = await previewOf(p, postId);
-  // armed before the approval: under load the post's time may already have come, and the
-  // send then follows the press at once
-  stack.telegram!.failNext("sendMessage", { delayMs: 2_000, processed: false });
-  await press(p, preview.message_id, `approve:${postId}`);
-  await expect.poll(() => statusOf(postId), { timeout: 15_000, interval: 50 }).toBe("sending");
+  const { p, postId } = await postHeldInTelegram("held and lost", { delayMs: 2_000, processed: false });
   await killWorker();
   startWorkerProcess();
 
@@ -134,14 +137,8 @@ test("killed while Telegram holds the send and then drops it: nothing sent, unce
 }, 90_000);
 
 test("SIGTERM while Telegram holds a send: the running job finishes, the post is published once, the worker exits cleanly", async () => {
-  const p = await projectWithChannel(stack, { drafts: ["finished on shutdown"] });
-  const postId = await schedule(p, 0, 10_000);
-  await publish(p, postId);
-  const preview = await previewOf(p, postId);
-  stack.telegram!.failNext("sendMessage", { delayMs: 2_000 });
-  await press(p, preview.message_id, `approve:${postId}`);
-  await expect.poll(() => statusOf(postId), { timeout: 15_000, interval: 50 }).toBe("sending");
-  await stack.telegram!.waitFor(() => stack.telegram!.requests.find((r) => r.method === "sendMessage" && r.params.text === "finished on shutdown"), 5_000);
+  const { p, postId } = await postHeldInTelegram("finished on shutdown", { delayMs: 2_000 });
+  await sendArrived("finished on shutdown");
 
   worker!.kill("SIGTERM");
   const exit = await worker!.status;
