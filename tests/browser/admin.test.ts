@@ -7,10 +7,10 @@
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { launchBrowser, screenshot } from "../helpers/browser.ts";
+import { screenshot } from "../helpers/browser.ts";
 import { makePng } from "../helpers/images.ts";
-import { type Stack, startStack } from "../helpers/stack.ts";
-import { ensureWebBuilt, signInThroughUi, WEB_DIST } from "../helpers/web.ts";
+import type { Stack } from "../helpers/stack.ts";
+import { closeBrowserStack, openBrowserStack, signInThroughUi } from "../helpers/web.ts";
 
 const ADMIN = "olga.admin@example.com";
 const REPORTER = "ivan.reporter@example.com";
@@ -22,9 +22,7 @@ let reporter: BrowserContext;
 let pngPath: string;
 let pngDir: string;
 beforeAll(async () => {
-  await ensureWebBuilt();
-  stack = await startStack({ serve: true, webDist: WEB_DIST, env: { ADMIN_EMAILS: ADMIN } });
-  browser = await launchBrowser();
+  ({ stack, browser } = await openBrowserStack({ env: { ADMIN_EMAILS: ADMIN } }));
   reporter = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const dir = await Deno.makeTempDir({ prefix: "pressa-screenshot-" });
   pngPath = join(dir, "calendar.png");
@@ -32,8 +30,7 @@ beforeAll(async () => {
   await Deno.writeFile(pngPath, makePng(640, 400, [40, 90, 200]));
 });
 afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
+  await closeBrowserStack({ stack, browser });
   await Deno.remove(pngDir, { recursive: true }).catch(() => {});
 });
 

@@ -8,22 +8,18 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { type ChatRequest, promptOf } from "../doubles/openai/server.ts";
-import { launchBrowser, screenshot } from "../helpers/browser.ts";
+import { screenshot } from "../helpers/browser.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
-import { ensureWebBuilt, signInThroughUi, WEB_DIST } from "../helpers/web.ts";
+import { closeBrowserStack, openBrowserStack, signInThroughUi, WEB_DIST } from "../helpers/web.ts";
 
 let stack: Stack;
 let browser: Browser;
 let page: Page;
 beforeAll(async () => {
-  await ensureWebBuilt();
-  stack = await startStack({ serve: true, webDist: WEB_DIST, openai: true });
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  ({ stack, browser, page } = await openBrowserStack({ openai: true }));
 });
 afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
+  await closeBrowserStack({ stack, browser });
 });
 
 const soon = { timeout: 5_000 };

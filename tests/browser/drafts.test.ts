@@ -6,26 +6,22 @@
  */
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { launchBrowser, screenshot } from "../helpers/browser.ts";
+import { screenshot } from "../helpers/browser.ts";
 import { makePng } from "../helpers/images.ts";
-import { type Stack, startStack } from "../helpers/stack.ts";
-import { ensureWebBuilt, signInThroughUi, WEB_DIST } from "../helpers/web.ts";
+import type { Stack } from "../helpers/stack.ts";
+import { closeBrowserStack, openBrowserStack, signInThroughUi } from "../helpers/web.ts";
 
 let stack: Stack;
 let browser: Browser;
 let page: Page;
 let imagePath: string;
 beforeAll(async () => {
-  await ensureWebBuilt();
-  stack = await startStack({ serve: true, webDist: WEB_DIST, telegram: true });
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  ({ stack, browser, page } = await openBrowserStack({ telegram: true }));
   imagePath = await Deno.makeTempFile({ prefix: "pressa-draft-", suffix: ".png" });
   await Deno.writeFile(imagePath, makePng(640, 360, [70, 112, 213]));
 });
 afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
+  await closeBrowserStack({ stack, browser });
   if (imagePath) await Deno.remove(imagePath).catch(() => {});
 });
 

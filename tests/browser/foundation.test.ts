@@ -4,22 +4,18 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { launchBrowser, screenshot } from "../helpers/browser.ts";
-import { type Stack, startStack } from "../helpers/stack.ts";
-import { ensureWebBuilt, signInThroughUi, WEB_DIST } from "../helpers/web.ts";
+import { screenshot } from "../helpers/browser.ts";
+import type { Stack } from "../helpers/stack.ts";
+import { closeBrowserStack, openBrowserStack, signInThroughUi } from "../helpers/web.ts";
 
 let stack: Stack;
 let browser: Browser;
 let page: Page;
 beforeAll(async () => {
-  await ensureWebBuilt();
-  stack = await startStack({ serve: true, webDist: WEB_DIST });
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  ({ stack, browser, page } = await openBrowserStack());
 });
 afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
+  await closeBrowserStack({ stack, browser });
 });
 
 test("sign in, create and open a project, switch language, see the 404 page", async () => {

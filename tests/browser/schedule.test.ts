@@ -8,21 +8,18 @@
 import { type CalendarDate, CalendarDateTime, now, toCalendarDate, toZoned } from "@internationalized/date";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { launchBrowser, screenshot } from "../helpers/browser.ts";
+import { screenshot } from "../helpers/browser.ts";
 import { projectWithChannel, buttonsOf } from "../helpers/publishing.ts";
-import { type Stack, startStack } from "../helpers/stack.ts";
-import { ensureWebBuilt, WEB_DIST } from "../helpers/web.ts";
+import type { Stack } from "../helpers/stack.ts";
+import { closeBrowserStack, openBrowserStack } from "../helpers/web.ts";
 
 let stack: Stack;
 let browser: Browser;
 beforeAll(async () => {
-  await ensureWebBuilt();
-  stack = await startStack({ serve: true, webDist: WEB_DIST, bot: true });
-  browser = await launchBrowser();
+  ({ stack, browser } = await openBrowserStack({ bot: true }));
 });
 afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
+  await closeBrowserStack({ stack, browser });
 });
 
 const TZ = "Europe/Moscow"; // projectWithChannel's project timezone

@@ -3,9 +3,10 @@
  * first; a direct vitest run builds it only when missing.
  */
 import { join } from "node:path";
-import type { Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { buildWeb } from "../../scripts/web_build.ts";
-import type { Stack } from "./stack.ts";
+import { launchBrowser } from "./browser.ts";
+import { type Stack, type StackOptions, startStack } from "./stack.ts";
 import { codeFrom } from "./smtp.ts";
 
 export const WEB_DIST = new URL("../../web/dist", import.meta.url).pathname;
@@ -16,6 +17,26 @@ export async function ensureWebBuilt() {
   } catch {
     await buildWeb(new URL("../..", import.meta.url).pathname);
   }
+}
+
+export type BrowserStack = { stack: Stack; browser: Browser; page: Page };
+
+/** What every browser test starts from: the built SPA served by a real stack, Chromium, a desktop page. */
+export async function openBrowserStack(options: StackOptions = {}): Promise<BrowserStack> {
+  await ensureWebBuilt();
+  const stack = await startStack({ serve: true, webDist: WEB_DIST, ...options });
+  try {
+    const browser = await launchBrowser();
+    return { stack, browser, page: await browser.newPage({ viewport: { width: 1280, height: 800 } }) };
+  } catch (err) {
+    await stack.close();
+    throw err;
+  }
+}
+
+export async function closeBrowserStack(opened: { stack?: Stack; browser?: Browser }) {
+  await opened.browser?.close();
+  await opened.stack?.close();
 }
 
 /** Signs in through the sign-in screen with the code from the delivered mail. */
