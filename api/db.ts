@@ -22,9 +22,12 @@ export function isoTimestamp(text: string): string {
  * are already in the API's shape; int8 ids become numbers (they stay far below 2^53);
  * timestamptz values arrive as ISO strings (see isoTimestamp).
  */
-export function connect(url: string, options: { max?: number } = {}): Sql {
+export function connect(url: string, options: { max?: number; onQuery?: (text: string) => void } = {}): Sql {
+  const { onQuery } = options;
   return postgres(url, {
     max: options.max ?? 10,
+    // tests count the round trips a request costs
+    debug: onQuery ? (_connection, text) => onQuery(text) : false,
     // Column names only: JSON values keep their keys (publishedLinks is keyed by channel name).
     transform: { column: { from: postgres.toCamel } },
     types: {

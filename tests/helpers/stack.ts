@@ -51,7 +51,9 @@ export async function startStack(options: StackOptions = {}) {
     ...(openai ? { OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseURL, OPENAI_MODEL: openai.model } : {}),
     ...options.env,
   });
-  const sql = connect(databaseUrl, { max: 5 });
+  // every statement the app sends, so a test can count what one request costs
+  const queries: string[] = [];
+  const sql = connect(databaseUrl, { max: 5, onQuery: (text) => queries.push(text) });
   const uploadsDir = await Deno.makeTempDir({ prefix: "pressa-uploads-" });
   const storage = localDiskStorage(uploadsDir);
   const telegramApi = createTelegramApi(config.telegramBotToken, config.telegramApiRoot, { maxRetryWaitMs: 5_000 });
@@ -117,6 +119,7 @@ export async function startStack(options: StackOptions = {}) {
   return {
     app,
     sql,
+    queries,
     answered,
     spawnWorkerProcess,
     smtp,
