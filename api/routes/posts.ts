@@ -75,7 +75,6 @@ export function postRoutes({ sql, telegram, log }: ApiDeps) {
     return messageIds;
   }
 
-
   const write = (c: { req: { valid(t: "json"): v.InferOutput<typeof PostWriteSchema> } }) => {
     const p = c.req.valid("json");
     const recurring = p.isRecurring || p.recurringType !== "none";
