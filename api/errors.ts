@@ -23,6 +23,12 @@ export function causeOf(err: ApiError): string | undefined {
   return cause === undefined ? undefined : cause instanceof Error ? cause.message : String(cause);
 }
 
+/** Logs a server-side failure's cause (the client gets only the message), with the request's id. */
+export function logCause(log: Log, c: Context, err: ApiError) {
+  const cause = causeOf(err);
+  if (err.status >= 500 && cause) log("warn", err.message, { requestId: c.get("requestId"), path: c.req.path, code: err.code, cause });
+}
+
 /** SQLSTATE → HTTP status and JSON code. Keep in step with sql/error_codes.md. */
 const SQL_ERRORS: Record<string, { status: ContentfulStatusCode; code: string; message?: string }> = {
   NTFND: { status: 404, code: "notFound" },
@@ -69,8 +75,7 @@ export function errorHandler(log: Log) {
   return (err: Error, c: Context) => {
     const known = toApiError(err);
     if (known) {
-      const cause = causeOf(known);
-      if (known.status >= 500 && cause) log("warn", known.message, { requestId: c.get("requestId"), path: c.req.path, code: known.code, cause });
+      logCause(log, c, known);
       return c.json({ message: known.message, code: known.code }, known.status);
     }
     log("error", "unhandled error", { requestId: c.get("requestId"), path: c.req.path, error: err });

@@ -12,7 +12,7 @@ import { CHAT_HISTORY_PAGE_SIZE } from "../contract/limits.ts";
 import type { Sql } from "../db.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
-import { ApiError, causeOf } from "../errors.ts";
+import { ApiError, logCause } from "../errors.ts";
 import { requireUser } from "../middleware/session.ts";
 import { body, idParam, optionalJsonObject } from "../validate.ts";
 
@@ -157,8 +157,7 @@ export function aiRoutes({ sql, ai, log }: ApiDeps) {
           });
         } catch (err) {
           const failure = aiError(err);
-          const cause = causeOf(failure);
-          if (cause) log("warn", failure.message, { requestId: c.get("requestId"), path: c.req.path, code: failure.code, cause });
+          logCause(log, c, failure);
           await stream.writeSSE({ event: "error", data: JSON.stringify({ message: failure.message, code: failure.code }) });
         }
       });
