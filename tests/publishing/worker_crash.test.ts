@@ -74,8 +74,12 @@ async function postHeldInTelegram(title: string, hold: { delayMs: number; proces
   await expect.poll(() => statusOf(postId), { timeout: 15_000, interval: 50 }).toBe("sending");
   return { p, postId };
 }
-const sendArrived = (text: string) =>
-  stack.telegram!.waitFor(() => stack.telegram!.requests.find((r) => r.method === "sendMessage" && r.params.text === text), 5_000);
+/** The send to the channel reached Telegram (the admin's preview carries the same text). */
+const sendArrived = (p: P, text: string) =>
+  stack.telegram!.waitFor(() =>
+    stack.telegram!.requests.find((r) =>
+      r.method === "sendMessage" && String(r.params.chat_id) === String(p.channel.id) && r.params.text === text
+    ), 5_000);
 
 test("killed with work queued at every step before sending: each post goes out exactly once", async () => {
   const p = await projectWithChannel(stack, { drafts: ["far", "awaiting", "approved"] });
@@ -107,7 +111,8 @@ test("killed with work queued at every step before sending: each post goes out e
 
 test("killed while Telegram holds the send and then carries it out: one message, the post uncertain until the admin says it is there", async () => {
   const { p, postId } = await postHeldInTelegram("held and sent", { delayMs: 2_000 });
-  await sendArrived("held and sent");
+  const send = await sendArrived(p, "held and sent");
+  expect(send.status).toBeUndefined(); // still held: the worker dies mid-call
   await killWorker();
   startWorkerProcess();
 
@@ -138,7 +143,8 @@ test("killed while Telegram holds the send and then drops it: nothing sent, unce
 
 test("SIGTERM while Telegram holds a send: the running job finishes, the post is published once, the worker exits cleanly", async () => {
   const { p, postId } = await postHeldInTelegram("finished on shutdown", { delayMs: 2_000 });
-  await sendArrived("finished on shutdown");
+  const send = await sendArrived(p, "finished on shutdown");
+  expect(send.status).toBeUndefined();
 
   worker!.kill("SIGTERM");
   const exit = await worker!.status;
