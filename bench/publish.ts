@@ -54,8 +54,8 @@ async function approvedPosts(count: number, at: Date, label: string, firstChanne
     status: "approved",
   }));
   const inserted = await sql<{ id: number }[]>`insert into app_public.posts ${sql(rows)} returning id`;
-  await sql`select graphile_worker.add_job('posts__publish', json_build_object('postId', id), run_at := ${at},
-              job_key := 'post:' || id || ':publish') from unnest(${inserted.map((r) => r.id)}::bigint[]) as id`;
+  // queued as an admin's approval queues them (one queue per project's channel)
+  await sql`select app_private.queue_publication(id, ${at}) from unnest(${inserted.map((r) => r.id)}::bigint[]) as id`;
   return inserted.map((r) => r.id);
 }
 

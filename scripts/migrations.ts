@@ -1,6 +1,6 @@
 /*
  * Developers' helper for graphile-migrate against a throwaway embedded PostgreSQL:
- *   deno run -A scripts/migrations.ts commit     # sql/migrations/current.sql → committed/
+ *   deno run -A scripts/migrations.ts commit "What it does"   # current.sql → committed/
  *   deno run -A scripts/migrations.ts uncommit   # the last committed migration → current.sql
  * (Apply migrations to a real database with `deno task migrate`.)
  */
@@ -10,8 +10,9 @@ import { ensureDatabase } from "../sql/migrate.ts";
 import { startEmbeddedPostgres } from "./postgres.ts";
 
 const action = Deno.args[0];
-if (action !== "commit" && action !== "uncommit") {
-  console.error("usage: scripts/migrations.ts commit|uncommit");
+const message = Deno.args[1];
+if (!(action === "commit" && message) && action !== "uncommit") {
+  console.error('usage: scripts/migrations.ts commit "message" | uncommit');
   Deno.exit(2);
 }
 const dir = await Deno.makeTempDir({ prefix: "pressa-migrations-" });
@@ -28,7 +29,7 @@ try {
     rootConnectionString: pg.adminUrl,
     migrationsFolder: new URL("../sql/migrations", import.meta.url).pathname,
   };
-  if (action === "commit") await commit(settings);
+  if (action === "commit") await commit(settings, message);
   else await uncommit(settings);
 } finally {
   await pg.stop();

@@ -1,0 +1,88 @@
+--! Previous: sha1:74bdb651174e12d7dee5783fcbeebb9bfe7e4e25
+--! Hash: sha1:7535908a3a5461dad8832d5d0fd2f401f4600c7d
+--! Message: One channel's publications go out one at a time (a queue per project)
+
+/*
+ * One channel's publications go out one at a time. A post can be several messages (an
+ * image whose text is over the caption limit goes as the photo, then the text); two posts
+ * due together must not interleave in the channel. graphile-worker runs the jobs of one
+ * named queue one after another, across every worker process, so each project's (and
+ * thus its one channel's) publish jobs share a queue.
+ */
+create or replace function app_private.queue_publication(p_post_id bigint, p_run_at timestamptz)
+returns void
+language sql volatile as $$
+  select graphile_worker.add_job('posts__publish', json_build_object('postId', p.id),
+    queue_name := 'publish:project:' || p.project_id,
+    run_at := p_run_at,
+    job_key := app_private.post_job_key(p.id, 'publish'), max_attempts := 10)
+  from app_public.posts p where p.id = p_post_id
+$$;
+
+create or replace function app_public.decide_post(
+  p_post_id bigint, p_chat_id bigint, p_message_id bigint, p_approve boolean
+) returns app_public.posts
+language plpgsql volatile as $$
+/*
+ * why: an admin's press on Approve or Reject. Only the current approval message of a post
+ * still waiting counts, once; anything else answers null and changes nothing. Approval
+ * queues the publication at the post's time (at once if it has passed).
+ */
+declare
+  v_post app_public.posts;
+begin
+  update app_public.posts set status = case when p_approve then 'approved' else 'rejected' end
+  where id = p_post_id and status = 'scheduled'
+    and (approval_message_ids ->> 'chatId')::bigint = p_chat_id
+    and (approval_message_ids ->> 'buttonsMessageId')::bigint = p_message_id
+  returning * into v_post;
+  if not found then
+    return null;
+  end if;
+  if p_approve then
+    perform app_private.queue_publication(v_post.id, greatest(now(), v_post.scheduled_for));
+  end if;
+  return v_post;
+end;
+$$;
+
+create or replace function app_public.postpone_sending(p_post_id bigint, p_seconds int) returns void
+language plpgsql volatile as $$
+/* why: Telegram said "retry after N" (nothing was sent): back to approved, publish again after the wait */
+begin
+  update app_public.posts set status = 'approved', sending_worker_id = null where id = p_post_id and status = 'sending';
+  if found then
+    perform app_private.queue_publication(p_post_id, now() + make_interval(secs => p_seconds));
+  end if;
+end;
+$$;
+
+create or replace function app_public.resolve_uncertain_post(
+  p_post_id bigint, p_chat_id bigint, p_in_channel boolean
+) returns app_public.posts
+language plpgsql volatile as $$
+/*
+ * why: only a person can tell whether an uncertain post reached the channel. "It is
+ * there" records it published (without a message link); "Send again" queues a new send.
+ */
+declare
+  v_post app_public.posts;
+begin
+  update app_public.posts p set
+    status = case when p_in_channel then 'published' else 'approved' end,
+    published_at = case when p_in_channel then now() else null end,
+    last_error = null
+  where p.id = p_post_id and p.status = 'uncertain'
+    and exists (select 1 from app_private.delivery(p) d where d.admin_chat_id = p_chat_id)
+  returning * into v_post;
+  if found and not p_in_channel then
+    perform app_private.queue_publication(p_post_id, now());
+  end if;
+  return v_post;
+end;
+$$;
+
+/* Publications already waiting (not running) move to their project's queue. */
+select app_private.queue_publication(split_part(j.key, ':', 2)::bigint, j.run_at)
+from graphile_worker.jobs j
+where j.task_identifier = 'posts__publish' and j.key like 'post:%:publish' and j.locked_at is null;
