@@ -114,7 +114,7 @@ test("an image with text over the 1024-character caption limit goes out as the p
     await stack.call("POST", `${p.base}/posts/${id}/publish`, undefined, p.cookie);
     ids.push(id);
   }
-  const previews = [];
+  const previews: { message_id: number }[] = [];
   for (const id of ids) {
     previews.push(await telegram.waitFor(() => telegram.messages(p.admin.id).find((m) => buttonsOf(m).includes(`approve:${id}`)), 10_000));
     await previewRecorded(id);
