@@ -11,6 +11,12 @@ import { startEmbeddedPostgres } from "./postgres.ts";
 
 const action = Deno.args[0];
 const message = Deno.args[1];
+if (action === "worker-schema") {
+  // graphile-migrate's hook after it resets the shadow database: our migrations queue jobs
+  // with graphile_worker functions, so that schema comes first there too (as in sql/migrate.ts).
+  await runMigrations({ connectionString: Deno.env.get("GM_DBURL")! });
+  Deno.exit(0);
+}
 if (!(action === "commit" && message) && action !== "uncommit") {
   console.error('usage: scripts/migrations.ts commit "message" | uncommit');
   Deno.exit(2);
@@ -28,6 +34,7 @@ try {
     shadowConnectionString: shadow.toString(),
     rootConnectionString: pg.adminUrl,
     migrationsFolder: new URL("../sql/migrations", import.meta.url).pathname,
+    afterReset: [{ _: "command" as const, command: `"${Deno.execPath()}" run -A "${new URL(import.meta.url).pathname}" worker-schema` }],
   };
   if (action === "commit") await commit(settings, message);
   else await uncommit(settings);

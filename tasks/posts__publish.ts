@@ -7,13 +7,19 @@
  *      other definite refusals → failed with the reason (the admin is told);
  *      a lost answer or timeout → uncertain (it may be in the channel; the admin decides).
  * A crash between 1 and 3 leaves `sending`; recover_from_dead_workers turns it uncertain.
+ *
+ * A post of two messages (photo, then text) records the photo once it is out. If the text
+ * is then refused, the photo is removed and the refusal handled as if nothing was sent
+ * (when it cannot be removed the post fails, saying the photo is in the channel alone);
+ * if the text's fate is unknown the post is uncertain. Before a new send ("Send again"),
+ * what an earlier attempt left in the channel is removed, so the post appears once, whole.
  */
 import type { Api } from "grammy";
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
 import type { FileStorage } from "../api/storage.ts";
 import { describeTelegramError } from "../api/telegram/errors.ts";
-import { messageLink, sendPost } from "../api/telegram/post_message.ts";
+import { messageLink, removeMessages, sendPost } from "../api/telegram/post_message.ts";
 import { deliveryQuery } from "./post_delivery.ts";
 
 const Payload = v.object({ postId: v.number() });
@@ -31,11 +37,35 @@ export function publishPost(telegram: Api | undefined, storage: FileStorage): Ta
     if (!telegram) return void await failed("The Telegram bot is not configured on the server", true);
     if (!post.channelChatId || !post.channelLink) return void await failed("The project has no connected channel", true);
 
+    const chatId = post.channelChatId;
+    const recordSent = (ids: number[]) => helpers.query("select app_public.record_sent_part($1, $2)", [postId, ids]);
+    if (post.channelMessageIds.length > 0) {
+      const { removed, refusal } = await removeMessages(telegram, chatId, post.channelMessageIds);
+      if (refusal) helpers.logger.warn(`posts__publish: post ${postId}: an earlier attempt's message stays in the channel: ${refusal.description}`);
+      await recordSent(post.channelMessageIds.filter((id) => !removed.includes(id)));
+    }
+
+    let sent: number[] = [];
     let ids: number[];
     try {
-      ids = await sendPost(telegram, post.channelChatId, post, storage, { signal: helpers.abortSignal });
+      ids = await sendPost(telegram, chatId, post, storage, {
+        signal: helpers.abortSignal,
+        onPartSent: async (part) => {
+          sent = part;
+          await recordSent(part);
+        },
+      });
     } catch (err) {
       const failure = describeTelegramError(err);
+      if (sent.length > 0) {
+        const reason = `Telegram: ${failure.description}`;
+        if (!failure.definite) return void await failed(`${reason} (the photo is in the channel; the text may not be)`, false);
+        const { refusal } = await removeMessages(telegram, chatId, sent);
+        if (refusal) {
+          return void await failed(`${reason}. The photo went out without its text and could not be removed: ${refusal.description}`, true);
+        }
+        await recordSent([]);
+      }
       if (failure.code === "telegram.rateLimited" && failure.retryAfter !== undefined) {
         await helpers.query("select app_public.postpone_sending($1, $2)", [postId, failure.retryAfter]);
       } else if (err instanceof Error && /is missing from storage/.test(err.message)) {

@@ -13,7 +13,7 @@ import { ApiError } from "../errors.ts";
 import { ownProjectList } from "../ownership.ts";
 import { requireUser } from "../middleware/session.ts";
 import { revalidatedJson } from "../revalidate.ts";
-import { describeTelegramError } from "../telegram/errors.ts";
+import { removeMessages } from "../telegram/post_message.ts";
 import { body, idParam, optionalJsonObject } from "../validate.ts";
 import { requireTelegram } from "./channels.ts";
 
@@ -33,20 +33,14 @@ export function postRoutes({ sql, telegram, log }: ApiDeps) {
     const [channel] = await sql<{ chatId: number; link: string }[]>`
       select (config ->> 'chatId')::bigint as chat_id, link from app_public.channels where project_id = ${projectId}`;
     if (!channel) throw new ApiError(409, "schedule.noChannel", "The project has no channel to delete the message from");
-    const api = requireTelegram(telegram);
-    for (const messageId of messageIds) {
-      try {
-        await api.deleteMessage(channel.chatId, messageId);
-      } catch (err) {
-        const failure = describeTelegramError(err);
-        if (failure.code === "telegram.messageNotFound" && /not found/i.test(failure.description)) continue;
-        throw new ApiError(
-          failure.definite ? 409 : 503,
-          "schedule.channelDeleteFailed",
-          `Telegram refused to delete the message from ${channel.link}: ${failure.description}. ` +
-            "The post was not deleted. Delete the message in Telegram, or delete the post here without removing it from the channel.",
-        );
-      }
+    const { refusal } = await removeMessages(requireTelegram(telegram), channel.chatId, messageIds);
+    if (refusal) {
+      throw new ApiError(
+        refusal.definite ? 409 : 503,
+        "schedule.channelDeleteFailed",
+        `Telegram refused to delete the message from ${channel.link}: ${refusal.description}. ` +
+          "The post was not deleted. Delete the message in Telegram, or delete the post here without removing it from the channel.",
+      );
     }
     return messageIds;
   }

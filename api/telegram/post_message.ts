@@ -9,6 +9,7 @@ import { type Api, InputFile } from "grammy";
 import type { InlineKeyboardMarkup } from "grammy/types";
 import { PHOTO_CAPTION_MAX } from "../contract/limits.ts";
 import type { FileStorage } from "../storage.ts";
+import { describeTelegramError, type TelegramFailure } from "./errors.ts";
 
 export type PostForTelegram = { title: string; content: string; imageUrl: string | null };
 
@@ -27,14 +28,16 @@ async function photoSource(imageUrl: string, storage: FileStorage): Promise<Inpu
 
 /**
  * Sends the post to a chat; answers the message ids in order. `replyMarkup` goes on the
- * last message (the admin's Approve/Reject buttons).
+ * last message (the admin's Approve/Reject buttons). When the post takes two messages,
+ * `onPartSent` hears of the photo before the text is sent, so a failure or a crash in
+ * between still knows what is in the chat.
  */
 export async function sendPost(
   api: Api,
   chatId: number,
   post: PostForTelegram,
   storage: FileStorage,
-  options: { replyMarkup?: InlineKeyboardMarkup; signal?: AbortSignal } = {},
+  options: { replyMarkup?: InlineKeyboardMarkup; signal?: AbortSignal; onPartSent?: (ids: number[]) => Promise<void> } = {},
 ): Promise<number[]> {
   const text = postText(post);
   const markup = options.replyMarkup ? { reply_markup: options.replyMarkup } : {};
@@ -48,8 +51,31 @@ export async function sendPost(
     return [message.message_id];
   }
   const first = await api.sendPhoto(chatId, photo, {}, options.signal);
+  await options.onPartSent?.([first.message_id]);
   const second = await api.sendMessage(chatId, text, { ...markup, link_preview_options: { is_disabled: true } }, options.signal);
   return [first.message_id, second.message_id];
+}
+
+/**
+ * Removes messages from a chat in order; one already gone counts as removed. Stops at the
+ * first refusal (e.g. older than 48 hours, rights lost) and answers it.
+ */
+export async function removeMessages(
+  api: Api,
+  chatId: number,
+  messageIds: number[],
+): Promise<{ removed: number[]; refusal?: TelegramFailure }> {
+  const removed: number[] = [];
+  for (const messageId of messageIds) {
+    try {
+      await api.deleteMessage(chatId, messageId);
+    } catch (err) {
+      const failure = describeTelegramError(err);
+      if (!(failure.code === "telegram.messageNotFound" && /not found/i.test(failure.description))) return { removed, refusal: failure };
+    }
+    removed.push(messageId);
+  }
+  return { removed };
 }
 
 /** https://t.me/<channel>/<message id> for a public channel stored as @name. */

@@ -1,4 +1,5 @@
 /* A project ready to publish: signed-in owner, registered admin, connected channel, drafts. */
+import { makePng } from "./images.ts";
 import type { Stack } from "./stack.ts";
 import { uniqueEmail } from "./stack.ts";
 
@@ -30,3 +31,35 @@ export async function projectWithChannel(stack: Stack, options: { drafts?: strin
 export const buttonsOf = (m: { reply_markup?: { inline_keyboard: { callback_data?: string }[][] } | object }) =>
   ((m.reply_markup as { inline_keyboard?: { callback_data?: string }[][] } | undefined)?.inline_keyboard ?? [])
     .flat().map((b) => b.callback_data);
+
+type ProjectWithChannel = Awaited<ReturnType<typeof projectWithChannel>>;
+
+/** Gives a draft a real uploaded PNG and the content. */
+export async function giveImage(stack: Stack, p: ProjectWithChannel, draftId: number, content: string) {
+  const form = new FormData();
+  form.append("image", new File([makePng(320, 200)], "story.png", { type: "image/png" }));
+  const res = await stack.app.request(`${p.base}/upload-image`, { method: "POST", body: form, headers: { cookie: p.cookie } });
+  if (res.status !== 201 && res.status !== 200) throw new Error(`upload: ${await res.text()}`);
+  const { imageUrl } = await res.json() as { imageUrl: string };
+  const patched = await stack.call("PATCH", `${p.base}/drafts/${draftId}`, { content, imageUrl }, p.cookie);
+  if (patched.status !== 200) throw new Error(`draft: ${patched.text}`);
+}
+
+/**
+ * Schedules the draft `inMs` from now and publishes it; answers once the admin has the
+ * preview and the worker recorded it (its buttons then count).
+ */
+export async function sentForApproval(stack: Stack, p: ProjectWithChannel, draftId: number, inMs: number) {
+  const telegram = stack.telegram!;
+  const created = await stack.call("POST", `${p.base}/posts`, { draftId, scheduledFor: new Date(Date.now() + inMs).toISOString() }, p.cookie);
+  if (created.status !== 201) throw new Error(`schedule: ${created.text}`);
+  const postId = created.json.id as number;
+  await stack.call("POST", `${p.base}/posts/${postId}/publish`, undefined, p.cookie);
+  const preview = await telegram.waitFor(() => telegram.messages(p.admin.id).find((m) => buttonsOf(m).includes(`approve:${postId}`)), 20_000);
+  const deadline = Date.now() + 20_000;
+  while (!(await stack.sql`select approval_message_ids ? 'chatId' as sent from app_public.posts where id = ${postId}`)[0].sent) {
+    if (Date.now() > deadline) throw new Error("the preview was never recorded");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { postId, preview };
+}

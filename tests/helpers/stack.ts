@@ -54,7 +54,10 @@ export async function startStack(options: StackOptions = {}) {
   // every statement the app sends, so a test can count what one request costs
   const queries: string[] = [];
   const sql = connect(databaseUrl, { max: 5, onQuery: (text) => queries.push(text) });
-  const uploadsDir = await Deno.makeTempDir({ prefix: "pressa-uploads-" });
+  // DATA_DIR of a worker process (spawnWorkerProcess) shares these uploads
+  const dataDir = await Deno.makeTempDir({ prefix: "pressa-data-" });
+  const uploadsDir = `${dataDir}/uploads`;
+  await Deno.mkdir(uploadsDir);
   const storage = localDiskStorage(uploadsDir);
   const telegramApi = createTelegramApi(config.telegramBotToken, config.telegramApiRoot, { maxRetryWaitMs: 5_000 });
   const ai = createAi(config.openai);
@@ -103,7 +106,7 @@ export async function startStack(options: StackOptions = {}) {
 
   /** The real worker process (tasks/main.ts) on this stack's database and doubles. */
   function spawnWorkerProcess() {
-    const env: Record<string, string> = { DATABASE_URL: databaseUrl, SMTP_URL: smtp.url };
+    const env: Record<string, string> = { DATABASE_URL: databaseUrl, SMTP_URL: smtp.url, DATA_DIR: dataDir };
     if (telegram) Object.assign(env, { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot });
     if (openai) Object.assign(env, { OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseURL, OPENAI_MODEL: openai.model });
     return new Deno.Command(Deno.execPath(), {
@@ -140,7 +143,7 @@ export async function startStack(options: StackOptions = {}) {
       await smtp.close();
       await telegram?.close();
       await openai?.close();
-      await Deno.remove(uploadsDir, { recursive: true }).catch(() => {});
+      await Deno.remove(dataDir, { recursive: true }).catch(() => {});
     },
   };
 }

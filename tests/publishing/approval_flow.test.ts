@@ -3,8 +3,7 @@
  * presses Approve (or Reject) on it, and the channel gets the post at its time.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { makePng } from "../helpers/images.ts";
-import { buttonsOf, projectWithChannel } from "../helpers/publishing.ts";
+import { buttonsOf, giveImage, projectWithChannel } from "../helpers/publishing.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 
 let stack: Stack;
@@ -99,15 +98,9 @@ test("reject: the post is rejected, the message says so, a second press does not
 test("an image with text over the 1024-character caption limit goes out as the photo, then the text, with nothing in between", async () => {
   const telegram = stack.telegram!;
   const p = await projectWithChannel(stack, { drafts: ["Photo story", "Short photo"] });
-  const upload = async () => {
-    const form = new FormData();
-    form.append("image", new File([makePng(320, 200)], "story.png", { type: "image/png" }));
-    const res = await stack.app.request(`${p.base}/upload-image`, { method: "POST", body: form, headers: { cookie: p.cookie } });
-    return (await res.json()).imageUrl as string;
-  };
   const long = "Длинная история. ".repeat(90).trim(); // ~1500 characters
-  await stack.call("PATCH", `${p.base}/drafts/${p.drafts[0].id}`, { content: long, imageUrl: await upload() }, p.cookie);
-  await stack.call("PATCH", `${p.base}/drafts/${p.drafts[1].id}`, { content: "Short caption", imageUrl: await upload() }, p.cookie);
+  await giveImage(stack, p, p.drafts[0].id, long);
+  await giveImage(stack, p, p.drafts[1].id, "Short caption");
   const ids: number[] = [];
   for (const draft of p.drafts) {
     const id = (await stack.call("POST", `${p.base}/posts`, { draftId: draft.id, scheduledFor: new Date(Date.now() + 4_000).toISOString() }, p.cookie)).json.id;

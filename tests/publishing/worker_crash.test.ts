@@ -6,7 +6,7 @@
  * send finish before the worker exits.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { buttonsOf, projectWithChannel } from "../helpers/publishing.ts";
+import { buttonsOf, giveImage, projectWithChannel } from "../helpers/publishing.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 
 let stack: Stack;
@@ -64,8 +64,9 @@ const inChannel = (p: P, text: string) => stack.telegram!.messages(p.channel.id)
  * approval: under load the post's time may already have come, and the send then follows
  * the press at once.
  */
-async function postHeldInTelegram(title: string, hold: { delayMs: number; processed?: boolean }) {
+async function postHeldInTelegram(title: string, hold: { delayMs: number; processed?: boolean }, withImage?: string) {
   const p = await projectWithChannel(stack, { drafts: [title] });
+  if (withImage) await giveImage(stack, p, p.drafts[0].id, withImage);
   const postId = await schedule(p, 0, 10_000);
   await publish(p, postId);
   const preview = await previewOf(p, postId);
@@ -139,6 +140,29 @@ test("killed while Telegram holds the send and then drops it: nothing sent, unce
   await expect.poll(() => statusOf(postId), { timeout: 5_000 }).toBe("published");
   await new Promise((r) => setTimeout(r, 1500));
   expect(inChannel(p, "held and lost")).toHaveLength(1);
+}, 90_000);
+
+test("killed between a long post's photo and its text: uncertain, and 'Send again' takes the photo back and sends the post whole once", async () => {
+  const long = "Фото и длинный текст. ".repeat(60).trim();
+  const { p, postId } = await postHeldInTelegram("photo then crash", { delayMs: 2_000, processed: false }, long);
+  const send = await sendArrived(p, long);
+  expect(send.status).toBeUndefined();
+  const [photo] = stack.telegram!.messages(p.channel.id);
+  expect(photo.photo?.length).toBeGreaterThan(0);
+  await killWorker();
+  startWorkerProcess();
+
+  await expect.poll(() => statusOf(postId), { timeout: 30_000 }).toBe("uncertain");
+  const [row] = await stack.sql`select channel_message_ids from app_public.posts where id = ${postId}`;
+  expect(row.channelMessageIds).toEqual([photo.message_id]); // recorded before the text was sent
+  const notice = await stack.telegram!.waitFor(() => stack.telegram!.messages(p.admin.id).find((m) => buttonsOf(m).includes(`resend:${postId}`)), 15_000);
+  await press(p, notice.message_id, `resend:${postId}`);
+  await expect.poll(() => statusOf(postId), { timeout: 15_000 }).toBe("published");
+  const messages = stack.telegram!.messages(p.channel.id);
+  expect(messages).toHaveLength(2);
+  expect(messages[0].message_id).not.toBe(photo.message_id);
+  expect(messages[0].photo?.length).toBeGreaterThan(0);
+  expect(messages[1].text).toBe(long);
 }, 90_000);
 
 test("SIGTERM while Telegram holds a send: the running job finishes, the post is published once, the worker exits cleanly", async () => {

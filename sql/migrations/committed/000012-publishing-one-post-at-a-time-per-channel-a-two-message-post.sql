@@ -1,6 +1,6 @@
 --! Previous: sha1:74bdb651174e12d7dee5783fcbeebb9bfe7e4e25
---! Hash: sha1:7535908a3a5461dad8832d5d0fd2f401f4600c7d
---! Message: One channel's publications go out one at a time (a queue per project)
+--! Hash: sha1:8801b0e32a7ef639bf0d408eeac0ab1487a9c720
+--! Message: Publishing: one post at a time per channel; a two-message post records its photo
 
 /*
  * One channel's publications go out one at a time. A post can be several messages (an
@@ -57,13 +57,28 @@ begin
 end;
 $$;
 
+/*
+ * A post of two messages (an image whose text is over the caption limit: the photo, then
+ * the text) records the photo as soon as it is in the channel, so a failure or a crash
+ * before the text knows what is already there: the worker removes such leftovers before
+ * the post is sent again, and "It is in the channel" can link the post.
+ */
+create or replace function app_public.record_sent_part(p_post_id bigint, p_message_ids bigint[]) returns void
+language sql volatile as $$
+  /* why: what of a post being sent is in the channel (an empty list once leftovers are removed) */
+  update app_public.posts set channel_message_ids = to_jsonb(p_message_ids)
+  where id = p_post_id and status = 'sending'
+$$;
+
 create or replace function app_public.resolve_uncertain_post(
   p_post_id bigint, p_chat_id bigint, p_in_channel boolean
 ) returns app_public.posts
 language plpgsql volatile as $$
 /*
  * why: only a person can tell whether an uncertain post reached the channel. "It is
- * there" records it published (without a message link); "Send again" queues a new send.
+ * there" records it published, linked to its first message when that is known (a photo
+ * recorded before the text); "Send again" queues a new send, which first removes what of
+ * the post is known to be in the channel.
  */
 declare
   v_post app_public.posts;
@@ -71,6 +86,12 @@ begin
   update app_public.posts p set
     status = case when p_in_channel then 'published' else 'approved' end,
     published_at = case when p_in_channel then now() else null end,
+    published_links = case
+      when p_in_channel and jsonb_array_length(p.channel_message_ids) > 0 then coalesce((
+        select jsonb_build_object(regexp_replace(d.channel_link, '^@', ''),
+          'https://t.me/' || regexp_replace(d.channel_link, '^@', '') || '/' || (p.channel_message_ids ->> 0))
+        from app_private.delivery(p) d where d.channel_link is not null), '{}')
+      else p.published_links end,
     last_error = null
   where p.id = p_post_id and p.status = 'uncertain'
     and exists (select 1 from app_private.delivery(p) d where d.admin_chat_id = p_chat_id)
