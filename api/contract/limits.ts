@@ -70,6 +70,9 @@ export const CALENDAR_TICK_MS = 60_000;
 export const VIRTUAL_POST_ID_MULTIPLIER = 1_000_000;
 export const CHAT_HISTORY_PAGE_SIZE = 5;
 export const CHAT_CONTEXT_MESSAGES = 10;
+/** The Published page loads this many posts at a time ("Show more" for the next ones). */
+export const PUBLISHED_PAGE_SIZE = 50;
+export const PUBLISHED_PAGE_MAX = 100;
 
 export const PROJECT_NAME_MAX = 100;
 export const PROJECT_DESCRIPTION_MAX = 2000;

@@ -6,6 +6,7 @@
  */
 import { Hono } from "hono";
 import * as v from "valibot";
+import { PUBLISHED_PAGE_MAX, PUBLISHED_PAGE_SIZE } from "../contract/limits.ts";
 import { type Post, PostDeleteSchema, PostWriteSchema } from "../contract/posts.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
@@ -26,6 +27,12 @@ const POST_COLUMNS = [
   "id", "project_id", "draft_id", "series_id", "title", "content", "image_url", "status", "created_at", "scheduled_for",
   "is_recurring", "recurring_type", "recurring_last_post", "approval_message_ids", "published_links", "published_at", "last_error",
 ];
+
+const PublishedQuery = v.object({
+  limit: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1), v.maxValue(PUBLISHED_PAGE_MAX)), String(PUBLISHED_PAGE_SIZE)),
+  before: v.optional(v.pipe(v.string(), v.isoTimestamp())),
+  beforeId: v.optional(v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,15}$/), v.toNumber())),
+});
 
 export function postRoutes({ sql, telegram, log }: ApiDeps) {
   /** Removes the messages from the project's channel; answers the ids gone (already gone included). */
@@ -67,7 +74,19 @@ export function postRoutes({ sql, telegram, log }: ApiDeps) {
     .get("/published", async (c) => {
       const projectId = idParam(c.req.param("projectId"));
       const userId = currentUser(c).id;
-      const rows = await sql<Post[]>`select ${sql(POST_COLUMNS)} from app_public.published_posts(${userId}, ${projectId})`;
+      const query = v.safeParse(PublishedQuery, c.req.query());
+      if (!query.success || (query.output.before === undefined) !== (query.output.beforeId === undefined)) {
+        throw new ApiError(400, "validation", `limit must be between 1 and ${PUBLISHED_PAGE_MAX}; before (an ISO time) and beforeId go together`);
+      }
+      const { limit, before, beforeId } = query.output as { limit: number; before?: string; beforeId?: number };
+      // Newest first, a page at a time: the next page starts after the last post shown
+      // (its publishedAt and id), so posts published meanwhile never shift or repeat rows.
+      // Times are compared as the API shows them, to the millisecond.
+      const rows = await sql<Post[]>`
+        select ${sql(POST_COLUMNS)} from app_public.published_posts(${userId}, ${projectId})
+        ${before === undefined ? sql`` : sql`where (date_trunc('milliseconds', published_at), id) < (${before}::timestamptz, ${beforeId!})`}
+        order by date_trunc('milliseconds', published_at) desc, id desc
+        limit ${limit}`;
       return revalidatedJson(c, await ownProjectList(sql, userId, projectId, rows));
     })
     .post("/", body(PostWriteSchema), async (c) => {

@@ -147,6 +147,59 @@ describe("scheduling posts", () => {
   });
 });
 
+describe("the Published list", () => {
+  /** `count` published posts, one a minute apart (several within one millisecond too). */
+  async function publishedPosts(p: Awaited<ReturnType<typeof projectWithChannel>>, count: number) {
+    await stack.sql`
+      insert into app_public.posts (project_id, title, content, status, scheduled_for, published_at, published_links)
+      select ${p.project.id}, 'Post ' || i, '', 'published', now() - make_interval(mins => i),
+             -- posts 10 and 11 share a millisecond (and differ below it): the page boundary must split them right
+             case when i in (10, 11) then timestamptz '2026-01-01 00:00:00.123' + make_interval(secs => (11 - i) * 0.0004)
+                  else now() - make_interval(mins => i) end,
+             jsonb_build_object('ch', 'https://t.me/ch/' || i)
+      from generate_series(1, ${count}) as i`;
+  }
+  const ids = (posts: { title: string }[]) => posts.map((x) => Number(x.title.slice(5)));
+
+  test("pages of 50, newest first; the next page starts after the last post shown, none repeated or skipped", async () => {
+    const p = await projectWithChannel(stack);
+    await publishedPosts(p, 120);
+    const url = `${p.base}/posts/published`;
+    const first = (await stack.call("GET", url, undefined, p.cookie)).json;
+    expect(first).toHaveLength(50);
+    expect(ids(first).slice(0, 3)).toEqual([1, 2, 3]);
+    const seen = [...first];
+    for (let page = 0; page < 3; page++) {
+      const last = seen.at(-1);
+      const next = await stack.call("GET", `${url}?limit=50&before=${encodeURIComponent(last.publishedAt)}&beforeId=${last.id}`, undefined, p.cookie);
+      expect(next.status, next.text).toBe(200);
+      seen.push(...next.json);
+      if (next.json.length < 50) break;
+    }
+    // every post once, in order (posts 10 and 11 are the oldest: they were published in
+    // January, in one millisecond as the API shows times, so the later id comes first)
+    expect(ids(seen)).toEqual([...Array.from({ length: 120 }, (_, i) => i + 1).filter((i) => i !== 10 && i !== 11), 11, 10]);
+    // a page boundary between the two posts of one millisecond
+    const cut = seen.find((x) => x.title === "Post 11");
+    const rest = (await stack.call("GET", `${url}?limit=5&before=${encodeURIComponent(cut.publishedAt)}&beforeId=${cut.id}`, undefined, p.cookie)).json;
+    expect(ids(rest)).toEqual([10]);
+  });
+
+  test("bad page parameters are 400 JSON; another user's list is 404", async () => {
+    const p = await projectWithChannel(stack);
+    await publishedPosts(p, 3);
+    const url = `${p.base}/posts/published`;
+    for (const query of ["limit=0", "limit=101", "limit=abc", "before=2026-01-01T00:00:00.000Z", "beforeId=5", "before=yesterday&beforeId=5", "before=2026-01-01T00:00:00.000Z&beforeId=0"]) {
+      const res = await stack.call("GET", `${url}?${query}`, undefined, p.cookie);
+      expect(res.status, query).toBe(400);
+      expect(res.json.code).toBe("validation");
+    }
+    expect((await stack.call("GET", `${url}?limit=2`, undefined, p.cookie)).json).toHaveLength(2);
+    const { cookie: other } = await stack.signIn(uniqueEmail("other"));
+    expect((await stack.call("GET", url, undefined, other)).status).toBe(404);
+  });
+});
+
 describe("deleting posts", () => {
   async function publishedPost(p: Awaited<ReturnType<typeof projectWithChannel>>, index: number) {
     const post = (await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[index].id, scheduledFor: inHours(1) }, p.cookie)).json;

@@ -357,3 +357,22 @@ test("a series that ran out of drafts says it stopped, in the interface language
   await screenshot(page, "schedule-series-stopped-details-en");
   await page.context().close();
 }, 60_000);
+
+test("a long Published list shows 50 posts and the next ones on 'Show more'", async () => {
+  const p = await projectWithChannel(stack);
+  await stack.sql`
+    insert into app_public.posts (project_id, title, content, status, scheduled_for, published_at, published_links)
+    select ${p.project.id}, 'Пост ' || i, '', 'published', now() - make_interval(hours => i), now() - make_interval(hours => i),
+           jsonb_build_object(${p.channel.username!}::text, 'https://t.me/' || ${p.channel.username!}::text || '/' || i)
+    from generate_series(1, 65) as i`;
+  const page = await pageAs(p.cookie);
+  await page.goto(`${stack.baseUrl}/project/${p.project.id}/published`);
+  const rows = page.getByTestId("published-title");
+  await expect.poll(() => rows.count(), soon).toBe(50);
+  expect(await rows.first().textContent()).toBe("Пост 1");
+  await page.getByRole("button", { name: "Показать ещё" }).click();
+  await expect.poll(() => rows.count(), soon).toBe(65);
+  expect(await rows.last().textContent()).toBe("Пост 65");
+  expect(await page.getByRole("button", { name: "Показать ещё" }).count()).toBe(0);
+  await page.context().close();
+}, 60_000);

@@ -1,5 +1,6 @@
 import useSWR, { mutate } from "swr";
-import { POSTS_REFETCH_MS } from "../../../api/contract/limits.ts";
+import useSWRInfinite, { unstable_serialize } from "swr/infinite";
+import { POSTS_REFETCH_MS, PUBLISHED_PAGE_SIZE } from "../../../api/contract/limits.ts";
 import type { Post } from "../../../api/contract/posts.ts";
 import { draftsKey } from "./drafts.ts";
 import { apiFetch } from "./fetcher.ts";
@@ -16,10 +17,30 @@ export function usePosts(projectId: number | null) {
   return { posts: data ?? [], isLoaded: data !== undefined, isLoading, error: error as unknown, mutate };
 }
 
-/** Published posts, newest first (spec §2 Published). */
+/** Page `index` of the Published list: the first, then each after the last post of the one before. */
+const publishedPageKey = (projectId: number) => (index: number, previous: Post[] | null) => {
+  const first = `${publishedPostsKey(projectId)}?limit=${PUBLISHED_PAGE_SIZE}`;
+  if (index === 0 || !previous) return first;
+  const last = previous.at(-1);
+  if (previous.length < PUBLISHED_PAGE_SIZE || !last?.publishedAt) return null; // that was the last page
+  return `${first}&before=${encodeURIComponent(last.publishedAt)}&beforeId=${last.id}`;
+};
+
+/** Published posts, newest first (spec §2 Published), loaded a page at a time. */
 export function usePublishedPosts(projectId: number | null) {
-  const { data, error, isLoading, mutate } = useSWR<Post[]>(projectId === null ? null : publishedPostsKey(projectId));
-  return { posts: data ?? [], isLoading, error: error as unknown, mutate };
+  const { data, error, isLoading, mutate, size, setSize } = useSWRInfinite<Post[]>(
+    projectId === null ? () => null : publishedPageKey(projectId),
+  );
+  const lastPage = data?.at(-1);
+  return {
+    posts: data?.flat() ?? [],
+    isLoading,
+    error: error as unknown,
+    mutate,
+    hasMore: lastPage !== undefined && lastPage.length === PUBLISHED_PAGE_SIZE,
+    isLoadingMore: data !== undefined && data.length < size,
+    loadMore: () => setSize(size + 1),
+  };
 }
 
 /** What the schedule form decides (spec §3 Schedule form), with the instant already computed. */
@@ -35,7 +56,11 @@ function writeBody(projectId: number, input: PostWriteInput) {
 
 /** A post changes what the drafts list and the Published page show, so all three refresh. */
 async function refreshAfterChange(projectId: number) {
-  await Promise.all([mutate(postsKey(projectId)), mutate(draftsKey(projectId)), mutate(publishedPostsKey(projectId))]);
+  await Promise.all([
+    mutate(postsKey(projectId)),
+    mutate(draftsKey(projectId)),
+    mutate(unstable_serialize(publishedPageKey(projectId))),
+  ]);
 }
 
 export async function schedulePost(projectId: number, input: PostWriteInput): Promise<Post> {

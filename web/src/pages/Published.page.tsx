@@ -28,7 +28,7 @@ export default function PublishedPage() {
   const t = useT();
   usePageTitle(t("section.published"));
   const { projectId, project, failed } = useRouteProject();
-  const { posts, isLoading, error, mutate } = usePublishedPosts(projectId);
+  const { posts, isLoading, error, mutate, hasMore, isLoadingMore, loadMore } = usePublishedPosts(projectId);
 
   if (failed) return <ProjectLoadError />;
   if (!project || projectId === null) return <FullPageLoader fullHeight={false} />;
@@ -72,11 +72,18 @@ export default function PublishedPage() {
           </EmptyState>
         </Card>
       ) : (
-        <Card padding={0} className={classes.list} component="ol" aria-label={t("section.published")}>
-          {posts.map((post) => (
-            <PublishedRow key={post.id} post={post} timeZone={timeZone} />
-          ))}
-        </Card>
+        <>
+          <Card padding={0} className={classes.list} component="ol" aria-label={t("section.published")}>
+            {posts.map((post) => (
+              <PublishedRow key={post.id} post={post} timeZone={timeZone} />
+            ))}
+          </Card>
+          {hasMore && (
+            <Button variant="default" mt="md" mx="auto" display="block" loading={isLoadingMore} onClick={() => void loadMore()}>
+              {t("published.showMore")}
+            </Button>
+          )}
+        </>
       )}
     </>
   );
