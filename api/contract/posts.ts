@@ -4,8 +4,8 @@ export const POST_STATUSES = ["draft", "scheduled", "approved", "sending", "publ
 export type PostStatus = (typeof POST_STATUSES)[number];
 export const RECURRING_TYPES = ["none", "daily", "weekly"] as const;
 
-/** Spec §5: the schedule form (the SPA validates with it before building the request). */
-export const TIME_PATTERN = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
+/** Spec §5: the schedule form (the SPA validates with it before building the request). Hours 0-23 (one or two digits), two-digit minutes. */
+export const TIME_PATTERN = /^([01]?[0-9]|2[0-3]):[0-5][0-9]$/;
 export const ScheduleFormSchema = v.pipe(
   v.object({
     title: v.optional(v.string(), ""),

@@ -213,6 +213,14 @@ test("an admin sees the report with the reporter's e-mail, changes its status, a
   expect(await english.getByTestId("bug-report-status").textContent()).toBe("В работе");
   expect(await page.getByRole("columnheader", { name: "Description" }).count()).toBe(1);
   await screenshot(page, "admin-bug-reports-en");
+  // bug-report update and load failures are Russian in English too (spec §8)
+  await page.route("**/api/admin/bug-reports/*", (route) => route.fulfill({ status: 500, body: "" }));
+  await english.getByTestId("bug-report-status-select").selectOption("resolved");
+  await eventually(() => page.getByTestId("toast-region").textContent()).toContain("Не удалось обновить статус сообщения об ошибке.");
+  await page.route("**/api/admin/bug-reports", (route) => route.fulfill({ status: 500, body: "" }));
+  await page.reload();
+  await eventually(() => page.getByText("Не удалось загрузить сообщения об ошибках.").count()).toBe(1);
+  await page.unrouteAll();
   await page.goto(`${stack.baseUrl}/admin/bug-reports`);
   await eventually(() => page.getByTestId("bug-report-total").textContent()).toBe("Всего: 2");
   expect(await page.getByRole("columnheader", { name: "Описание" }).count()).toBe(1);

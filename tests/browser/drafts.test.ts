@@ -95,6 +95,13 @@ test("bulk add, reorder, edit with an image, create, delete and batch delete dra
   await textarea.fill(Array.from({ length: 31 }, (_, i) => `Тема ${i + 1}`).join("\n"));
   await expect.poll(() => bulk.getByText("Не больше 30 заголовков за раз").count()).toBe(1);
   expect(await create.isDisabled()).toBe(true);
+  // only blank lines: no titles remain, which Create says (and nothing is created)
+  await textarea.fill("   \n\n  ");
+  expect(await create.isDisabled()).toBe(false);
+  await create.click();
+  await expect.poll(toastTexts, soon).toContain("Не удалось добавить черновики");
+  expect(await rows().count()).toBe(0);
+  await dismissToasts();
   await textarea.fill("Мастер и Маргарита\n\n  Война и мир  \nАнна Каренина\n");
   await expect.poll(() => bulk.getByTestId("bulk-count").textContent()).toBe("Заголовков: 3 из 30");
   await page.waitForTimeout(300); // the dialog's opening transition

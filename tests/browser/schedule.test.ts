@@ -223,9 +223,13 @@ test("the form refuses a past time, a malformed time and a missing draft; past d
   await expect.poll(() => empty.getByText("Выберите черновик для поста").count(), soon).toBe(1);
   await page.waitForTimeout(300);
   await screenshot(page, "schedule-dialog-no-drafts");
+  expect((await empty.boundingBox())?.width).toBe(425);
   await empty.getByTestId("schedule-create-draft").click();
   const draftDialog = page.getByRole("dialog", { name: "Новый черновик" });
   await draftDialog.getByTestId("draft-title").fill("Свежий черновик");
+  // the schedule page's dialogs are 425px wide (spec §9), this one included
+  expect((await draftDialog.boundingBox())?.width).toBe(425);
+  await screenshot(page, "schedule-create-draft");
   await draftDialog.getByTestId("draft-save").click();
   await expect.poll(() => page.getByRole("dialog", { name: "Запланировать пост" }).getByTestId("schedule-draft").count(), soon).toBe(1);
   const chosen = page.getByRole("dialog", { name: "Запланировать пост" }).getByTestId("schedule-draft");

@@ -86,8 +86,10 @@ export default function AdminPage() {
   const bugReports = useAdminBugReports();
   const newReports = bugReports.reports.filter((report) => report.status === "new").length;
 
-  const loadFailed = (retry: () => void) => (
-    <LoadError message={t("admin.loadFailed")} retryLabel={t("common.retry")} onRetry={retry} />
+  // Spec §8: the dashboard's load failure is English in both languages; bug-report load
+  // and update failures are Russian (the dictionaries hold them so).
+  const loadFailed = (retry: () => void, message = t("admin.loadFailed")) => (
+    <LoadError message={message} retryLabel={t("common.retry")} onRetry={retry} />
   );
 
   return (
@@ -171,7 +173,7 @@ export default function AdminPage() {
         <Tabs.Panel value="bug-reports">
           {bugReports.error
             ? (
-              loadFailed(() => void bugReports.mutate())
+              loadFailed(() => void bugReports.mutate(), t("adminBugReports.loadFailed"))
             )
             : bugReports.isLoading
             ? <TableSkeleton />

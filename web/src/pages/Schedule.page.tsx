@@ -3,6 +3,7 @@ import "@mantine/core/styles/Card.layer.css";
 import "@mantine/core/styles/EmptyState.layer.css";
 import { type CalendarDate, endOfMonth, endOfWeek, startOfMonth, toCalendarDate } from "@internationalized/date";
 import { useMemo, useRef, useState } from "react";
+import { SCHEDULE_DIALOG_WIDTH } from "../../../api/contract/limits.ts";
 import { Link } from "react-router-dom";
 import type { Draft } from "../../../api/contract/drafts.ts";
 import type { Post } from "../../../api/contract/posts.ts";
@@ -219,6 +220,7 @@ export default function SchedulePage() {
             opened={draftDialogOpen}
             onClose={() => setDraftDialogOpen(false)}
             onSaved={setCreatedDraft}
+            size={SCHEDULE_DIALOG_WIDTH}
           />
           <DeletePostDialog
             projectId={projectId}

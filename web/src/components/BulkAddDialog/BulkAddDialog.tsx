@@ -62,11 +62,17 @@ export function BulkAddDialog({ projectId, opened, onClose }: BulkAddDialogProps
 
   const titles = bulkTitles(text);
   const tooMany = titles.length > BULK_ADD_MAX_LINES;
-  const canCreate = titles.length > 0 && !tooMany;
+  // Spec §5: Create is off while the text is empty or has too many lines; text of only
+  // blank lines leaves no titles, which is said on Create (drafts.bulkAddFailed).
+  const canCreate = text !== "" && !tooMany;
 
   const handleSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (!canCreate) return;
+    if (titles.length === 0) {
+      toastError(t("drafts.bulkAddFailed"));
+      return;
+    }
     setCreating(true);
     try {
       const drafts = await bulkAddDrafts(projectId, titles);

@@ -12,6 +12,7 @@ import { formatDateTime } from "../../lib/projectTime.ts";
 import { type CalendarPost, isVirtualPost } from "../../lib/recurrence.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { seriesName } from "../PostStatus/PostStatus.tsx";
+import { SCHEDULE_DIALOG_WIDTH } from "../../../../api/contract/limits.ts";
 
 type DeletePostDialogProps = {
   projectId: number;
@@ -74,7 +75,7 @@ export function DeletePostDialog({ projectId, post, opened, timeZone, onClose, o
       opened={opened}
       onClose={busy ? () => {} : onClose}
       title={virtual || post.isRecurring ? t("schedule.delete.seriesTitle") : t("schedule.delete.title")}
-      size={425}
+      size={SCHEDULE_DIALOG_WIDTH}
       closeButtonProps={{ "aria-label": t("common.close") }}
     >
       <Stack gap="md">

@@ -24,6 +24,8 @@ type DraftDialogProps = {
   opened: boolean;
   onClose: () => void;
   onSaved?: (draft: Draft) => void;
+  /** Modal width; the schedule page's dialogs are narrower (spec §2 Schedule). */
+  size?: number | string;
 };
 
 type Values = { title: string; content: string; imageUrl: string | null };
@@ -48,7 +50,7 @@ type Generating = "title" | "post" | null;
  * Create or edit a draft (spec §2): title, text and image, with AI help for the title and
  * for the text (which needs a title, spec §5) at a chosen target length.
  */
-export function DraftDialog({ projectId, draft, opened, onClose, onSaved }: DraftDialogProps) {
+export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size = "lg" }: DraftDialogProps) {
   const t = useT();
   const isPhone = useIsPhone();
   const [values, setValues] = useState<Values>(() => valuesOf(draft));
@@ -161,7 +163,7 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved }: Draf
       opened={opened}
       onClose={saving ? () => {} : onClose}
       title={isEdit ? t("drafts.editTitle") : t("drafts.createTitle")}
-      size="lg"
+      size={size}
       fullScreen={isPhone}
       closeButtonProps={{ "aria-label": t("common.close") }}
     >

@@ -21,6 +21,7 @@ import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { IconAlert, IconClock, IconExternalLink, IconFileText, IconHelpCircle, IconPencil, IconRepeat, IconSend, IconTrash } from "../Icons/Icons.tsx";
 import { PostStatusBadge, seriesName, statusKind, statusLook } from "../PostStatus/PostStatus.tsx";
 import classes from "./PostDetailsDialog.module.css";
+import { SCHEDULE_DIALOG_WIDTH } from "../../../../api/contract/limits.ts";
 
 /** A failed publication is red; a question for the admin is yellow; the rest (a stopped series, an approval that didn't reach the admin) orange. */
 const ERROR_COLORS: Partial<Record<ReturnType<typeof statusKind>, string>> = { failed: "red", uncertain: "yellow" };
@@ -83,7 +84,7 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
       opened={opened}
       onClose={onClose}
       title={<span className={classes.title} data-testid="post-details-title">{title}</span>}
-      size={425}
+      size={SCHEDULE_DIALOG_WIDTH}
       fullScreen={isPhone}
       closeButtonProps={{ "aria-label": t("common.close") }}
     >

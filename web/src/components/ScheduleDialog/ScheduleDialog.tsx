@@ -17,6 +17,7 @@ import { availableDrafts } from "../../lib/recurrence.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { IconAlert, IconClock, IconFileText, IconInfo, IconPlus, IconRepeat } from "../Icons/Icons.tsx";
 import classes from "./ScheduleDialog.module.css";
+import { SCHEDULE_DIALOG_WIDTH } from "../../../../api/contract/limits.ts";
 
 type RecurringType = Post["recurringType"];
 
@@ -213,7 +214,7 @@ export function ScheduleDialog({
       opened={opened}
       onClose={saving ? () => {} : onClose}
       title={title}
-      size={425}
+      size={SCHEDULE_DIALOG_WIDTH}
       fullScreen={isPhone}
       closeButtonProps={{ "aria-label": t("common.close") }}
     >

@@ -1,0 +1,27 @@
+/*
+ * The schedule form's time (spec §5: HH:mm, hours 0-23, two-digit minutes) and the instant
+ * it names in the project's timezone.
+ */
+import { CalendarDate } from "@internationalized/date";
+import * as v from "valibot";
+import { expect, test } from "vitest";
+import { ScheduleFormSchema } from "../../api/contract/posts.ts";
+import { instantOn } from "../../web/src/lib/projectTime.ts";
+
+const form = (scheduledTime: string) => v.safeParse(ScheduleFormSchema, { title: "T", scheduledTime });
+
+test("hours 0-23 with one or two digits and two-digit minutes are times; anything else gets the HH:mm message", () => {
+  for (const ok of ["0:00", "9:30", "09:30", "19:05", "23:59"]) expect(form(ok).success, ok).toBe(true);
+  for (const bad of ["24:00", "9:5", "09:60", "930", "9.30", " 9:30", "", "12:3a"]) {
+    const parsed = form(bad);
+    expect(parsed.success, bad).toBe(false);
+    expect(parsed.issues?.[0].message).toBe("Please enter a valid time in HH:mm format");
+  }
+});
+
+test("'9:30' on a day in Moscow is 06:30 UTC, the same instant as '09:30'", () => {
+  const day = new CalendarDate(2026, 12, 1);
+  expect(instantOn(day, "9:30", "Europe/Moscow")?.toAbsoluteString()).toBe("2026-12-01T06:30:00.000Z");
+  expect(instantOn(day, "09:30", "Europe/Moscow")?.toAbsoluteString()).toBe("2026-12-01T06:30:00.000Z");
+  expect(instantOn(day, "24:00", "Europe/Moscow")).toBeNull();
+});
