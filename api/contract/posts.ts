@@ -41,6 +41,11 @@ export const PostDeleteSchema = v.optional(
   {},
 );
 
+/** The owner's answer for an uncertain post: it is in the channel, or send it again. */
+export const PostResolveSchema = v.object({
+  inChannel: v.boolean("inChannel must be true (it is in the channel) or false (send it again)"),
+});
+
 /** A post as the API answers it (spec §3 Post, plus what the lifecycle adds). */
 export type Post = {
   id: number;

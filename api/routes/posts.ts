@@ -7,7 +7,7 @@
 import { Hono } from "hono";
 import * as v from "valibot";
 import { PUBLISHED_PAGE_MAX, PUBLISHED_PAGE_SIZE } from "../contract/limits.ts";
-import { type Post, PostDeleteSchema, PostWriteSchema } from "../contract/posts.ts";
+import { type Post, PostDeleteSchema, PostResolveSchema, PostWriteSchema } from "../contract/posts.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { ApiError } from "../errors.ts";
@@ -108,6 +108,12 @@ export function postRoutes({ sql, telegram, log }: ApiDeps) {
       const [row] = await sql<Post[]>`
         select ${sql(POST_COLUMNS)} from app_public.request_post_approval(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
           ${idParam(c.req.param("postId"))})`;
+      return c.json(row);
+    })
+    .post("/:postId/resolve", body(PostResolveSchema), async (c) => {
+      const [row] = await sql<Post[]>`
+        select ${sql(POST_COLUMNS)} from app_public.resolve_uncertain_post_as_owner(${currentUser(c).id},
+          ${idParam(c.req.param("projectId"))}, ${idParam(c.req.param("postId"))}, ${c.req.valid("json").inChannel})`;
       return c.json(row);
     })
     .delete("/:postId", async (c) => {

@@ -26,9 +26,17 @@ export type TelegramFailure = {
   retryAfter?: number;
 };
 
+/**
+ * Every Bot API URL carries the bot's token, and network errors quote the URL. No text we
+ * store, show or send may carry it: URLs become "Telegram", a bare token "<token>".
+ */
+export function withoutSecrets(text: string): string {
+  return text.replace(/https?:\/\/\S+/g, "Telegram").replace(/\d{5,}:[\w-]{20,}/g, "<token>");
+}
+
 export function describeTelegramError(err: unknown): TelegramFailure {
   if (err instanceof GrammyError) {
-    const d = err.description;
+    const d = withoutSecrets(err.description);
     const lower = d.toLowerCase();
     const failure = (code: TelegramFailure["code"]): TelegramFailure => ({ code, definite: true, description: d });
     if (err.error_code === 429) return { ...failure("telegram.rateLimited"), retryAfter: err.parameters.retry_after };
@@ -50,7 +58,7 @@ export function describeTelegramError(err: unknown): TelegramFailure {
     return failure("telegram.badRequest");
   }
   if (err instanceof HttpError) {
-    return { code: "telegram.unreachable", definite: false, description: String(err.error ?? err.message) };
+    return { code: "telegram.unreachable", definite: false, description: withoutSecrets(String(err.error ?? err.message)) };
   }
-  return { code: "telegram.unreachable", definite: false, description: String((err as Error)?.message ?? err) };
+  return { code: "telegram.unreachable", definite: false, description: withoutSecrets(String((err as Error)?.message ?? err)) };
 }

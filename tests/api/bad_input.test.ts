@@ -80,6 +80,7 @@ const ROUTES: Route[] = [
   { method: "PUT", path: (i) => `/api/projects/${i.project}/posts/${i.post}`, json: true },
   { method: "DELETE", path: (i) => `/api/projects/${i.project}/posts/${i.post}`, json: true },
   { method: "POST", path: (i) => `/api/projects/${i.project}/posts/${i.post}/publish`, json: true, noFields: true },
+  { method: "POST", path: (i) => `/api/projects/${i.project}/posts/${i.post}/resolve`, json: true },
   { method: "POST", path: (i) => `/api/projects/${i.project}/generate-title`, json: true, noFields: true },
   { method: "POST", path: (i) => `/api/projects/${i.project}/generate-post`, json: true },
   { method: "POST", path: (i) => `/api/projects/${i.project}/generate-multiple-titles`, json: true, optionalFields: ["count"] },
@@ -175,7 +176,7 @@ test("unknown ids and another user's ids are 404 (admin routes 403) everywhere",
         const f = new FormData();
         f.append("image", new File(["x"], "x.png"));
         return f;
-      })() : route.json ? JSON.stringify({ title: "t", name: "n", adminHandle: "valid_admin", link: "@some_channel", titles: ["a"], drafts: [], draftIds: [1], scheduledFor: new Date(Date.now() + 3600_000).toISOString(), message: "hi", status: "closed", content: "c" }) : undefined;
+      })() : route.json ? JSON.stringify({ title: "t", name: "n", adminHandle: "valid_admin", link: "@some_channel", titles: ["a"], drafts: [], draftIds: [1], scheduledFor: new Date(Date.now() + 3600_000).toISOString(), message: "hi", status: "closed", content: "c", inChannel: true }) : undefined;
       const res = await send(route, target, body, route.json ? "application/json" : undefined);
       expectClientError(res, `${route.method} ${target}`);
       expect(res.status, `${route.method} ${target}`).toBe(target.includes("/admin/") ? 403 : 404);

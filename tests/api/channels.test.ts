@@ -118,6 +118,10 @@ describe("connecting a channel", () => {
     stack.telegram!.failNext("getChatMember", { drop: true });
     const dropped = await add(pid, `@${channel.username}`);
     expect(dropped.status).toBe(503);
+    // the network error quotes the Bot API URL, which carries the bot's token: never shown
+    expect(dropped.json.message).toMatch(/^Telegram is not reachable right now \(.*socket hang up.*\)/);
+    expect(dropped.text).not.toContain(stack.telegram!.token);
+    expect(dropped.text).not.toContain(stack.telegram!.apiRoot);
     expect(await list(pid)).toEqual([]);
     // and once Telegram is back, the same add works
     expect((await add(pid, `@${channel.username}`)).status).toBe(201);

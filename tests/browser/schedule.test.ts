@@ -9,7 +9,7 @@ import { type CalendarDate, CalendarDateTime, now, toCalendarDate, toZoned } fro
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { screenshot } from "../helpers/browser.ts";
-import { projectWithChannel, buttonsOf } from "../helpers/publishing.ts";
+import { buttonsOf, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import type { Stack } from "../helpers/stack.ts";
 import { closeBrowserStack, openBrowserStack } from "../helpers/web.ts";
 
@@ -380,3 +380,26 @@ test("a long Published list shows 50 posts and the next ones on 'Show more'", as
   expect(await page.getByRole("button", { name: "Показать ещё" }).count()).toBe(0);
   await page.context().close();
 }, 60_000);
+
+test("an uncertain post asks the owner too: 'Send again' in its details publishes it once", async () => {
+  const telegram = stack.telegram!;
+  const p = await projectWithChannel(stack, { drafts: ["Спорный пост"] });
+  const { postId, preview } = await sentForApproval(stack, p, p.drafts[0].id, 3_000);
+  telegram.failNext("sendMessage", { drop: true }); // the send is lost: nothing reached the channel
+  telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  await expect.poll(async () => (await stack.sql`select status from app_public.posts where id = ${postId}`)[0].status, { timeout: 20_000 }).toBe("uncertain");
+
+  const page = await pageAs(p.cookie);
+  await page.goto(`${stack.baseUrl}/project/${p.project.id}/schedule`);
+  await expect.poll(() => chip(page, "Спорный пост").count(), soon).toBe(1);
+  await chip(page, "Спорный пост").click();
+  const details = page.getByTestId("post-details");
+  await expect.poll(() => details.getByText("Проверьте канал: пост там есть?").count(), soon).toBe(1);
+  await page.waitForTimeout(300); // the dialog's opening transition
+  await screenshot(page, "schedule-post-uncertain");
+  await details.getByTestId("post-send-again").click();
+  await expect.poll(() => page.getByTestId("toast-region").textContent(), soon).toContain("Пост будет отправлен снова");
+  await expect.poll(() => telegram.messages(p.channel.id).filter((m) => m.text === "Спорный пост").length, refetch).toBe(1);
+  await expect.poll(() => chip(page, "Спорный пост").getAttribute("data-status"), refetch).toBe("published");
+  await page.context().close();
+}, 90_000);

@@ -3,8 +3,8 @@
  * presses Approve (or Reject) on it, and the channel gets the post at its time.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { buttonsOf, giveImage, projectWithChannel } from "../helpers/publishing.ts";
-import { type Stack, startStack } from "../helpers/stack.ts";
+import { buttonsOf, giveImage, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
+import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
 
 let stack: Stack;
 beforeAll(async () => {
@@ -144,4 +144,54 @@ test("Telegram posts the message but the answer is lost: one copy in the channel
   await new Promise((r) => setTimeout(r, 1500));
   expect(telegram.messages(p.channel.id).filter((m) => m.text === "Lost answer")).toHaveLength(1);
   expect(telegram.requests.filter((r) => r.method === "sendMessage" && r.params.text === "Lost answer" && String(r.params.chat_id) === String(p.channel.id))).toHaveLength(1);
+}, 60_000);
+
+/** A post whose send Telegram dropped (`processed`: carried out anyway, or not): uncertain. */
+async function uncertainPost(title: string, processed: boolean) {
+  const telegram = stack.telegram!;
+  const p = await projectWithChannel(stack, { drafts: [title] });
+  const { postId, preview } = await sentForApproval(stack, p, p.drafts[0].id, 3_000);
+  telegram.failNext("sendMessage", { drop: true, processed });
+  const q = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  await telegram.waitFor(() => telegram.callbackAnswer(q), 10_000);
+  await expect.poll(async () => (await stack.sql`select status from app_public.posts where id = ${postId}`)[0].status, { timeout: 20_000 }).toBe("uncertain");
+  const notice = await telegram.waitFor(() => telegram.messages(p.admin.id).find((m) => buttonsOf(m).includes(`resend:${postId}`)), 10_000);
+  return { p, postId, notice };
+}
+const inChannel = (p: Awaited<ReturnType<typeof projectWithChannel>>, text: string) =>
+  stack.telegram!.messages(p.channel.id).filter((m) => m.text === text);
+
+test("the owner answers an uncertain post in the app: 'Send again' publishes it once; the admin's later press changes nothing", async () => {
+  const telegram = stack.telegram!;
+  const { p, postId, notice } = await uncertainPost("Owner resends", false);
+  expect(inChannel(p, "Owner resends")).toHaveLength(0);
+  const answered = await stack.call("POST", `${p.base}/posts/${postId}/resolve`, { inChannel: false }, p.cookie);
+  expect(answered.status, answered.text).toBe(200);
+  expect(answered.json.status).toBe("approved");
+  await expect.poll(async () => (await stack.sql`select status from app_public.posts where id = ${postId}`)[0].status, { timeout: 20_000 }).toBe("published");
+  expect(inChannel(p, "Owner resends")).toHaveLength(1);
+  const q = telegram.userPressesButton(p.admin.id, p.admin.id, notice.message_id, `resend:${postId}`);
+  expect((await telegram.waitFor(() => telegram.callbackAnswer(q), 10_000)).text).toMatch(/устарело|уже принято/);
+  await new Promise((r) => setTimeout(r, 1000));
+  expect(inChannel(p, "Owner resends")).toHaveLength(1);
+}, 60_000);
+
+test("the owner says an uncertain post is in the channel: published; a second answer and another user change nothing", async () => {
+  const { p, postId } = await uncertainPost("Owner confirms", true);
+  expect(inChannel(p, "Owner confirms")).toHaveLength(1);
+  const { cookie: stranger } = await stack.signIn(uniqueEmail("stranger"));
+  const foreign = await stack.call("POST", `${p.base}/posts/${postId}/resolve`, { inChannel: false }, stranger);
+  expect(foreign.status).toBe(404);
+  expect(foreign.json.code).toBe("notFound");
+  const bad = await stack.call("POST", `${p.base}/posts/${postId}/resolve`, { inChannel: "yes" }, p.cookie);
+  expect(bad.status).toBe(400);
+  const answered = await stack.call("POST", `${p.base}/posts/${postId}/resolve`, { inChannel: true }, p.cookie);
+  expect(answered.json.status).toBe("published");
+  const again = await stack.call("POST", `${p.base}/posts/${postId}/resolve`, { inChannel: false }, p.cookie);
+  expect(again.status).toBe(200);
+  expect(again.json.status).toBe("published"); // answered as it is
+  await new Promise((r) => setTimeout(r, 1500));
+  expect(inChannel(p, "Owner confirms")).toHaveLength(1);
+  const published = (await stack.call("GET", `${p.base}/posts/published`, undefined, p.cookie)).json;
+  expect(published.map((x: { id: number }) => x.id)).toContain(postId);
 }, 60_000);

@@ -103,6 +103,9 @@ test("the text's answer is lost and it never arrived: uncertain; 'Send again' ta
 
   const notice = await stack.telegram!.waitFor(() => stack.telegram!.messages(p.admin.id).find((m) => buttonsOf(m).includes(`resend:${postId}`)), 10_000);
   expect(notice.text).toMatch(/the photo is in the channel; the text may not be/);
+  // the lost connection is described without the Bot API URL (it carries the bot's token)
+  expect(notice.text).not.toContain(stack.telegram!.token);
+  expect((await post(postId)).lastError).not.toContain(stack.telegram!.token);
   stack.telegram!.userPressesButton(p.admin.id, p.admin.id, notice.message_id, `resend:${postId}`);
   await expect.poll(() => statusOf(postId), { timeout: 20_000 }).toBe("published");
   const messages = expectWholeOnce(p);

@@ -1,6 +1,6 @@
 --! Previous: sha1:74bdb651174e12d7dee5783fcbeebb9bfe7e4e25
---! Hash: sha1:8801b0e32a7ef639bf0d408eeac0ab1487a9c720
---! Message: Publishing: one post at a time per channel; a two-message post records its photo
+--! Hash: sha1:e39aa44a46cd844201463db90088a4d4f519908d
+--! Message: Publishing: one post at a time per channel; a two-message post records its photo; the owner can answer an uncertain post
 
 /*
  * One channel's publications go out one at a time. A post can be several messages (an
@@ -70,15 +70,15 @@ language sql volatile as $$
   where id = p_post_id and status = 'sending'
 $$;
 
-create or replace function app_public.resolve_uncertain_post(
-  p_post_id bigint, p_chat_id bigint, p_in_channel boolean
-) returns app_public.posts
+create or replace function app_private.resolve_uncertain(p_post_id bigint, p_in_channel boolean)
+returns app_public.posts
 language plpgsql volatile as $$
 /*
  * why: only a person can tell whether an uncertain post reached the channel. "It is
  * there" records it published, linked to its first message when that is known (a photo
  * recorded before the text); "Send again" queues a new send, which first removes what of
- * the post is known to be in the channel.
+ * the post is known to be in the channel. Answers null when the post is not uncertain
+ * (someone answered first).
  */
 declare
   v_post app_public.posts;
@@ -94,10 +94,48 @@ begin
       else p.published_links end,
     last_error = null
   where p.id = p_post_id and p.status = 'uncertain'
-    and exists (select 1 from app_private.delivery(p) d where d.admin_chat_id = p_chat_id)
   returning * into v_post;
   if found and not p_in_channel then
     perform app_private.queue_publication(p_post_id, now());
+  end if;
+  return v_post;
+end;
+$$;
+
+create or replace function app_public.resolve_uncertain_post(
+  p_post_id bigint, p_chat_id bigint, p_in_channel boolean
+) returns app_public.posts
+language plpgsql volatile as $$
+/* why: the admin's answer in Telegram; only from the chat of the project's admin */
+begin
+  if not exists (select 1 from app_public.posts p where p.id = p_post_id
+                 and exists (select 1 from app_private.delivery(p) d where d.admin_chat_id = p_chat_id)) then
+    return null;
+  end if;
+  return app_private.resolve_uncertain(p_post_id, p_in_channel);
+end;
+$$;
+
+create or replace function app_public.resolve_uncertain_post_as_owner(
+  p_user_id bigint, p_project_id bigint, p_post_id bigint, p_in_channel boolean
+) returns app_public.posts
+language plpgsql volatile as $$
+/*
+ * why: the project's owner may answer the same question from the post's details (they can
+ * look at the channel too). A post no longer uncertain (the admin answered first) is
+ * answered as it is, unchanged.
+ */
+declare
+  v_post app_public.posts;
+begin
+  perform 1 from app_public.posts po join app_public.projects pr on pr.id = po.project_id
+  where po.id = p_post_id and po.project_id = p_project_id and pr.user_id = p_user_id;
+  if not found then
+    raise exception 'Post not found' using errcode = 'NTFND';
+  end if;
+  v_post := app_private.resolve_uncertain(p_post_id, p_in_channel);
+  if v_post.id is null then
+    select * into v_post from app_public.posts where id = p_post_id;
   end if;
   return v_post;
 end;
@@ -107,3 +145,12 @@ $$;
 select app_private.queue_publication(split_part(j.key, ':', 2)::bigint, j.run_at)
 from graphile_worker.jobs j
 where j.task_identifier = 'posts__publish' and j.key like 'post:%:publish' and j.locked_at is null;
+
+/*
+ * Network errors used to be stored as the client printed them, quoting the Bot API URL,
+ * which carries the bot's token; such reasons are kept without it (as the worker now
+ * writes them: api/telegram/errors.ts withoutSecrets).
+ */
+update app_public.posts
+set last_error = regexp_replace(regexp_replace(last_error, 'https?://\S+', 'Telegram', 'g'), '\d{5,}:[A-Za-z0-9_-]{20,}', '<token>', 'g')
+where last_error ~ 'https?://|\d{5,}:[A-Za-z0-9_-]{20,}';

@@ -6,9 +6,10 @@ import "@mantine/core/styles/Tooltip.layer.css";
 import { getLocalTimeZone, toCalendarDate } from "@internationalized/date";
 import { useState } from "react";
 import { Link } from "react-router-dom";
+import { SCHEDULE_DIALOG_WIDTH } from "../../../../api/contract/limits.ts";
 import type { Draft } from "../../../../api/contract/drafts.ts";
 import type { Post } from "../../../../api/contract/posts.ts";
-import { publishPost } from "../../api/posts.ts";
+import { publishPost, resolveUncertainPost } from "../../api/posts.ts";
 import { useIsPhone } from "../../hooks/useIsPhone.ts";
 import { useLanguage, useT } from "../../i18n/i18n.tsx";
 import { errorMessage } from "../../api/fetcher.ts";
@@ -21,10 +22,15 @@ import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { IconAlert, IconClock, IconExternalLink, IconFileText, IconHelpCircle, IconPencil, IconRepeat, IconSend, IconTrash } from "../Icons/Icons.tsx";
 import { PostStatusBadge, seriesName, statusKind, statusLook } from "../PostStatus/PostStatus.tsx";
 import classes from "./PostDetailsDialog.module.css";
-import { SCHEDULE_DIALOG_WIDTH } from "../../../../api/contract/limits.ts";
 
 /** A failed publication is red; a question for the admin is yellow; the rest (a stopped series, an approval that didn't reach the admin) orange. */
 const ERROR_COLORS: Partial<Record<ReturnType<typeof statusKind>, string>> = { failed: "red", uncertain: "yellow" };
+
+/** The two answers to "is the uncertain post in the channel?" */
+const ANSWERS = [
+  { answer: "inChannel", label: "schedule.uncertain.inChannel", testId: "post-in-channel" },
+  { answer: "sendAgain", label: "schedule.uncertain.sendAgain", testId: "post-send-again" },
+] as const;
 
 type PostDetailsDialogProps = {
   projectId: number;
@@ -43,13 +49,16 @@ type PostDetailsDialogProps = {
 /**
  * Spec §2/§4 post details: title, time in the project's timezone, status, the text, the
  * linked draft, what went wrong, the channel links of a published post, and the actions:
- * Publish (a planned one-time post only), edit (read-only once published) and delete.
+ * Publish (a planned one-time post only), edit (read-only once published) and delete. An
+ * uncertain post also asks the question its admin got in Telegram (in the channel, or
+ * send again); whoever answers first decides.
  */
 export function PostDetailsDialog({ projectId, post, series, opened, timeZone, drafts, onClose, onEdit, onDelete }: PostDetailsDialogProps) {
   const t = useT();
   const { language } = useLanguage();
   const isPhone = useIsPhone();
   const [publishing, setPublishing] = useState(false);
+  const [answering, setAnswering] = useState<"inChannel" | "sendAgain" | null>(null);
   if (!post) return null;
 
   const locale = LOCALES[language];
@@ -76,6 +85,23 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
       toastError(t("schedule.publishFailed"), message ? postMessage(t, message) : undefined);
     } finally {
       setPublishing(false);
+    }
+  };
+
+  /** The same question the admin got in Telegram; whoever answers first decides. */
+  const handleAnswer = async (inChannel: boolean) => {
+    setAnswering(inChannel ? "inChannel" : "sendAgain");
+    try {
+      const answered = await resolveUncertainPost(projectId, post.id, inChannel);
+      if (inChannel && answered.status === "published") toastSuccess(t("schedule.uncertain.markedPublished"));
+      else if (!inChannel && answered.status === "approved") toastSuccess(t("schedule.uncertain.willSendAgain"));
+      else toastSuccess(t("schedule.uncertain.alreadyAnswered"));
+      onClose();
+    } catch (error) {
+      const message = errorMessage(error);
+      toastError(t("schedule.uncertain.answerFailed"), message ? postMessage(t, message) : undefined);
+    } finally {
+      setAnswering(null);
     }
   };
 
@@ -160,8 +186,31 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
             radius="md"
             icon={post.status === "uncertain" ? <IconHelpCircle size={18} /> : <IconAlert size={18} />}
             data-testid="post-details-error"
+            className={classes.error}
           >
             {postMessage(t, post.lastError)}
+            {post.status === "uncertain" && !virtual && (
+              <>
+                <Text size="sm" fw={500} mt="sm">
+                  {t("schedule.uncertain.question")}
+                </Text>
+                <Group gap="xs" mt={8}>
+                  {ANSWERS.map(({ answer, label, testId }) => (
+                    <Button
+                      key={answer}
+                      size="xs"
+                      variant="default"
+                      onClick={() => void handleAnswer(answer === "inChannel")}
+                      loading={answering === answer}
+                      disabled={answering !== null}
+                      data-testid={testId}
+                    >
+                      {t(label)}
+                    </Button>
+                  ))}
+                </Group>
+              </>
+            )}
           </Alert>
         )}
 

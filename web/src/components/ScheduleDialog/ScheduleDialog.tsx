@@ -4,6 +4,7 @@ import "@mantine/core/styles/SegmentedControl.layer.css";
 import { type CalendarDate, now, parseDate, toCalendarDate } from "@internationalized/date";
 import { useEffect, useState, type FormEvent, type ReactNode } from "react";
 import * as v from "valibot";
+import { SCHEDULE_DIALOG_WIDTH } from "../../../../api/contract/limits.ts";
 import type { Draft } from "../../../../api/contract/drafts.ts";
 import { type Post, ScheduleFormSchema } from "../../../../api/contract/posts.ts";
 import { ApiRequestError } from "../../api/fetcher.ts";
@@ -17,7 +18,6 @@ import { availableDrafts } from "../../lib/recurrence.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { IconAlert, IconClock, IconFileText, IconInfo, IconPlus, IconRepeat } from "../Icons/Icons.tsx";
 import classes from "./ScheduleDialog.module.css";
-import { SCHEDULE_DIALOG_WIDTH } from "../../../../api/contract/limits.ts";
 
 type RecurringType = Post["recurringType"];
 
