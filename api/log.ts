@@ -4,6 +4,8 @@
  * API's time under load (bench:api) — while warnings and errors flush at once, as does
  * process exit.
  */
+import { withoutBotToken } from "./secrets.ts";
+
 export type Log = (level: "debug" | "info" | "warn" | "error", message: string, fields?: Record<string, unknown>) => void;
 
 const FLUSH_MS = 50;
@@ -24,8 +26,11 @@ function flush() {
 }
 globalThis.addEventListener("unload", flush);
 
+/** Errors go out as name, message and stack — without a bot token a network error may quote. */
 const serialize = (_key: string, value: unknown) =>
-  value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value;
+  value instanceof Error
+    ? { name: value.name, message: withoutBotToken(value.message), stack: value.stack && withoutBotToken(value.stack) }
+    : value;
 
 export function jsonLog(service: string): Log {
   return (level, message, fields = {}) => {

@@ -3,6 +3,7 @@
  * speak of failures the same way. Codes are stable; descriptions are Telegram's own.
  */
 import { GrammyError, HttpError } from "grammy";
+import { withoutBotToken } from "../secrets.ts";
 
 export type TelegramFailure = {
   code:
@@ -31,7 +32,7 @@ export type TelegramFailure = {
  * store, show or send may carry it: URLs become "Telegram", a bare token "<token>".
  */
 export function withoutSecrets(text: string): string {
-  return text.replace(/https?:\/\/\S+/g, "Telegram").replace(/\d{5,}:[\w-]{20,}/g, "<token>");
+  return withoutBotToken(text.replace(/https?:\/\/\S+/g, "Telegram"));
 }
 
 export function describeTelegramError(err: unknown): TelegramFailure {
