@@ -83,7 +83,6 @@ export async function deletePost(projectId: number, postId: number, options: Del
   return answer.deleted;
 }
 
-/** Sends the post to the channel admins for approval (spec §4); it comes back `scheduled`. */
 /** The owner's answer for an uncertain post: it is in the channel (true), or send it again (false). */
 export async function resolveUncertainPost(projectId: number, postId: number, inChannel: boolean): Promise<Post> {
   const post = await apiFetch<Post>(`${postKey(projectId, postId)}/resolve`, { method: "POST", body: { inChannel } });
@@ -91,6 +90,7 @@ export async function resolveUncertainPost(projectId: number, postId: number, in
   return post;
 }
 
+/** Sends the post to the channel admins for approval (spec §4); it comes back `scheduled`. */
 export async function publishPost(projectId: number, postId: number): Promise<Post> {
   const post = await apiFetch<Post>(`${postKey(projectId, postId)}/publish`, { method: "POST" });
   await mutate<Post[]>(postsKey(projectId), (list) => list?.map((item) => (item.id === post.id ? post : item)), { revalidate: false });
