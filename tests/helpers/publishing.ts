@@ -46,20 +46,26 @@ export async function giveImage(stack: Stack, p: ProjectWithChannel, draftId: nu
 }
 
 /**
- * Schedules the draft `inMs` from now and publishes it; answers once the admin has the
- * preview and the worker recorded it (its buttons then count).
+ * The admin's preview of a post, with Approve/Reject on it, once the worker has recorded
+ * which message carries the buttons (only then do presses count). Waits up to `timeoutMs`
+ * for each.
  */
-export async function sentForApproval(stack: Stack, p: ProjectWithChannel, draftId: number, inMs: number) {
+export async function approvalPreview(stack: Stack, p: ProjectWithChannel, postId: number, timeoutMs = 20_000) {
   const telegram = stack.telegram!;
-  const created = await stack.call("POST", `${p.base}/posts`, { draftId, scheduledFor: new Date(Date.now() + inMs).toISOString() }, p.cookie);
-  if (created.status !== 201) throw new Error(`schedule: ${created.text}`);
-  const postId = created.json.id as number;
-  await stack.call("POST", `${p.base}/posts/${postId}/publish`, undefined, p.cookie);
-  const preview = await telegram.waitFor(() => telegram.messages(p.admin.id).find((m) => buttonsOf(m).includes(`approve:${postId}`)), 20_000);
-  const deadline = Date.now() + 20_000;
+  const preview = await telegram.waitFor(() => telegram.messages(p.admin.id).find((m) => buttonsOf(m).includes(`approve:${postId}`)), timeoutMs);
+  const deadline = Date.now() + timeoutMs;
   while (!(await stack.sql`select approval_message_ids ? 'chatId' as sent from app_public.posts where id = ${postId}`)[0].sent) {
     if (Date.now() > deadline) throw new Error("the preview was never recorded");
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { postId, preview };
+  return preview;
+}
+
+/** Schedules the draft `inMs` from now and publishes it; answers with the admin's preview. */
+export async function sentForApproval(stack: Stack, p: ProjectWithChannel, draftId: number, inMs: number) {
+  const created = await stack.call("POST", `${p.base}/posts`, { draftId, scheduledFor: new Date(Date.now() + inMs).toISOString() }, p.cookie);
+  if (created.status !== 201) throw new Error(`schedule: ${created.text}`);
+  const postId = created.json.id as number;
+  await stack.call("POST", `${p.base}/posts/${postId}/publish`, undefined, p.cookie);
+  return { postId, preview: await approvalPreview(stack, p, postId) };
 }

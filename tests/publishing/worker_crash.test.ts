@@ -6,7 +6,7 @@
  * send finish before the worker exits.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { buttonsOf, giveImage, projectWithChannel } from "../helpers/publishing.ts";
+import { approvalPreview, buttonsOf, giveImage, projectWithChannel } from "../helpers/publishing.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 
 let stack: Stack;
@@ -46,12 +46,7 @@ async function schedule(p: P, draftIndex: number, inMs: number) {
 const publish = (p: P, postId: number) => stack.call("POST", `${p.base}/posts/${postId}/publish`, undefined, p.cookie);
 const statusOf = async (postId: number) => (await stack.sql`select status from app_public.posts where id = ${postId}`)[0]?.status;
 
-async function previewOf(p: P, postId: number) {
-  const telegram = stack.telegram!;
-  const preview = await telegram.waitFor(() => telegram.messages(p.admin.id).find((m) => buttonsOf(m).includes(`approve:${postId}`)), 20_000);
-  await expect.poll(async () => (await stack.sql`select approval_message_ids ? 'chatId' as sent from app_public.posts where id = ${postId}`)[0].sent, { timeout: 20_000 }).toBe(true);
-  return preview;
-}
+const previewOf = (p: P, postId: number) => approvalPreview(stack, p, postId);
 async function press(p: P, messageId: number, data: string) {
   const query = stack.telegram!.userPressesButton(p.admin.id, p.admin.id, messageId, data);
   return await stack.telegram!.waitFor(() => stack.telegram!.callbackAnswer(query), 10_000);
