@@ -35,6 +35,8 @@ const SQL_ERRORS: Record<string, { status: ContentfulStatusCode; code: string; m
   DRSCH: { status: 409, code: "drafts.cannotDeleteScheduled" },
   CHLIM: { status: 409, code: "channels.limitReached" },
   ADMNR: { status: 400, code: "channels.adminNotRegistered" },
+  CHCON: { status: 409, code: "channels.alreadyConnected" },
+  APRNV: { status: 409, code: "projects.approverNotConfirmed" },
   FORBD: { status: 403, code: "forbidden" },
   PASTT: { status: 400, code: "schedule.pastTime" },
   NOCHN: { status: 400, code: "schedule.noChannel" },

@@ -36,12 +36,15 @@ const telegram = await startTelegramServer({ rateLimits: true });
 console.log(`Setting up ${CHANNELS} channels and ${POSTS} posts…`);
 const [user] = await sql`insert into app_public.users (email) values ('bench@example.com') returning id`;
 const projects: { id: number; chatId: number }[] = [];
+const benchAdmin = telegram.addUser({ username: "bench_admin", first_name: "Bench", startedBot: true });
 for (let i = 0; i < CHANNELS; i++) {
-  const channel = telegram.addChannel({ username: `bench_channel_${i}`, title: `Bench ${i}` });
+  const channel = telegram.addChannel({ username: `bench_channel_${i}`, title: `Bench ${i}`, owner: benchAdmin.id });
   const [project] = await sql<{ id: number }[]>`
     insert into app_public.projects (user_id, name, admin_handle) values (${user.id}, ${`Bench ${i}`}, 'bench_admin') returning id`;
-  await sql`insert into app_public.channels (project_id, type, link, status, config)
-            values (${project.id}, 'telegram', ${`@bench_channel_${i}`}, 'connected', ${sql.json({ chatId: channel.id })})`;
+  // connected as add_channel stores it, its rights confirmed (the run is well within the 10 minutes they are trusted)
+  await sql`insert into app_public.channels (project_id, type, link, status, config, chat_id, approver_user_id, approver_handle, rights_checked_at)
+            values (${project.id}, 'telegram', ${`@bench_channel_${i}`}, 'connected', ${sql.json({ chatId: channel.id })},
+                    ${channel.id}, ${benchAdmin.id}, 'bench_admin', now())`;
   projects.push({ id: project.id, chatId: channel.id });
 }
 
@@ -52,6 +55,7 @@ async function approvedPosts(count: number, at: Date, label: string, firstChanne
     content: `${label} ${i}`,
     scheduled_for: at,
     status: "approved",
+    approved_chat_id: projects[(firstChannel + i) % projects.length].chatId,
   }));
   const inserted = await sql<{ id: number }[]>`insert into app_public.posts ${sql(rows)} returning id`;
   // queued as an admin's approval queues them (one queue per project's channel)

@@ -20,7 +20,7 @@ import * as v from "valibot";
 import type { FileStorage } from "../api/storage.ts";
 import { describeTelegramError } from "../api/telegram/errors.ts";
 import { messageLink, removeMessages, sendPost } from "../api/telegram/post_message.ts";
-import { deliveryQuery } from "./post_delivery.ts";
+import { deliveryQuery, lostChannelRights } from "./post_delivery.ts";
 
 const Payload = v.object({ postId: v.number() });
 
@@ -30,6 +30,13 @@ export function publishPost(telegram: Api | undefined, storage: FileStorage): Ta
     if (!parsed.success) return helpers.logger.error("posts__publish: malformed payload, dropped");
     const { postId } = parsed.output;
     const workerId = helpers.job.locked_by ?? "unknown";
+    // Before anything is marked as being sent: the approver must still administer the
+    // channel and the bot still post there, or the post fails and nothing goes out.
+    const approved = await deliveryQuery(helpers.query, "app_public.post_delivery_info", [postId]);
+    if (telegram && approved?.status === "approved") {
+      const lost = await lostChannelRights(telegram, helpers.query, approved);
+      if (lost) return void await helpers.query("select app_public.fail_post_for_channel_rights($1, $2)", [postId, lost]);
+    }
     const post = await deliveryQuery(helpers.query, "app_public.begin_sending", [postId, workerId]);
     if (!post) return;
     const failed = (reason: string, definite: boolean) =>
@@ -37,12 +44,15 @@ export function publishPost(telegram: Api | undefined, storage: FileStorage): Ta
     if (!telegram) return void await failed("The Telegram bot is not configured on the server", true);
     if (!post.channelChatId || !post.channelLink) return void await failed("The project has no connected channel", true);
 
+    // begin_sending answers only a post approved for the channel the project has now.
     const chatId = post.channelChatId;
-    const recordSent = (ids: number[]) => helpers.query("select app_public.record_sent_part($1, $2)", [postId, ids]);
+    const recordSent = (chat: number, ids: number[]) =>
+      helpers.query("select app_public.record_sent_part($1, $2, $3)", [postId, chat, ids]);
     if (post.channelMessageIds.length > 0) {
-      const { removed, refusal } = await removeMessages(telegram, chatId, post.channelMessageIds);
+      const leftoverChat = post.sentChatId ?? chatId;
+      const { removed, refusal } = await removeMessages(telegram, leftoverChat, post.channelMessageIds);
       if (refusal) helpers.logger.warn(`posts__publish: post ${postId}: an earlier attempt's message stays in the channel: ${refusal.description}`);
-      await recordSent(post.channelMessageIds.filter((id) => !removed.includes(id)));
+      await recordSent(leftoverChat, post.channelMessageIds.filter((id) => !removed.includes(id)));
     }
 
     let sent: number[] = [];
@@ -52,7 +62,7 @@ export function publishPost(telegram: Api | undefined, storage: FileStorage): Ta
         signal: helpers.abortSignal,
         onPartSent: async (part) => {
           sent = part;
-          await recordSent(part);
+          await recordSent(chatId, part);
         },
       });
     } catch (err) {
@@ -64,7 +74,7 @@ export function publishPost(telegram: Api | undefined, storage: FileStorage): Ta
         if (refusal) {
           return void await failed(`${reason}. The photo went out without its text and could not be removed: ${refusal.description}`, true);
         }
-        await recordSent([]);
+        await recordSent(chatId, []);
       }
       if (failure.code === "telegram.rateLimited" && failure.retryAfter !== undefined) {
         await helpers.query("select app_public.postpone_sending($1, $2)", [postId, failure.retryAfter]);
@@ -76,6 +86,6 @@ export function publishPost(telegram: Api | undefined, storage: FileStorage): Ta
       return;
     }
     const links = { [post.channelLink.replace(/^@/, "")]: messageLink(post.channelLink, ids[0]) };
-    await helpers.query("select app_public.record_published($1, $2, $3)", [postId, ids, JSON.stringify(links)]);
+    await helpers.query("select app_public.record_published($1, $2, $3, $4)", [postId, chatId, ids, JSON.stringify(links)]);
   };
 }

@@ -8,9 +8,16 @@ import { describeTelegramError } from "../api/telegram/errors.ts";
 const Payload = v.object({
   chatId: v.number(),
   messageId: v.number(),
-  reason: v.picklist(["edited", "deleted"]),
+  reason: v.picklist(["edited", "deleted", "channelChanged", "approverChanged"]),
   language: v.optional(v.picklist(["ru", "en"]), "ru"),
 });
+
+const OUTDATED = {
+  edited: (texts) => texts.outdatedEdited,
+  deleted: (texts) => texts.outdatedDeleted,
+  channelChanged: (texts) => texts.outdatedChannelChanged,
+  approverChanged: (texts) => texts.outdatedApproverChanged,
+} satisfies Record<v.InferOutput<typeof Payload>["reason"], (texts: (typeof ADMIN_TEXTS)["ru" | "en"]) => string>;
 
 export function retractApproval(telegram: Api | undefined): Task {
   return async (payload, helpers) => {
@@ -20,7 +27,7 @@ export function retractApproval(telegram: Api | undefined): Task {
     const texts = ADMIN_TEXTS[language];
     try {
       await telegram.editMessageReplyMarkup(chatId, messageId, { reply_markup: { inline_keyboard: [] } }, helpers.abortSignal);
-      await telegram.sendMessage(chatId, reason === "edited" ? texts.outdatedEdited : texts.outdatedDeleted, {
+      await telegram.sendMessage(chatId, OUTDATED[reason](texts), {
         reply_parameters: { message_id: messageId, allow_sending_without_reply: true },
       }, helpers.abortSignal);
     } catch (err) {

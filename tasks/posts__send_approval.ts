@@ -1,5 +1,6 @@
 /*
- * Sends a post to the project admin's private chat for approval: a header saying where
+ * Sends a post to the approver's private chat for approval (the Telegram user pinned when the
+ * channel was connected, once Telegram confirms they still administer it): a header saying where
  * and when, then the post exactly as it will appear in the channel, with Approve/Reject
  * on its last message. A definite refusal (the admin blocked the bot, never wrote to it)
  * puts the post back to draft with the reason; anything else is retried by the queue (a
@@ -12,7 +13,7 @@ import type { FileStorage } from "../api/storage.ts";
 import { ADMIN_TEXTS, adminLanguage, callbackData, formatWhen } from "../api/telegram/admin_texts.ts";
 import { describeTelegramError } from "../api/telegram/errors.ts";
 import { sendPost } from "../api/telegram/post_message.ts";
-import { deliveryQuery } from "./post_delivery.ts";
+import { deliveryQuery, lostChannelRights } from "./post_delivery.ts";
 
 const Payload = v.object({ postId: v.number() });
 
@@ -26,6 +27,9 @@ export function sendApproval(telegram: Api | undefined, storage: FileStorage): T
     const fail = (reason: string) => helpers.query("select app_public.record_approval_failed($1, $2)", [postId, reason]);
     if (!telegram) return void await fail("The Telegram bot is not configured on the server");
     if (!post.adminChatId) return void await fail("The project's admin has not messaged the bot yet");
+    // Only someone who still administers the channel sees the post (nothing is sent otherwise).
+    const lost = await lostChannelRights(telegram, helpers.query, post);
+    if (lost) return void await helpers.query("select app_public.fail_post_for_channel_rights($1, $2)", [postId, lost]);
     const texts = ADMIN_TEXTS[adminLanguage(post.projectLanguage)];
     try {
       const header = await telegram.sendMessage(

@@ -42,6 +42,12 @@ export type Channel = {
   type: (typeof PLATFORMS)[number];
   link: string;
   status: "pending" | "connected";
+  /** chatId: the channel's chat; adminChatId: the approver's private chat (their user id). */
   config: { chatId?: number; adminChatId?: number; lastPostTime?: number };
+  /**
+   * The project's approver as Telegram confirmed them (README "Trust model"): previews go to
+   * this person only. null for a channel connected before approvers were verified.
+   */
+  approver: { handle: string; name: string | null } | null;
   createdAt: string;
 };

@@ -12,6 +12,7 @@ import { type AppEnv, currentUser } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { ownProjectList } from "../ownership.ts";
 import { requireUser } from "../middleware/session.ts";
+import { approverCheck, botProblem } from "../telegram/channel_rights.ts";
 import { describeTelegramError } from "../telegram/errors.ts";
 import { body, idParam } from "../validate.ts";
 
@@ -30,17 +31,14 @@ export function requireTelegram(telegram: Api | undefined): Api {
   return telegram;
 }
 
-/** Checks the channel with Telegram; answers its chat id or throws the reason it cannot be used. */
-async function verifyChannel(telegram: Api, username: string): Promise<number> {
-  let chatId: number;
-  let botId: number;
+/** The channel's chat id from Telegram, or why it cannot be used (not found, not a channel). */
+async function channelChatId(telegram: Api, username: string): Promise<number> {
   try {
     const chat = await telegram.getChat(`@${username}`);
     if (chat.type !== "channel") {
       throw new ApiError(400, "channels.notAChannel", `@${username} is not a channel`);
     }
-    chatId = chat.id;
-    botId = (await telegram.getMe()).id;
+    return chat.id;
   } catch (err) {
     if (err instanceof ApiError) throw err;
     const failure = describeTelegramError(err);
@@ -49,24 +47,71 @@ async function verifyChannel(telegram: Api, username: string): Promise<number> {
     }
     throw telegramUnavailable(err);
   }
-  let member;
+}
+
+/** Telegram's non-definite failures while checking rights become 503s the client can retry. */
+async function askingTelegram<T>(check: () => Promise<T>): Promise<T> {
   try {
-    member = await telegram.getChatMember(chatId, botId);
+    return await check();
   } catch (err) {
-    const failure = describeTelegramError(err);
-    if (failure.definite && failure.code !== "telegram.unauthorized" && failure.code !== "telegram.rateLimited") {
-      throw new ApiError(400, "channels.botNotAdmin", `The bot is not an administrator of @${username}. Add it as an administrator with the "Post messages" permission.`);
-    }
     throw telegramUnavailable(err);
   }
-  if (member.status === "creator") return chatId;
-  if (member.status !== "administrator") {
-    throw new ApiError(400, "channels.botNotAdmin", `The bot is not an administrator of @${username}. Add it as an administrator with the "Post messages" permission.`);
+}
+
+/**
+ * The approver must be the channel's creator or an administrator who may post (README
+ * "Trust model"); answers their name as Telegram shows it, or refuses naming both.
+ */
+export async function confirmApprover(telegram: Api, chatId: number, link: string, approver: { userId: number; handle: string }) {
+  const check = await askingTelegram(() => approverCheck(telegram, chatId, approver.userId));
+  if (check.problem) {
+    throw new ApiError(
+      403,
+      "channels.approverNotAdmin",
+      `@${approver.handle} is not an administrator of ${link} who may post messages. ` +
+        `The project's admin must be the channel's creator or an administrator with the "Post messages" permission.`,
+    );
   }
-  if (!member.can_post_messages) {
-    throw new ApiError(400, "channels.missingPostPermission", `The bot is an administrator of @${username} but lacks the "Post messages" permission. Turn it on in the channel's administrator settings.`);
+  return check.name;
+}
+
+/** The bot must be an administrator of the channel allowed to post. */
+async function confirmBot(telegram: Api, chatId: number, link: string) {
+  const problem = await askingTelegram(() => botProblem(telegram, chatId));
+  if (problem === "botNotAdmin") {
+    throw new ApiError(400, "channels.botNotAdmin", `The bot is not an administrator of ${link}. Add it as an administrator with the "Post messages" permission.`);
   }
-  return chatId;
+  if (problem === "botCannotPost") {
+    throw new ApiError(400, "channels.missingPostPermission", `The bot is an administrator of ${link} but lacks the "Post messages" permission. Turn it on in the channel's administrator settings.`);
+  }
+}
+
+type ChannelRow = Omit<Channel, "config" | "approver"> & {
+  config: Channel["config"];
+  chatId: number | null;
+  approverUserId: number | null;
+  approverHandle: string | null;
+  approverName: string | null;
+};
+
+/** The API's channel: the spec's config (chat id, the approver's chat) and the verified approver. */
+function toChannel(row: ChannelRow): Channel {
+  return {
+    id: row.id,
+    projectId: row.projectId,
+    type: row.type,
+    link: row.link,
+    status: row.status,
+    config: {
+      ...row.config,
+      ...(row.chatId === null ? {} : { chatId: row.chatId }),
+      ...(row.approverUserId === null ? {} : { adminChatId: row.approverUserId }),
+    },
+    approver: row.approverUserId === null || row.approverHandle === null
+      ? null
+      : { handle: row.approverHandle, name: row.approverName },
+    createdAt: row.createdAt,
+  };
 }
 
 export function channelRoutes({ sql, telegram }: ApiDeps) {
@@ -75,8 +120,8 @@ export function channelRoutes({ sql, telegram }: ApiDeps) {
     .get("/", async (c) => {
       const projectId = idParam(c.req.param("projectId"));
       const userId = currentUser(c).id;
-      const rows = await sql<Channel[]>`select * from app_public.project_channels(${userId}, ${projectId})`;
-      return c.json(await ownProjectList(sql, userId, projectId, rows));
+      const rows = await sql<ChannelRow[]>`select * from app_public.project_channels(${userId}, ${projectId})`;
+      return c.json(await ownProjectList(sql, userId, projectId, rows.map(toChannel)));
     })
     .post("/", body(ChannelCreateSchema), async (c) => {
       const { type, link } = c.req.valid("json");
@@ -85,14 +130,20 @@ export function channelRoutes({ sql, telegram }: ApiDeps) {
       }
       const projectId = idParam(c.req.param("projectId"));
       const userId = currentUser(c).id;
-      const [prerequisites] = await sql<{ adminChatId: number }[]>`
+      const [admin] = await sql<{ adminHandle: string; adminChatId: number }[]>`
         select * from app_public.channel_prerequisites(${userId}, ${projectId})`;
-      const username = channelUsername(link)!;
-      const chatId = await verifyChannel(requireTelegram(telegram), username);
-      const [row] = await sql<Channel[]>`
-        select * from app_public.add_channel(${userId}, ${projectId}, 'telegram', ${`@${username}`}, ${chatId},
-          ${prerequisites.adminChatId})`;
-      return c.json(row, 201);
+      const api = requireTelegram(telegram);
+      const channel = `@${channelUsername(link)!}`;
+      const chatId = await channelChatId(api, channel.slice(1));
+      await confirmBot(api, chatId, channel);
+      // In a private chat the chat id is the user's id: the admin's chat is who they are.
+      const approverName = await confirmApprover(api, chatId, channel, { userId: admin.adminChatId, handle: admin.adminHandle });
+      // Refuses a chat connected elsewhere only now, so that only the channel's own
+      // administrators learn that it is connected in another account.
+      const [row] = await sql<ChannelRow[]>`
+        select * from app_public.add_channel(${userId}, ${projectId}, 'telegram', ${channel}, ${chatId},
+          ${admin.adminChatId}, ${admin.adminHandle}, ${approverName})`;
+      return c.json(toChannel(row), 201);
     })
     .delete("/:channelId", async (c) => {
       await sql`select app_public.delete_channel(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},

@@ -28,6 +28,9 @@ const POST_COLUMNS = [
   "is_recurring", "recurring_type", "recurring_last_post", "approval_message_ids", "published_links", "published_at", "last_error",
 ];
 
+/** Where a post's messages are: the chat they went to, their ids, and the links shown. */
+type SentMessages = { status: string; channelChatId: number | null; channelMessageIds: number[]; publishedLinks: Record<string, string> };
+
 const PublishedQuery = v.object({
   limit: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1), v.maxValue(PUBLISHED_PAGE_MAX)), String(PUBLISHED_PAGE_SIZE)),
   before: v.optional(v.pipe(v.string(), v.isoTimestamp())),
@@ -35,17 +38,20 @@ const PublishedQuery = v.object({
 });
 
 export function postRoutes({ sql, telegram, log }: ApiDeps) {
-  /** Removes the messages from the project's channel; answers the ids gone (already gone included). */
-  async function deleteChannelMessages(projectId: number, messageIds: number[]): Promise<number[]> {
-    const [channel] = await sql<{ chatId: number; link: string }[]>`
-      select (config ->> 'chatId')::bigint as chat_id, link from app_public.channels where project_id = ${projectId}`;
-    if (!channel) throw new ApiError(409, "schedule.noChannel", "The project has no channel to delete the message from");
-    const { refusal } = await removeMessages(requireTelegram(telegram), channel.chatId, messageIds);
+  /**
+   * Removes a published post's messages from the chat they were published in (never the
+   * project's current channel, which may be another chat by now, with unrelated messages
+   * under the same ids); answers the ids gone (already gone included).
+   */
+  async function deleteChannelMessages(sent: SentMessages, messageIds: number[]): Promise<number[]> {
+    if (sent.channelChatId === null) throw new ApiError(409, "schedule.noChannel", "The post's channel is not known, so its message cannot be deleted");
+    const channel = Object.keys(sent.publishedLinks)[0];
+    const { refusal } = await removeMessages(requireTelegram(telegram), sent.channelChatId, messageIds);
     if (refusal) {
       throw new ApiError(
         refusal.definite ? 409 : 503,
         "schedule.channelDeleteFailed",
-        `Telegram refused to delete the message from ${channel.link}: ${refusal.description}. ` +
+        `Telegram refused to delete the message from ${channel ? `@${channel}` : "the channel"}: ${refusal.description}. ` +
           "The post was not deleted. Delete the message in Telegram, or delete the post here without removing it from the channel.",
       );
     }
@@ -128,19 +134,22 @@ export function postRoutes({ sql, telegram, log }: ApiDeps) {
       // post's row lock all that time. A refusal leaves the post in place.
       const removed = new Set<number>();
       if (deleteFromChannels) {
-        const [target] = await sql<{ status: string; channelMessageIds: number[] }[]>`
-          select status, channel_message_ids from app_public.project_posts(${userId}, ${projectId}) where id = ${postId}`;
+        const [target] = await sql<SentMessages[]>`
+          select status, channel_chat_id, channel_message_ids, published_links
+          from app_public.project_posts(${userId}, ${projectId}) where id = ${postId}`;
         if (target?.status === "published" && target.channelMessageIds.length > 0) {
-          for (const id of await deleteChannelMessages(projectId, target.channelMessageIds)) removed.add(id);
+          for (const id of await deleteChannelMessages(target, target.channelMessageIds)) removed.add(id);
         }
       }
-      const deleted = await sql<{ id: number; status: string; channelMessageIds: number[] }[]>`
-        select id, status, channel_message_ids from app_public.delete_post(${userId}, ${projectId}, ${postId}, ${deleteRecurringSeries})`;
+      const deleted = await sql<(SentMessages & { id: number })[]>`
+        select id, status, channel_chat_id, channel_message_ids, published_links
+        from app_public.delete_post(${userId}, ${projectId}, ${postId}, ${deleteRecurringSeries})`;
       // A post that went out between the two steps: its message is removed too, best effort.
-      const late = deleted.flatMap((r) => (r.status === "published" ? r.channelMessageIds : [])).filter((id) => !removed.has(id));
-      if (deleteFromChannels && late.length > 0) {
-        await deleteChannelMessages(projectId, late).catch((err) =>
-          log("warn", "a message published while its post was deleted stays in the channel", { projectId, postId, error: err })
+      for (const row of deleteFromChannels ? deleted : []) {
+        const late = row.status === "published" ? row.channelMessageIds.filter((id) => !removed.has(id)) : [];
+        if (late.length === 0) continue;
+        await deleteChannelMessages(row, late).catch((err) =>
+          log("warn", "a message published while its post was deleted stays in the channel", { projectId, postId: row.id, error: err })
         );
       }
       return c.json({ ok: true, deleted: deleted.map((r) => r.id) });

@@ -1,12 +1,17 @@
-/* Projects (spec §2 Dashboard/Project page, §3, §5, §7): each handler is one SQL call. */
+/*
+ * Projects (spec §2 Dashboard/Project page, §3, §5, §7): each handler is one SQL call, but
+ * for a new admin handle on a project with a connected channel, which Telegram must first
+ * confirm as an administrator of that channel (README "Trust model").
+ */
 import { Hono } from "hono";
 import { ProjectCreateSchema, ProjectUpdateSchema } from "../contract/projects.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { requireUser } from "../middleware/session.ts";
 import { body, idParam } from "../validate.ts";
+import { confirmApprover, requireTelegram } from "./channels.ts";
 
-export function projectRoutes({ sql }: ApiDeps) {
+export function projectRoutes({ sql, telegram }: ApiDeps) {
   return new Hono<AppEnv>()
     .use(requireUser)
     .get("/", async (c) => {
@@ -27,8 +32,25 @@ export function projectRoutes({ sql }: ApiDeps) {
     })
     .patch("/:id", body(ProjectUpdateSchema), async (c) => {
       const changes = Object.fromEntries(Object.entries(c.req.valid("json")).filter(([, v]) => v !== undefined));
+      const userId = currentUser(c).id;
+      const projectId = idParam(c.req.param("id"));
+      let approver: { userId: number; handle: string; name: string; chatId: number } | null = null;
+      if (typeof changes.adminHandle === "string") {
+        // No row: no channel to check against, or the handle is the same.
+        const [need] = await sql<{ channelChatId: number; channelLink: string; adminChatId: number }[]>`
+          select * from app_public.approver_change_prerequisites(${userId}, ${projectId}, ${changes.adminHandle})`;
+        if (need) {
+          const handle = changes.adminHandle.trim().replace(/^@/, "");
+          const name = await confirmApprover(requireTelegram(telegram), need.channelChatId, need.channelLink, {
+            userId: need.adminChatId,
+            handle,
+          });
+          approver = { userId: need.adminChatId, handle, name, chatId: need.channelChatId };
+        }
+      }
       const [row] = await sql`
-        select * from app_public.update_project(${currentUser(c).id}, ${idParam(c.req.param("id"))}, ${sql.json(changes)})`;
+        select * from app_public.update_project(${userId}, ${projectId}, ${sql.json(changes)},
+          ${approver ? sql.json(approver) : null})`;
       return c.json(row);
     })
     .delete("/:id", async (c) => {

@@ -30,6 +30,8 @@ export const ADMIN_TEXTS = {
     stale: "Это сообщение устарело или решение уже принято — ничего не изменилось.",
     outdatedEdited: "⚠️ Пост изменили после отправки — эта версия устарела, её кнопки не действуют.",
     outdatedDeleted: "🗑 Пост удалён — кнопки больше не действуют.",
+    outdatedChannelChanged: "🔌 Канал проекта отключили — это согласование больше не действует.",
+    outdatedApproverChanged: "👤 Согласующим проекта назначен другой администратор — кнопки больше не действуют.",
     failed: (title: string, channel: string, reason: string) =>
       `⚠️ Не удалось опубликовать пост «${title}» в ${channel}.\nПричина: ${reason}`,
     uncertain: (title: string, channel: string, reason: string) =>
@@ -49,6 +51,8 @@ export const ADMIN_TEXTS = {
     stale: "This message is outdated or already decided; nothing changed.",
     outdatedEdited: "⚠️ The post was edited after this was sent: this version is outdated and its buttons do nothing.",
     outdatedDeleted: "🗑 The post was deleted: these buttons do nothing any more.",
+    outdatedChannelChanged: "🔌 The project's channel was disconnected: this approval no longer applies.",
+    outdatedApproverChanged: "👤 Another administrator now approves this project's posts: these buttons do nothing any more.",
     failed: (title: string, channel: string, reason: string) =>
       `⚠️ Could not publish "${title}" in ${channel}.\nReason: ${reason}`,
     uncertain: (title: string, channel: string, reason: string) =>

@@ -22,14 +22,15 @@ async function newProject(adminHandle = "@channel_boss", cookie = alice) {
 }
 function newChannel(botRights?: Parameters<NonNullable<Stack["telegram"]>["addChannel"]>[0] extends infer T ? T extends { botRights?: infer R } ? R : never : never) {
   channelCounter += 1;
-  return stack.telegram!.addChannel({ username: `pressa_news_${channelCounter}`, title: "News", botRights });
+  // the project's admin created it, so Telegram confirms them as an administrator
+  return stack.telegram!.addChannel({ username: `pressa_news_${channelCounter}`, title: "News", botRights, owner: adminChatId });
 }
 const add = (projectId: number, link: string, cookie = alice, type = "telegram") =>
   stack.call("POST", `/api/projects/${projectId}/channels`, { type, link, status: "pending", projectId }, cookie);
 const list = async (projectId: number) => (await stack.call("GET", `/api/projects/${projectId}/channels`, undefined, alice)).json;
 
 describe("connecting a channel", () => {
-  test("success: stored connected with the channel's and the admin's chat ids", async () => {
+  test("success: stored connected with the channel's and the admin's chat ids, and the approver Telegram confirmed", async () => {
     const pid = await newProject();
     const channel = newChannel();
     const res = await add(pid, `https://t.me/${channel.username}`);
@@ -40,6 +41,7 @@ describe("connecting a channel", () => {
       link: `@${channel.username}`,
       status: "connected",
       config: { chatId: channel.id, adminChatId },
+      approver: { handle: "channel_boss", name: "Boss" },
     });
     expect(await list(pid)).toHaveLength(1);
   });

@@ -204,7 +204,9 @@ describe("deleting posts", () => {
   async function publishedPost(p: Awaited<ReturnType<typeof projectWithChannel>>, index: number) {
     const post = (await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[index].id, scheduledFor: inHours(1) }, p.cookie)).json;
     const sent = await stack.telegram!.channelPost(p.channel.id, `published ${index}`);
-    await stack.sql`update app_public.posts set status = 'published', channel_message_ids = ${stack.sql.json([sent.message_id])} where id = ${post.id}`;
+    // as the worker records a publication: the chat and the message ids in it
+    await stack.sql`update app_public.posts set status = 'published', channel_chat_id = ${p.channel.id},
+      channel_message_ids = ${stack.sql.json([sent.message_id])} where id = ${post.id}`;
     return { postId: post.id as number, messageId: sent.message_id };
   }
 

@@ -49,7 +49,9 @@ test("connect a Telegram channel through the dialog, see it connected, then dele
   expect(await page.title()).toBe("Каналы | Pressa");
   await screenshot(page, "channels-empty");
 
-  const channel = telegram.addChannel({ username: "gorod_novosti", title: "Городские новости" });
+  // Ольга created the channel; she has not written to the bot yet.
+  const admin = telegram.addUser({ username: "olga_news_admin", first_name: "Ольга", last_name: "Петрова" });
+  const channel = telegram.addChannel({ username: "gorod_novosti", title: "Городские новости", owner: admin.id });
   await page.getByTestId("add-channel").click();
   const dialog = page.getByRole("dialog", { name: "Подключение канала" });
   await expect.poll(() => dialog.getByTestId("bot-link").getAttribute("href"), soon).toBe(`https://t.me/${bot}`);
@@ -77,7 +79,7 @@ test("connect a Telegram channel through the dialog, see it connected, then dele
   expect(await stack.sql`select 1 from app_public.channels`).toHaveLength(0);
 
   // Once the admin has written to the bot, connecting works.
-  const admin = telegram.addUser({ username: "olga_news_admin", first_name: "Ольга", startedBot: true });
+  telegram.userSends(admin.id, "/start");
   await stack.sql`select app_public.record_admin_chat('olga_news_admin', ${admin.id})`;
   await dialog.getByTestId("connect-channel").click();
   await expect.poll(() => page.getByTestId("channel-card").count(), soon).toBe(1);
@@ -85,6 +87,9 @@ test("connect a Telegram channel through the dialog, see it connected, then dele
   const card = page.getByTestId("channel-card");
   expect(await card.getByText(`@${channel.username}`).count()).toBe(1);
   expect(await card.getByTestId("channel-status").textContent()).toBe("Подключён");
+  // The approver Telegram confirmed: the handle and the name Telegram shows.
+  expect(await card.getByTestId("channel-approver").textContent()).toContain("@olga_news_admin");
+  expect(await card.getByTestId("channel-approver").textContent()).toContain("Ольга Петрова");
   const [stored] = await stack.sql`select type, link, status, config ->> 'chatId' as chat_id from app_public.channels`;
   expect(stored).toEqual({ type: "telegram", link: `@${channel.username}`, status: "connected", chatId: String(channel.id) });
 

@@ -5,14 +5,21 @@ import { uniqueEmail } from "./stack.ts";
 
 let counter = 0;
 
-export async function projectWithChannel(stack: Stack, options: { drafts?: string[]; timezone?: string; language?: string } = {}) {
+export async function projectWithChannel(
+  stack: Stack,
+  /** approverRole: the admin created the channel (default), or is one of its administrators who may post. */
+  options: { drafts?: string[]; timezone?: string; language?: string; approverRole?: "creator" | "administrator" } = {},
+) {
   counter += 1;
   const telegram = stack.telegram!;
   const { cookie } = await stack.signIn(uniqueEmail("owner"));
   const handle = `admin_${Date.now().toString(36)}_${counter}`;
   const admin = telegram.addUser({ username: handle, first_name: "Admin", language_code: "ru", startedBot: true });
   await stack.sql`select app_public.record_admin_chat(${handle}, ${admin.id})`;
-  const channel = telegram.addChannel({ username: `channel_${Date.now().toString(36)}_${counter}`, title: "Channel" });
+  // Telegram confirms the admin as the channel's approver: its creator, or an administrator.
+  const creator = options.approverRole === "administrator" ? undefined : admin.id;
+  const channel = telegram.addChannel({ username: `channel_${Date.now().toString(36)}_${counter}`, title: "Channel", owner: creator });
+  if (creator === undefined) telegram.setMemberRights(channel.id, admin.id, "administrator");
   const project = (await stack.call("POST", "/api/projects", {
     name: "Publishing",
     adminHandle: handle,

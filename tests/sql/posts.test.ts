@@ -19,8 +19,8 @@ async function seed(tx: Tx, timezone = "Europe/Moscow", titles: string[] = ["A",
   const [user] = await tx`insert into app_public.users (email) values (${`u${Math.random()}@example.com`}) returning id`;
   const [project] = await tx`insert into app_public.projects (user_id, name, admin_handle, timezone)
                              values (${user.id}, 'P', 'admin_one', ${timezone}) returning *`;
-  await tx`insert into app_public.channels (project_id, type, link, status, config)
-           values (${project.id}, 'telegram', '@chan', 'connected', '{"chatId": -100123, "adminChatId": 42}')`;
+  await tx`insert into app_public.channels (project_id, type, link, status, config, chat_id, approver_user_id, approver_handle)
+           values (${project.id}, 'telegram', '@chan', 'connected', '{"chatId": -100123, "adminChatId": 42}', -100123, 42, 'admin_one')`;
   const drafts = await tx`select * from app_public.bulk_create_drafts(${user.id}, ${project.id}, ${titles}::text[])`;
   return { userId: user.id as string, projectId: project.id as string, drafts };
 }
@@ -103,7 +103,7 @@ describe("guarded transitions", () => {
       expect(Number((await tx`select (app_public.begin_sending(${post.id}, 'w1')).post_id`)[0].post_id)).toBe(Number(post.id));
       // a duplicated publish job stops at the guard: one send at most
       expect((await tx`select (app_public.begin_sending(${post.id}, 'w2')).post_id`)[0].post_id).toBeNull();
-      const [done] = await tx`select * from app_public.record_published(${post.id}, ${[55]}::bigint[], '{"chan": "https://t.me/chan/55"}')`;
+      const [done] = await tx`select * from app_public.record_published(${post.id}, -100123, ${[55]}::bigint[], '{"chan": "https://t.me/chan/55"}')`;
       expect(done.status).toBe("published");
       expect(done.published_links).toEqual({ chan: "https://t.me/chan/55" });
       expect((await tx`select app_public.record_send_failed(${post.id}, 'late', true) is null as stale`)[0].stale).toBe(true);

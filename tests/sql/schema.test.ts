@@ -121,7 +121,7 @@ describe("schema rules", () => {
       const { project } = await seed(tx);
       const [stranger] = await tx`insert into app_public.users (email) values ('stranger@example.com') returning id`;
       await rejects(tx, `select app_public.get_project(${stranger.id}, ${project.id})`, "NTFND");
-      await rejects(tx, `select app_public.update_project(${stranger.id}, ${project.id}, '{"name":"x"}')`, "NTFND");
+      await rejects(tx, `select app_public.update_project(${stranger.id}, ${project.id}, '{"name":"x"}', null)`, "NTFND");
       await rejects(tx, `select app_public.delete_project(${stranger.id}, ${project.id})`, "NTFND");
     });
   });

@@ -475,19 +475,18 @@ function getChatMember({ args, world }: CallContext): ChatMember {
     return { status: "member", user: structuredClone(user) };
   }
   assertCanListMembers(record);
-  if (userId === record.owner!.id) {
-    return { status: "creator", user: structuredClone(user), is_anonymous: false };
-  }
-  return { status: "left", user: structuredClone(user) };
+  return world.memberOf(record, userId);
 }
 
 function getChatAdministrators({ args, world }: CallContext): ChatMember[] {
   const record = world.visibleChat(args.chatId());
   if (record.chat.type === "private") throw badRequest("there are no administrators in the private chat");
   assertCanListMembers(record);
+  const admins = [...record.members!.keys()].map((id) => world.memberOf(record, id)).filter((m) => m.status === "administrator");
   return [
     { status: "creator", user: structuredClone(record.owner!), is_anonymous: false },
     world.botAsMember(record.bot!),
+    ...admins,
   ];
 }
 

@@ -107,9 +107,16 @@ export interface TelegramServer {
     username?: string;
     title?: string;
     description?: string;
+    /** The creator (a user id from addUser); by default a new user. */
+    owner?: number;
     memberCount?: number;
     botRights?: BotMembership;
   }): Chat.ChannelChat;
+  /**
+   * A person's standing in a channel: `"administrator"` (default rights), an object of
+   * rights, `"member"`, `"left"` or `"kicked"`. What getChatMember then answers for them.
+   */
+  setMemberRights(channel: number | string, userId: number, rights: BotMembership): void;
   /** Changes the bot's rights in a channel; emits `my_chat_member` when they change. */
   setBotRights(channel: number | string, rights: BotMembership): void;
   /** The user blocks / unblocks the bot (emits `my_chat_member`). */
@@ -325,6 +332,10 @@ class FakeTelegram implements TelegramServer {
 
   setBotRights(channel: number | string, rights: BotMembership) {
     this.world.setBotMembership(this.world.chatFor(channel).chat.id, rights);
+  }
+
+  setMemberRights(channel: number | string, userId: number, rights: BotMembership) {
+    this.world.setMemberStanding(this.world.chatFor(channel).chat.id, userId, rights);
   }
 
   blockBot(userId: number) {

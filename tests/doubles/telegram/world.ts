@@ -63,6 +63,8 @@ export interface ChatRecord {
   memberCount?: number;
   owner?: User;
   bot?: NormalisedMembership;
+  /** People other than the owner and the bot: subscribers and administrators, by user id. */
+  members?: Map<number, NormalisedMembership>;
 }
 
 export interface StoredFile {
@@ -250,6 +252,7 @@ export class World {
       memberCount: input.memberCount,
       owner,
       bot: "left",
+      members: new Map(),
     });
     this.setBotMembership(id, input.botRights ?? "administrator");
     return structuredClone(this.chats.get(id)!.chat as Chat.ChannelChat);
@@ -276,6 +279,30 @@ export class World {
       });
     }
     this.touch();
+  }
+
+  /**
+   * A person's standing in a channel (made an administrator with some rights, demoted to
+   * subscriber, removed). Telegram would send `chat_member` updates only to bots that asked
+   * for them; none is produced here.
+   */
+  setMemberStanding(channelId: number, userId: number, membership: BotMembership) {
+    const record = this.chats.get(channelId);
+    if (!record || record.chat.type !== "channel") throw new Error(`telegram double: no channel ${channelId}`);
+    this.user(userId);
+    record.members!.set(userId, normaliseMembership(membership));
+    this.touch();
+  }
+
+  /** How getChatMember describes a person (not the bot) in a channel. */
+  memberOf(record: ChatRecord, userId: number): ChatMember {
+    const user = structuredClone(this.user(userId).user);
+    if (userId === record.owner!.id) return { status: "creator", user, is_anonymous: false };
+    const membership = record.members?.get(userId) ?? "left";
+    if (membership === "left") return { status: "left", user };
+    if (membership === "member") return { status: "member", user };
+    if (membership === "kicked") return { status: "kicked", user, until_date: 0 };
+    return { status: "administrator", user, can_be_edited: false, ...membership };
   }
 
   /** A user blocking/unblocking the bot also produces `my_chat_member` (kicked/member). */
