@@ -112,6 +112,31 @@ describe("guarded transitions", () => {
     });
   });
 
+  test("an approval belongs to its chat: a preview or approval for another chat decides and sends nothing", async () => {
+    await inRollback(sql, async (tx) => {
+      const { userId, projectId, drafts } = await seed(tx);
+      const [post] = await tx`select * from app_public.schedule_post(${userId}, ${projectId}, ${drafts[0].id}, now() + interval '1 hour', 'none', '', '')`;
+      await tx`select app_public.request_post_approval(${userId}, ${projectId}, ${post.id})`;
+      await tx`select app_public.post_for_approval(${post.id}, 'job-1')`;
+      expect((await tx`select approval_chat_id from app_public.posts where id = ${post.id}`)[0].approval_chat_id).toBe("-100123");
+      // a preview sent to someone who is not the channel's approver records nothing
+      expect((await tx`select app_public.record_approval_sent(${post.id}, 77, ${[7, 8]}::bigint[]) as ok`)[0].ok).toBeNull();
+      expect((await tx`select app_public.record_approval_sent(${post.id}, 42, ${[7, 8]}::bigint[]) as ok`)[0].ok).toBe(true);
+
+      // the project's channel is now another chat (without the disconnect that would withdraw the approval)
+      await tx`update app_public.channels set chat_id = -100777 where project_id = ${projectId}`;
+      expect((await tx`select app_public.decide_post(${post.id}, 42, 8, true) is null as stale`)[0].stale).toBe(true);
+      await tx`update app_public.channels set chat_id = -100123 where project_id = ${projectId}`;
+      expect((await tx`select (app_public.decide_post(${post.id}, 42, 8, true)).approved_chat_id`)[0].approved_chat_id).toBe("-100123");
+
+      await tx`update app_public.posts set scheduled_for = now() where id = ${post.id}`;
+      await tx`update app_public.channels set chat_id = -100777 where project_id = ${projectId}`;
+      expect((await tx`select (app_public.begin_sending(${post.id}, 'w1')).post_id`)[0].post_id).toBeNull();
+      const [after] = await tx`select status, last_error from app_public.posts where id = ${post.id}`;
+      expect(after).toEqual({ status: "draft", last_error: "The channel changed after this post was approved; publish it again to send it for approval" });
+    });
+  });
+
   test("a send whose worker died becomes uncertain, never sent again by itself", async () => {
     await inRollback(sql, async (tx) => {
       const { userId, projectId, drafts } = await seed(tx);
