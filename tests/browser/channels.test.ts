@@ -78,9 +78,21 @@ test("connect a Telegram channel through the dialog, see it connected, then dele
   await screenshot(page, "channels-admin-not-registered");
   expect(await stack.sql`select 1 from app_public.channels`).toHaveLength(0);
 
-  // Once the admin has written to the bot, connecting works.
+  // The dialog says the admin must run the channel; a channel Ольга does not administer is refused, naming both.
+  expect(await dialog.getByText("Администратор проекта управляет каналом").count()).toBe(1);
   telegram.userSends(admin.id, "/start");
   await stack.sql`select app_public.record_admin_chat('olga_news_admin', ${admin.id})`;
+  const someoneElses = telegram.addChannel({ username: "chuzhoy_kanal", title: "Чужой канал" });
+  await link.fill(`@${someoneElses.username}`);
+  await dialog.getByTestId("connect-channel").click();
+  await expect.poll(() => dialog.getByTestId("connect-error").textContent(), soon).toContain(
+    "@olga_news_admin не администратор канала @chuzhoy_kanal",
+  );
+  await screenshot(page, "channels-approver-not-admin");
+  expect(await stack.sql`select 1 from app_public.channels`).toHaveLength(0);
+
+  // Her own channel connects.
+  await link.fill(`https://t.me/${channel.username}`);
   await dialog.getByTestId("connect-channel").click();
   await expect.poll(() => page.getByTestId("channel-card").count(), soon).toBe(1);
   await expect.poll(() => dialog.isVisible()).toBe(false);
@@ -92,6 +104,13 @@ test("connect a Telegram channel through the dialog, see it connected, then dele
   expect(await card.getByTestId("channel-approver").textContent()).toContain("Ольга Петрова");
   const [stored] = await stack.sql`select type, link, status, config ->> 'chatId' as chat_id from app_public.channels`;
   expect(stored).toEqual({ type: "telegram", link: `@${channel.username}`, status: "connected", chatId: String(channel.id) });
+
+  // The project page shows the confirmed approver too.
+  await page.goto(`${stack.baseUrl}/project/${projectId}`);
+  await expect.poll(() => page.getByTestId("project-approver").textContent(), soon).toBe("@olga_news_admin · Ольга Петрова");
+  await screenshot(page, "project-approver");
+  await page.goto(`${stack.baseUrl}/project/${projectId}/channels`);
+  await expect.poll(() => page.getByTestId("channel-card").count(), soon).toBe(1);
 
   // One channel per project: the add button is disabled and says why.
   const add = page.getByTestId("add-channel");

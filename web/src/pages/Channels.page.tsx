@@ -14,7 +14,7 @@ import { BackLink } from "../components/BackLink/BackLink.tsx";
 import { ConfirmDialog } from "../components/ConfirmDialog/ConfirmDialog.tsx";
 import { FullPageLoader } from "../components/FullPageLoader/FullPageLoader.tsx";
 import { LoadError } from "../components/LoadError/LoadError.tsx";
-import { IconExternalLink, IconInfo, IconMegaphone, IconPlus, IconTrash } from "../components/Icons/Icons.tsx";
+import { IconExternalLink, IconInfo, IconMegaphone, IconPlus, IconShield, IconTrash } from "../components/Icons/Icons.tsx";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
 import { PLATFORM_NAMES, PlatformMark } from "../components/PlatformMark/PlatformMark.tsx";
 import { ProjectLoadError } from "../components/ProjectLoadError/ProjectLoadError.tsx";
@@ -172,6 +172,15 @@ function ChannelCard({ channel, onDelete }: { channel: Channel; onDelete: () => 
           <Text size="sm" c="dimmed" mt={2}>
             {PLATFORM_NAMES[channel.type]} · {t("channels.addedOn", { date: formatDate(channel.createdAt, language) })}
           </Text>
+          {channel.approver && (
+            <Text size="sm" mt={4} className={classes.approver} title={t("channels.approverVerified")} data-testid="channel-approver">
+              <IconShield size={14} aria-hidden="true" style={{ flex: "none" }} />
+              <span>
+                {t("channels.approver")}: <b>@{channel.approver.handle}</b>
+                {channel.approver.name ? ` · ${channel.approver.name}` : ""}
+              </span>
+            </Text>
+          )}
         </div>
         <div className={classes.side}>
           {/* Spec §3: connected looks like a published post (green), anything else like a draft (grey). */}

@@ -5,7 +5,8 @@ import "@mantine/core/styles/SimpleGrid.layer.css";
 import "@mantine/core/styles/ThemeIcon.layer.css";
 import { useDisclosure } from "@mantine/hooks";
 import { Link } from "react-router-dom";
-import { IconAt, IconChevronRight, IconClock, IconGlobe, IconPencil, IconTrash } from "../components/Icons/Icons.tsx";
+import { useChannels } from "../api/channels.ts";
+import { IconAt, IconChevronRight, IconClock, IconGlobe, IconPencil, IconShield, IconTrash } from "../components/Icons/Icons.tsx";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
 import { DeleteProjectDialog } from "../components/ProjectDialogs/DeleteProjectDialog.tsx";
 import { EditProjectDialog } from "../components/ProjectDialogs/EditProjectDialog.tsx";
@@ -20,6 +21,8 @@ import classes from "./Project.module.css";
 export default function ProjectPage() {
   const t = useT();
   const { project, failed } = useRouteProject();
+  // The approver Telegram confirmed, once a channel is connected (README "Trust model").
+  const approver = useChannels(project?.id ?? null).channels.find((channel) => channel.approver)?.approver;
   const [editOpened, editDialog] = useDisclosure(false);
   const [deleteOpened, deleteDialog] = useDisclosure(false);
   usePageTitle(project?.name ?? t("project.title"));
@@ -45,9 +48,25 @@ export default function ProjectPage() {
       />
 
       <div className={classes.meta}>
-        <Badge variant="default" size="lg" radius="sm" tt="none" fw={500} leftSection={<IconAt size={14} />}>
-          {project.adminHandle.replace(/^@/, "")}
-        </Badge>
+        {approver ? (
+          <Badge
+            variant="default"
+            size="lg"
+            radius="sm"
+            tt="none"
+            fw={500}
+            leftSection={<IconShield size={14} />}
+            title={t("project.approverVerified")}
+            data-testid="project-approver"
+          >
+            @{approver.handle}
+            {approver.name ? ` · ${approver.name}` : ""}
+          </Badge>
+        ) : (
+          <Badge variant="default" size="lg" radius="sm" tt="none" fw={500} leftSection={<IconAt size={14} />}>
+            {project.adminHandle.replace(/^@/, "")}
+          </Badge>
+        )}
         <Badge variant="default" size="lg" radius="sm" tt="none" fw={500} leftSection={<IconClock size={14} />}>
           {project.timezone}
         </Badge>

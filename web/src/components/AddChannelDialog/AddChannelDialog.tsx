@@ -51,6 +51,9 @@ function connectFailureText(t: TFunction, error: unknown, { handle, bot, channel
   const code = error instanceof ApiRequestError ? error.body?.code : undefined;
   const message = errorMessage(error) ?? "";
   const lower = message.toLowerCase();
+  // These name the admin too, but are not about writing to the bot.
+  if (code === "channels.approverNotAdmin") return t("channels.error.approverNotAdmin", { handle, channel });
+  if (code === "channels.alreadyConnected") return t("channels.error.alreadyConnected", { channel });
   if (
     code === "channels.adminNotRegistered" ||
     /(has not|hasn't) messaged the bot|must message the bot/i.test(message) ||
@@ -188,6 +191,16 @@ export function AddChannelDialog({ projectId, adminHandle, limitReached, opened,
               {t("channels.howTo")}
             </Text>
             <ol className={classes.steps}>
+              <li className={classes.step}>
+                <div>
+                  <Text size="sm" fw={600}>
+                    {t("channels.step0Title")}
+                  </Text>
+                  <Text size="sm" c="dimmed" mt={2}>
+                    <span className={classes.handle}>@{handle}</span> {t("channels.step0Text")}
+                  </Text>
+                </div>
+              </li>
               <li className={classes.step}>
                 <div>
                   <Text size="sm" fw={600}>

@@ -2,11 +2,29 @@ import { Modal } from "@mantine/core";
 import "@mantine/core/styles/Modal.layer.css";
 import { useState } from "react";
 import type { Project } from "../../../../api/contract/projects.ts";
+import { ApiRequestError, errorMessage } from "../../api/fetcher.ts";
 import { updateProject, type ProjectUpdateInput } from "../../api/projects.ts";
-import { useT } from "../../i18n/i18n.tsx";
+import { type TFunction, useT } from "../../i18n/i18n.tsx";
 import { failureText } from "../../lib/messages.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { ProjectForm } from "../ProjectForm/ProjectForm.tsx";
+
+/**
+ * A new admin handle on a project with a channel is checked with Telegram (README "Trust
+ * model"); its refusals are said with the handle and the channel, and that nothing changed.
+ */
+function updateFailureText(t: TFunction, error: unknown, input: ProjectUpdateInput): string {
+  const code = error instanceof ApiRequestError ? error.body?.code : undefined;
+  const handle = (input.adminHandle ?? "").trim().replace(/^@/, "");
+  if (code === "channels.approverNotAdmin") {
+    const channel = /administrator of (@\w+)/.exec(errorMessage(error) ?? "")?.[1] ?? "";
+    return t("projectDialog.error.approverNotAdmin", { handle, channel });
+  }
+  if (code === "channels.adminNotRegistered") return t("projectDialog.error.adminNotRegistered", { handle });
+  if (code === "projects.approverNotConfirmed") return t("projectDialog.error.approverNotConfirmed");
+  if (code === "telegram.unreachable") return t("channels.error.telegramUnreachable");
+  return failureText(t, error, "common.tryAgainLater");
+}
 
 type EditProjectDialogProps = { project: Project; opened: boolean; onClose: () => void };
 
@@ -21,7 +39,7 @@ export function EditProjectDialog({ project, opened, onClose }: EditProjectDialo
       toastSuccess(t("projectDialog.updated"));
       onClose();
     } catch (error) {
-      toastError(t("projectDialog.updateFailed"), failureText(t, error, "common.tryAgainLater"));
+      toastError(t("projectDialog.updateFailed"), updateFailureText(t, error, input));
     } finally {
       setSubmitting(false);
     }

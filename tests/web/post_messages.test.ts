@@ -1,0 +1,44 @@
+/*
+ * A post's failure reason, written by the server in English with names in it, reads in the
+ * interface's language with the same names. The channel-trust reasons come from the code
+ * that writes them (lostRightsReason) or are the exact sentences the SQL writes (asserted
+ * as such in tests/publishing/channel_trust.test.ts).
+ */
+import { expect, test } from "vitest";
+import en from "../../web/src/i18n/en.json" with { type: "json" };
+import ru from "../../web/src/i18n/ru.json" with { type: "json" };
+import { lostRightsReason } from "../../api/telegram/channel_rights.ts";
+import type { TFunction } from "../../web/src/i18n/i18n.tsx";
+import { postMessage } from "../../web/src/lib/postMessages.ts";
+
+/** The dictionary lookup the interface does (rosetta's {{name}} placeholders); a missing key shows the key. */
+const translator = (dictionary: Record<string, string>): TFunction => (key, params = {}) =>
+  (dictionary[key] ?? key).replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? ""));
+
+const REASONS = [
+  lostRightsReason("approverNotAdmin", "olga_admin", "@city_news"),
+  lostRightsReason("botNotAdmin", "olga_admin", "@city_news"),
+  lostRightsReason("botCannotPost", "olga_admin", "@city_news"),
+  "The channel @city_news was disconnected before this post went out; publish it again to send it for approval",
+  "The channel changed after this post was approved; publish it again to send it for approval",
+];
+
+test("each channel-trust reason has a Russian text that keeps the names", () => {
+  const t = translator(ru);
+  for (const reason of REASONS) {
+    const shown = postMessage(t, reason);
+    expect(shown, reason).not.toBe(reason);
+    expect(shown, reason).toMatch(/[а-я]/);
+    for (const name of reason.match(/@\w+/g) ?? []) expect(shown, reason).toContain(name);
+  }
+  expect(postMessage(t, REASONS[0])).toContain("@olga_admin больше не администратор канала @city_news");
+});
+
+test("in English the reasons read as sentences with their names", () => {
+  const t = translator(en);
+  expect(postMessage(t, REASONS[0])).toBe(
+    "@olga_admin is no longer an administrator of @city_news who may post. The post was not sent. " +
+      "Name a current administrator in the project and publish the post again.",
+  );
+  expect(postMessage(t, REASONS[3])).toContain("@city_news");
+});
