@@ -3,6 +3,9 @@
 # With an external PostgreSQL run one process per container from the same image
 # (compose.yaml does): `deno task migrate` once per release, then `deno task api`,
 # `deno task worker` (several are fine) and `deno task bot` (exactly one).
+# When anyone but you can reach the container, set PUBLIC_URL to the https:// address users
+# open, and SMTP_URL. With a public PUBLIC_URL and no SMTP_URL the processes refuse to start;
+# left at its default (http://localhost:8000) sign-in codes are written to the log.
 
 FROM node:22-bookworm-slim AS build
 WORKDIR /app

@@ -26,15 +26,16 @@ function flush() {
 }
 globalThis.addEventListener("unload", flush);
 
-/** Errors go out as name, message and stack — without a bot token a network error may quote. */
+/** Errors go out as name, message and stack. */
 const serialize = (_key: string, value: unknown) =>
-  value instanceof Error
-    ? { name: value.name, message: withoutBotToken(value.message), stack: value.stack && withoutBotToken(value.stack) }
-    : value;
+  value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value;
 
 export function jsonLog(service: string): Log {
   return (level, message, fields = {}) => {
-    pending += JSON.stringify({ time: new Date().toISOString(), level, service, message, ...fields }, serialize) + "\n";
+    // The whole line goes through withoutBotToken — message, fields and errors alike: a
+    // network error, a URL or a message may quote the bot's token (JSON leaves its
+    // characters as they are, so the serialized line still shows it whole).
+    pending += withoutBotToken(JSON.stringify({ time: new Date().toISOString(), level, service, message, ...fields }, serialize)) + "\n";
     if (level === "warn" || level === "error" || pending.length > 64 * 1024) flush();
     else timer ??= setTimeout(flush, FLUSH_MS);
   };

@@ -4,6 +4,7 @@ import { createApp } from "./app.ts";
 import { readConfig } from "./config.ts";
 import { connect } from "./db.ts";
 import { jsonLog } from "./log.ts";
+import { refuseToStartOnProblems } from "./startup_checks.ts";
 import { createStorage } from "./storage.ts";
 import { createTelegramApi } from "./telegram/client.ts";
 
@@ -13,6 +14,8 @@ if (!config.databaseUrl) {
   log("error", "DATABASE_URL is not set; start everything with `npm start`, or set it to run the API alone");
   Deno.exit(2);
 }
+// e.g. no SMTP_URL with a public PUBLIC_URL: sign-in codes would end up in the log
+refuseToStartOnProblems(config, log, "API");
 /**
  * Few connections, each carrying several queries in flight (postgres.js pipelines when all
  * are busy): in bench:api on 2 cores, 4–5 connections served the posts list ~25% faster than

@@ -11,6 +11,16 @@ import { SESSION_TTL_DAYS } from "./contract/limits.ts";
 
 export const SESSION_COOKIE = "pressa_session";
 
+/**
+ * The cookie's name. Under https it is `__Host-pressa_session`: browsers keep such a cookie
+ * only when it is Secure, has Path=/ and no Domain, so a sibling subdomain or a plain-http
+ * page cannot plant or overwrite it. Under http (local use) browsers refuse that prefix, so
+ * the plain name. Setting and reading both go through here.
+ */
+export function sessionCookieName(secure: boolean) {
+  return secure ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE;
+}
+
 export function newSessionToken() {
   return encodeBase32LowerCaseNoPadding(crypto.getRandomValues(new Uint8Array(20)));
 }
@@ -20,7 +30,7 @@ export function sessionId(token: string) {
 }
 
 export function setSessionCookie(c: Context, token: string, secure: boolean) {
-  setCookie(c, SESSION_COOKIE, token, {
+  setCookie(c, sessionCookieName(secure), token, {
     httpOnly: true,
     sameSite: "Lax",
     secure,
@@ -30,5 +40,5 @@ export function setSessionCookie(c: Context, token: string, secure: boolean) {
 }
 
 export function clearSessionCookie(c: Context, secure: boolean) {
-  deleteCookie(c, SESSION_COOKIE, { path: "/", secure, httpOnly: true, sameSite: "Lax" });
+  deleteCookie(c, sessionCookieName(secure), { path: "/", secure, httpOnly: true, sameSite: "Lax" });
 }

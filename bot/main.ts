@@ -3,6 +3,7 @@ import { run } from "@grammyjs/runner";
 import { readConfig } from "../api/config.ts";
 import { connect } from "../api/db.ts";
 import { jsonLog } from "../api/log.ts";
+import { refuseToStartOnProblems } from "../api/startup_checks.ts";
 import { createBot } from "./bot.ts";
 
 const config = readConfig();
@@ -11,6 +12,8 @@ if (!config.databaseUrl || !config.telegramBotToken) {
   log("error", "the bot needs DATABASE_URL and TELEGRAM_BOT_TOKEN");
   Deno.exit(2);
 }
+// the product as a whole refuses such a configuration (the API and the worker say why too)
+refuseToStartOnProblems(config, log, "bot");
 const sql = connect(config.databaseUrl, { max: 5 });
 const bot = createBot(config.telegramBotToken, { sql, log, apiRoot: config.telegramApiRoot });
 await bot.init();

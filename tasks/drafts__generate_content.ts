@@ -4,16 +4,23 @@
  * with the drafts still to do (app_public.start_generation_job), so finished drafts are
  * never generated twice. A draft the AI fails on is recorded as failed and the job goes
  * on; the job is completed if any draft got content, failed if none did.
+ *
+ * Every draft's tokens count against the project owner's day (AI_DAILY_TOKENS); once it is
+ * spent, the drafts still to do are recorded as failed with that reason, unasked.
  */
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
 import { AI_NOT_CONFIGURED, type Ai, aiError } from "../api/ai/client.ts";
+import type { Limits } from "../api/config.ts";
 import { causeOf } from "../api/errors.ts";
 import { fitForTelegram, postPrompt, type ProjectVoice, tokensFor } from "../api/ai/prompts.ts";
 
 const Payload = v.object({ jobId: v.number() });
 
-export function generateContent(ai: Ai | undefined): Task {
+/** The words begin_ai_call uses for a spent day (a dictionary key of the interface). */
+export const DAILY_BUDGET_SPENT = "The daily AI budget of this account is spent. It renews at midnight UTC.";
+
+export function generateContent(ai: Ai | undefined, limits: Pick<Limits, "aiDailyTokens">): Task {
   return async (payload, helpers) => {
     const parsed = v.safeParse(Payload, payload);
     if (!parsed.success) return helpers.logger.error("drafts__generate_content: malformed payload, dropped");
@@ -27,18 +34,30 @@ export function generateContent(ai: Ai | undefined): Task {
       [jobId],
     );
     if (todo.length > 0) {
-      const { rows: [project] } = await helpers.query<{ name: string; description: string; sources: string; writing_style: ProjectVoice["writingStyle"]; language: string }>(
-        "select name, description, sources, writing_style, language from app_public.projects where id = $1",
+      const { rows: [project] } = await helpers.query<
+        { user_id: string; name: string; description: string; sources: string; writing_style: ProjectVoice["writingStyle"]; language: string }
+      >(
+        "select user_id, name, description, sources, writing_style, language from app_public.projects where id = $1",
         [todo[0].project_id],
       );
       const voice: ProjectVoice = { ...project, writingStyle: project.writing_style };
       for (const draft of todo) {
         let content: string | null = null;
         let error: string | null = null;
+        const { rows: [budget] } = await helpers.query<{ spent: boolean }>(
+          "select app_public.ai_budget_spent($1, $2) as spent",
+          [project.user_id, limits.aiDailyTokens],
+        );
+        if (budget.spent) {
+          await helpers.query("select app_public.record_draft_generation($1, $2, $3, $4)", [jobId, draft.draft_id, null, DAILY_BUDGET_SPENT]);
+          continue;
+        }
+        let tokens = 0;
         try {
           content = fitForTelegram(await ai.complete(postPrompt(voice, draft.title, draft.post_length), {
             maxTokens: tokensFor(draft.post_length),
             signal: helpers.abortSignal,
+            onUsage: (used) => void (tokens = used),
           }));
         } catch (err) {
           if (helpers.abortSignal?.aborted) throw err; // shutting down: the rest resumes on restart
@@ -47,6 +66,7 @@ export function generateContent(ai: Ai | undefined): Task {
           if (cause) helpers.logger.warn(`draft ${draft.draft_id}: ${failure.message}`, { code: failure.code, cause });
           error = failure.message;
         }
+        if (tokens > 0) await helpers.query("select app_public.record_ai_tokens($1, $2)", [project.user_id, tokens]);
         await helpers.query("select app_public.record_draft_generation($1, $2, $3, $4)", [jobId, draft.draft_id, content, error]);
       }
     }

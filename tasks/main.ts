@@ -2,6 +2,7 @@
 import { createAi } from "../api/ai/client.ts";
 import { readConfig } from "../api/config.ts";
 import { jsonLog } from "../api/log.ts";
+import { refuseToStartOnProblems } from "../api/startup_checks.ts";
 import { createStorage } from "../api/storage.ts";
 import { createTelegramApi } from "../api/telegram/client.ts";
 import { startWorker } from "./worker.ts";
@@ -12,6 +13,8 @@ if (!config.databaseUrl) {
   log("error", "DATABASE_URL is not set; start everything with `npm start`, or set it to run the worker alone");
   Deno.exit(2);
 }
+// e.g. no SMTP_URL with a public PUBLIC_URL: the worker would write sign-in codes to the log
+refuseToStartOnProblems(config, log, "worker");
 const telegram = createTelegramApi(config.telegramBotToken, config.telegramApiRoot, {
   log: (message, fields) => log("warn", message, fields),
 });
@@ -32,4 +35,4 @@ async function shutdown() {
 }
 Deno.addSignalListener("SIGINT", shutdown);
 Deno.addSignalListener("SIGTERM", shutdown);
-await worker.runner.promise;
+await Promise.all(worker.runners.map((runner) => runner.promise));

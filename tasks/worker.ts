@@ -2,6 +2,11 @@
  * The graphile-worker runner with every task of the product. tasks/main.ts runs it as a
  * process; tests run the same runner in-process against their own database.
  *
+ * Two runners share the process: AI jobs (slow, many provider calls each) run in their
+ * own with a small concurrency, so sign-in mail, approval previews and publishing never
+ * wait behind them for a free slot (graphile-worker hands a runner only the jobs of the
+ * tasks it knows).
+ *
  * Liveness: every few seconds the process writes a heartbeat for its graphile-worker ids
  * and recovers what dead workers left behind (their locked jobs, their posts in
  * `sending`; see app_public.recover_from_dead_workers). graphile-worker alone would keep
@@ -24,12 +29,17 @@ import { sendApproval } from "./posts__send_approval.ts";
 import { spawnOccurrence } from "./posts__spawn_occurrence.ts";
 import { sendSignInCode } from "./sign_in_codes__send.ts";
 import { cleanupUploads } from "./uploads__cleanup.ts";
+import { deleteUploads } from "./uploads__delete.ts";
 
 /** ≤ 500 ms so a job due at a time starts within half a second of it. */
 export const POLL_INTERVAL_MS = 500;
 export const HEARTBEAT_INTERVAL_MS = 2_000;
 /** A worker silent this long is dead: its jobs are unlocked, its sends become uncertain. */
 export const DEAD_WORKER_AFTER = "10 seconds";
+/** Slots for everything but AI jobs: mail, previews, publishing, cleanup. */
+export const CONCURRENCY = 10;
+/** Slots for AI jobs; each holds a provider call for seconds to minutes. */
+export const AI_CONCURRENCY = 2;
 
 /**
  * graphile-worker attaches the whole job to its log lines; payloads can hold secrets (a
@@ -41,7 +51,7 @@ export function safeLogFields(meta: Record<string, unknown> | undefined): Record
   return job ? { ...rest, job: { id: job.id, task: job.task_identifier, attempts: job.attempts } } : rest;
 }
 
-export type WorkerHandle = { runner: Runner; stop(): Promise<void> };
+export type WorkerHandle = { runners: Runner[]; stop(): Promise<void> };
 
 export type WorkerDeps = { storage: FileStorage; telegram?: Api; ai?: Ai };
 
@@ -49,6 +59,7 @@ export async function startWorker(connectionString: string, config: Config, log:
   const mailer = createMailer(config, log);
   const taskList: TaskList = {
     sign_in_codes__send: sendSignInCode(mailer),
+    uploads__delete: deleteUploads(deps.storage),
     sessions__cleanup: async (_payload, helpers) => {
       await helpers.query("select app_public.delete_expired_sign_in_state()");
     },
@@ -58,26 +69,29 @@ export async function startWorker(connectionString: string, config: Config, log:
     posts__notify_admin: notifyAdmin(deps.telegram),
     posts__retract_approval: retractApproval(deps.telegram),
     posts__spawn_occurrence: spawnOccurrence,
-    drafts__generate_content: generateContent(deps.ai),
+  };
+  const aiTaskList: TaskList = {
+    drafts__generate_content: generateContent(deps.ai, config.limits),
   };
   // Our own emitter, listened to before run() creates its workers, so no id is missed.
   const events: WorkerEvents = new EventEmitter();
   const workerIds = new Set<string>();
   events.on("worker:create", ({ worker }) => void workerIds.add(worker.workerId));
   events.on("worker:stop", ({ worker }) => void workerIds.delete(worker.workerId));
-  const runner = await run({
-    connectionString,
-    events,
-    taskList,
-    concurrency: 10,
-    pollInterval: POLL_INTERVAL_MS,
-    noHandleSignals: true,
-    crontab: ["17 3 * * * sessions__cleanup", "42 * * * * uploads__cleanup"].join("\n"),
-    logger: new Logger(() => (level, message, meta) => {
-      if (level === "debug") return;
-      log(level === "warning" ? "warn" : level === "error" ? "error" : "info", message, safeLogFields(meta));
-    }),
+  const logger = new Logger(() => (level, message, meta) => {
+    if (level === "debug") return;
+    log(level === "warning" ? "warn" : level === "error" ? "error" : "info", message, safeLogFields(meta));
   });
+  const common = { connectionString, events, pollInterval: POLL_INTERVAL_MS, noHandleSignals: true, logger };
+  const runners = [
+    await run({
+      ...common,
+      taskList,
+      concurrency: CONCURRENCY,
+      crontab: ["17 3 * * * sessions__cleanup", "42 * * * * uploads__cleanup"].join("\n"),
+    }),
+    await run({ ...common, taskList: aiTaskList, concurrency: AI_CONCURRENCY }),
+  ];
 
   const sql = connect(connectionString, { max: 1 });
   const beat = async () => {
@@ -93,11 +107,11 @@ export async function startWorker(connectionString: string, config: Config, log:
   await beat();
 
   return {
-    runner,
+    runners,
     async stop() {
       clearInterval(heartbeat);
       // graphile-worker lets running jobs finish before resolving.
-      await runner.stop();
+      await Promise.all(runners.map((runner) => runner.stop()));
       await sql.end({ timeout: 5 });
       mailer.close();
     },

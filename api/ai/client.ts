@@ -7,6 +7,7 @@
  */
 import OpenAI from "openai";
 import type { Config } from "../config.ts";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ApiError } from "../errors.ts";
 
 export const DEFAULT_MODEL = "gpt-4o-mini";
@@ -14,7 +15,18 @@ const TIMEOUT_MS = 90_000;
 const MAX_RETRIES = 3;
 
 export type AiMessage = { role: "system" | "user" | "assistant"; content: string };
-export type CompleteOptions = { maxTokens?: number; temperature?: number; signal?: AbortSignal };
+export type CompleteOptions = {
+  maxTokens?: number;
+  temperature?: number;
+  signal?: AbortSignal;
+  /** The tokens the call cost, as the provider reports them (estimated when it does not). */
+  onUsage?: (tokens: number) => void;
+};
+
+/** About four characters a token: what a call is counted as when the provider reports no usage. */
+export function estimatedTokens(messages: AiMessage[], answer: string) {
+  return Math.ceil((messages.reduce((sum, m) => sum + m.content.length, 0) + answer.length) / 4);
+}
 
 export type Ai = {
   model: string;
@@ -48,6 +60,7 @@ export function createAi(config: Config["openai"]): Ai | undefined {
       try {
         const completion = await client.chat.completions.create({ ...params(messages, options), stream: false }, { signal: options.signal });
         const text = completion.choices[0]?.message?.content?.trim() ?? "";
+        options.onUsage?.(completion.usage?.total_tokens ?? estimatedTokens(messages, text));
         if (text === "") throw new ApiError(502, "ai.emptyAnswer", "The AI returned an empty answer. Please try again.");
         return text;
       } catch (err) {
@@ -57,17 +70,29 @@ export function createAi(config: Config["openai"]): Ai | undefined {
     async *stream(messages, options = {}) {
       let stream;
       try {
-        stream = await client.chat.completions.create({ ...params(messages, options), stream: true }, { signal: options.signal });
+        stream = await client.chat.completions.create(
+          { ...params(messages, options), stream: true, stream_options: { include_usage: true } },
+          { signal: options.signal },
+        );
       } catch (err) {
         throw aiError(err);
       }
+      let answer = "";
+      let reported: number | undefined;
       try {
         for await (const chunk of stream) {
+          if (chunk.usage) reported = chunk.usage.total_tokens;
           const delta = chunk.choices[0]?.delta?.content;
-          if (delta) yield delta;
+          if (delta) {
+            answer += delta;
+            yield delta;
+          }
         }
       } catch (err) {
         throw aiError(err);
+      } finally {
+        // a stream cut short (the browser went away) still cost what was generated
+        options.onUsage?.(reported ?? estimatedTokens(messages, answer));
       }
     },
   };
@@ -85,6 +110,10 @@ export function requireAi(ai: Ai | undefined): Ai {
  */
 export function aiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  // The browser went away and the call was abandoned: there is nobody to answer (logged as 499).
+  if (err instanceof OpenAI.APIUserAbortError) {
+    return new ApiError(499 as ContentfulStatusCode, "ai.aborted", "The request was cancelled.");
+  }
   if (err instanceof OpenAI.APIConnectionTimeoutError) {
     return new ApiError(504, "ai.timeout", "The AI took too long to answer. Please try again.");
   }

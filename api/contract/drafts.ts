@@ -11,12 +11,16 @@ export const DraftTitleSchema = v.pipe(
 
 const ContentSchema = v.pipe(v.nullable(v.string("drafts.invalidContent")), v.transform((s) => s ?? ""), v.maxLength(20000, "drafts.contentTooLong"));
 
-/** Our own upload URLs (/api/uploads/…) or an https image; "" or null means no image. */
+/**
+ * Our own upload URLs (/api/uploads/<key>) only; "" or null means no image. External
+ * images are refused: the image approved must be the image published, and fetching a
+ * user's URL from our servers would let anyone make them call any address (README "Limits").
+ */
 export const ImageUrlSchema = v.pipe(
   v.nullable(v.string("drafts.invalidImageType")),
   v.transform((s) => (s ?? "").trim()),
   v.maxLength(1000, "drafts.invalidImageType"),
-  v.check((s) => s === "" || s.startsWith("/api/uploads/") || /^https:\/\/\S+$/.test(s), "drafts.invalidImageType"),
+  v.check((s) => s === "" || /^\/api\/uploads\/[A-Za-z0-9_-]{16,64}\.(png|jpg|webp|gif)$/.test(s), "drafts.invalidImageType"),
 );
 
 const OrderSchema = v.pipe(v.number("drafts.invalidOrder"), v.integer("drafts.invalidOrder"), v.minValue(-1_000_000, "drafts.invalidOrder"), v.maxValue(1_000_000, "drafts.invalidOrder"));

@@ -8,7 +8,7 @@ import type { SessionUser } from "../contract/auth.ts";
 import type { Sql } from "../db.ts";
 import { ApiError } from "../errors.ts";
 import { SESSION_TTL_DAYS } from "../contract/limits.ts";
-import { SESSION_COOKIE, sessionId, setSessionCookie } from "../session.ts";
+import { sessionCookieName, sessionId, setSessionCookie } from "../session.ts";
 
 const HALF_LIFE_MS = (SESSION_TTL_DAYS / 2) * 24 * 60 * 60 * 1000;
 
@@ -42,8 +42,9 @@ async function lookupSession(sql: Sql, id: string): Promise<CachedSession | unde
 }
 
 export function loadSession(sql: Sql, secureCookies: boolean): MiddlewareHandler {
+  const cookieName = sessionCookieName(secureCookies);
   return async (c, next) => {
-    const token = getCookie(c, SESSION_COOKIE);
+    const token = getCookie(c, cookieName);
     if (token && /^[a-z2-7]{32}$/.test(token)) {
       const id = sessionId(token);
       const session = await lookupSession(sql, id);

@@ -1,17 +1,24 @@
 /*
  * AI writing (spec §5, §7): titles, posts, batch content generation as a job, and the
  * assistant chat (plain and streamed). Prompts are in api/ai/prompts.ts.
+ *
+ * The operator pays for every token, so each request counts one call against the account
+ * (app_public.begin_ai_call: calls per minute, tokens per UTC day; 429 over either) and every
+ * provider call's tokens are recorded. The chat's context is the stored conversation, never
+ * what a client sends, and the whole prompt is capped. A browser that goes away aborts the
+ * provider call.
  */
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import * as v from "valibot";
-import { type Ai, aiError, requireAi } from "../ai/client.ts";
+import { type Ai, type AiMessage, aiError, requireAi } from "../ai/client.ts";
 import { chatPrompt, fitForTelegram, postPrompt, type ProjectVoice, titlePrompt, titlesFrom, titlesPrompt, tokensFor } from "../ai/prompts.ts";
 import { ChatSchema, GenerateContentSchema, GeneratePostSchema, type GenerationJob, GenerateTitlesSchema } from "../contract/ai.ts";
-import { CHAT_HISTORY_PAGE_SIZE } from "../contract/limits.ts";
+import { CHAT_CONTEXT_MESSAGES, CHAT_HISTORY_PAGE_SIZE } from "../contract/limits.ts";
 import type { Sql } from "../db.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
+import type { Context } from "hono";
 import { ApiError, logCause } from "../errors.ts";
 import { requireUser } from "../middleware/session.ts";
 import { body, idParam, optionalJsonObject } from "../validate.ts";
@@ -60,6 +67,30 @@ async function saveExchange(sql: Sql, userId: number, projectId: number, questio
   });
 }
 
+/**
+ * The most a chat prompt may carry, in characters (~12k tokens): the system prompt with the
+ * project's voice and the current draft, the stored context and the question. Older context
+ * goes first when it does not fit.
+ */
+export const CHAT_PROMPT_MAX_CHARS = 48_000;
+
+/** The stored conversation's last messages, oldest first: the chat's context. */
+async function storedContext(sql: Sql, userId: number, projectId: number): Promise<AiMessage[]> {
+  const rows = await sql<{ role: "user" | "assistant"; content: string }[]>`
+    select role, content from app_public.chat_history(${userId}, ${projectId}, 1, ${CHAT_CONTEXT_MESSAGES})`;
+  return rows.reverse().map((r) => ({ role: r.role, content: r.content }));
+}
+
+/** The prompt without the oldest context messages that would take it over the cap. */
+export function cappedPrompt(build: (context: AiMessage[]) => AiMessage[], context: AiMessage[]): AiMessage[] {
+  const size = (messages: AiMessage[]) => messages.reduce((sum, m) => sum + m.content.length, 0);
+  for (let from = 0; from <= context.length; from++) {
+    const prompt = build(context.slice(from));
+    if (size(prompt) <= CHAT_PROMPT_MAX_CHARS || from === context.length) return prompt;
+  }
+  return build([]);
+}
+
 export function toJob(row: { id: number; status: GenerationJob["status"]; result: GenerationJob["result"]; error: string | null }): GenerationJob {
   return { jobId: row.id, status: row.status, result: row.result, error: row.error };
 }
@@ -69,14 +100,35 @@ const HistoryQuery = v.object({
   limit: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1), v.maxValue(50)), String(CHAT_HISTORY_PAGE_SIZE)),
 });
 
-export function aiRoutes({ sql, ai, log }: ApiDeps) {
+export function aiRoutes({ sql, ai, log, config }: ApiDeps) {
+  const { aiCallsPerMinute, aiDailyTokens } = config.limits;
+  /**
+   * The AI for this request: counted as one call of the account (429 over its limits),
+   * every provider call's tokens recorded against it, aborted when the browser goes away.
+   */
+  async function accountAi(c: Context<AppEnv>): Promise<Ai> {
+    const model = requireAi(ai);
+    const userId = currentUser(c).id;
+    await sql`select app_public.begin_ai_call(${userId}, ${aiCallsPerMinute}, ${aiDailyTokens})`;
+    const signal = c.req.raw.signal;
+    const onUsage = (tokens: number) =>
+      void sql`select app_public.record_ai_tokens(${userId}, ${tokens})`.catch((err) =>
+        log("error", "AI tokens could not be recorded", { userId, tokens, error: err })
+      );
+    return {
+      model: model.model,
+      complete: (messages, options = {}) => model.complete(messages, { ...options, signal, onUsage }),
+      stream: (messages, options = {}) => model.stream(messages, { ...options, signal, onUsage }),
+    };
+  }
+
   return new Hono<AppEnv>()
     .use(requireUser)
     .post("/generate-title", async (c) => {
       await optionalJsonObject(c.req); // the spec's client sends no body
       const userId = currentUser(c).id;
       const projectId = idParam(c.req.param("projectId"));
-      const model = requireAi(ai);
+      const model = await accountAi(c);
       const project = await projectVoice(sql, userId, projectId);
       const answer = await model.complete(titlePrompt(project, await existingTitles(sql, userId, projectId)), { maxTokens: 80 });
       const [title] = titlesFrom(answer);
@@ -85,7 +137,7 @@ export function aiRoutes({ sql, ai, log }: ApiDeps) {
     })
     .post("/generate-post", body(GeneratePostSchema), async (c) => {
       const { title, postLength } = c.req.valid("json");
-      const model = requireAi(ai);
+      const model = await accountAi(c);
       const project = await projectVoice(sql, currentUser(c).id, idParam(c.req.param("projectId")));
       const content = fitForTelegram(await model.complete(postPrompt(project, title, postLength), { maxTokens: tokensFor(postLength) }));
       return c.json({ content });
@@ -94,13 +146,13 @@ export function aiRoutes({ sql, ai, log }: ApiDeps) {
       const { count } = c.req.valid("json");
       const userId = currentUser(c).id;
       const projectId = idParam(c.req.param("projectId"));
-      const model = requireAi(ai);
+      const model = await accountAi(c);
       const project = await projectVoice(sql, userId, projectId);
       return c.json({ titles: await generateTitles(model, project, count, await existingTitles(sql, userId, projectId)) });
     })
     .post("/drafts/generate-content", body(GenerateContentSchema), async (c) => {
       const { draftIds, postLength } = c.req.valid("json");
-      requireAi(ai); // say so now rather than through a failed job
+      await accountAi(c); // say so now rather than through a failed job; the job is one call
       const [job] = await sql<Parameters<typeof toJob>[0][]>`
         select * from app_public.create_generation_job(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
           ${draftIds}::bigint[], ${postLength})`;
@@ -127,25 +179,28 @@ export function aiRoutes({ sql, ai, log }: ApiDeps) {
       });
     })
     .post("/chat", body(ChatSchema), async (c) => {
-      const { message, mode, currentContent, history } = c.req.valid("json");
+      // The client's `history` (spec §7) is accepted and ignored: the context is what is stored.
+      const { message, mode, currentContent } = c.req.valid("json");
       const userId = currentUser(c).id;
       const projectId = idParam(c.req.param("projectId"));
-      const model = requireAi(ai);
+      const model = await accountAi(c);
       const project = await projectVoice(sql, userId, projectId);
-      const answer = await model.complete(chatPrompt(project, mode, currentContent, history, message), { maxTokens: 2000 });
+      const prompt = cappedPrompt((context) => chatPrompt(project, mode, currentContent, context, message), await storedContext(sql, userId, projectId));
+      const answer = await model.complete(prompt, { maxTokens: 2000 });
       const saved = await saveExchange(sql, userId, projectId, message, answer);
       return c.json({ id: saved.id, message: answer, timestamp: saved.createdAt, questionId: saved.questionId });
     })
     .post("/chat/stream", body(ChatSchema), async (c) => {
-      const { message, mode, currentContent, history } = c.req.valid("json");
+      const { message, mode, currentContent } = c.req.valid("json");
       const userId = currentUser(c).id;
       const projectId = idParam(c.req.param("projectId"));
-      const model = requireAi(ai);
+      const model = await accountAi(c);
       const project = await projectVoice(sql, userId, projectId);
+      const prompt = cappedPrompt((context) => chatPrompt(project, mode, currentContent, context, message), await storedContext(sql, userId, projectId));
       return streamSSE(c, async (stream) => {
         let answer = "";
         try {
-          for await (const delta of model.stream(chatPrompt(project, mode, currentContent, history, message), { maxTokens: 2000 })) {
+          for await (const delta of model.stream(prompt, { maxTokens: 2000 })) {
             answer += delta;
             await stream.writeSSE({ event: "delta", data: JSON.stringify({ text: delta }) });
           }
@@ -156,6 +211,7 @@ export function aiRoutes({ sql, ai, log }: ApiDeps) {
             data: JSON.stringify({ id: saved.id, message: answer.trim(), timestamp: saved.createdAt, questionId: saved.questionId }),
           });
         } catch (err) {
+          if (c.req.raw.signal.aborted) return; // the browser went away: nobody to tell
           const failure = aiError(err);
           logCause(log, c, failure);
           await stream.writeSSE({ event: "error", data: JSON.stringify({ message: failure.message, code: failure.code }) });

@@ -1,6 +1,7 @@
 /*
  * E-mail sign-in with one-time codes (spec §2 /auth, §4, §7). The rules (expiry, single
- * use, 5 tries, 3 codes per 10 minutes, codeAlreadySent) live in the SQL functions.
+ * use, 5 tries, 3 codes per 10 minutes, codeAlreadySent; requests and checks per client
+ * IP) live in the SQL functions.
  */
 import { Hono } from "hono";
 import { RequestCodeSchema, VerifyCodeSchema } from "../contract/auth.ts";
@@ -10,6 +11,7 @@ import { ApiError } from "../errors.ts";
 import { clearSessionCookie, newSessionToken, sessionId, setSessionCookie } from "../session.ts";
 import { forgetSession } from "../middleware/session.ts";
 import { body, optionalJsonObject } from "../validate.ts";
+import { clientIp } from "../client_ip.ts";
 
 /** Six digits from a secure random source, without modulo bias. */
 function newSignInCode() {
@@ -22,15 +24,19 @@ function newSignInCode() {
 
 export function authRoutes({ sql, config }: ApiDeps) {
   const secure = config.publicUrl.startsWith("https://");
+  const { signInRequestsPerIp, signInChecksPerIp } = config.limits;
   return new Hono<AppEnv>()
     .post("/request-otp", body(RequestCodeSchema), async (c) => {
       const { email } = c.req.valid("json");
+      // per client first: one client must not spray requests over many addresses
+      await sql`select app_public.count_sign_in_attempt(${clientIp(c, config.trustProxy)}, 'request', ${signInRequestsPerIp})`;
       const [row] = await sql<{ sent: boolean }[]>`
         select app_public.request_sign_in_code(${email}, ${newSignInCode()}) as sent`;
       return c.json({ codeAlreadySent: row.sent });
     })
     .post("/verify-otp", body(VerifyCodeSchema), async (c) => {
       const { email, code } = c.req.valid("json");
+      await sql`select app_public.count_sign_in_attempt(${clientIp(c, config.trustProxy)}, 'verify', ${signInChecksPerIp})`;
       const token = newSessionToken();
       const [user] = await sql<{ id: number; email: string; isAdmin: boolean }[]>`
         select * from app_public.verify_sign_in_code(

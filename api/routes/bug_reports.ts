@@ -9,8 +9,7 @@ import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { requireUser } from "../middleware/session.ts";
-import { newStorageKey } from "../storage.ts";
-import { parseMultipart, readImageField } from "./uploads.ts";
+import { parseMultipart, readImageField, storeUpload } from "./uploads.ts";
 
 /** A file input left empty still sends a part: a nameless, empty file means "no screenshot". */
 function hasFile(form: FormData, field: string) {
@@ -18,7 +17,8 @@ function hasFile(form: FormData, field: string) {
   return value !== null && !(value instanceof File && value.size === 0 && value.name === "");
 }
 
-export function bugReportRoutes({ sql, storage }: ApiDeps) {
+export function bugReportRoutes(deps: ApiDeps) {
+  const { sql, config } = deps;
   return new Hono<AppEnv>()
     .use(requireUser)
     .post("/", async (c) => {
@@ -32,17 +32,13 @@ export function bugReportRoutes({ sql, storage }: ApiDeps) {
 
       let screenshotUrl: string | null = null;
       if (hasFile(form, "screenshot")) {
-        const { bytes, info } = await readImageField(form, "screenshot");
-        const key = newStorageKey(info.type);
-        await storage.put(key, bytes, info.contentType);
         // tracked first, so a report that then fails leaves a file the cleanup task removes
-        await sql`select app_public.record_upload(${user.id}, ${null}, ${key}, ${info.contentType}, ${bytes.length})`;
-        screenshotUrl = `/api/uploads/${key}`;
+        screenshotUrl = await storeUpload(deps, user.id, null, await readImageField(form, "screenshot"));
       }
 
       const [report] = await sql<{ id: number; status: string }[]>`
         select id, status from app_public.create_bug_report(${user.id}, ${fields.output.description}, ${screenshotUrl},
-          ${fields.output.pageUrl}, ${c.req.header("user-agent") ?? null})`;
+          ${fields.output.pageUrl}, ${c.req.header("user-agent") ?? null}, ${config.limits.bugReportsPerDay})`;
       return c.json({ id: report.id, status: report.status }, 201);
     });
 }

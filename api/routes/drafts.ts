@@ -23,7 +23,8 @@ export function toDraft(r: DraftRow): Draft {
   };
 }
 
-export function draftRoutes({ sql }: ApiDeps) {
+export function draftRoutes({ sql, config }: ApiDeps) {
+  const maxDrafts = config.limits.draftsPerProject;
   return new Hono<AppEnv>()
     .use(requireUser)
     .get("/", async (c) => {
@@ -36,13 +37,13 @@ export function draftRoutes({ sql }: ApiDeps) {
       const d = c.req.valid("json");
       const [row] = await sql<DraftRow[]>`
         select * from app_public.create_draft(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
-          ${d.title}, ${d.content}, ${d.imageUrl}, ${d.order})`;
+          ${d.title}, ${d.content}, ${d.imageUrl}, ${d.order}, ${maxDrafts})`;
       return c.json(toDraft(row), 201);
     })
     .post("/bulk", body(BulkAddSchema), async (c) => {
       const rows = await sql<DraftRow[]>`
         select * from app_public.bulk_create_drafts(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
-          ${c.req.valid("json").titles}::text[])`;
+          ${c.req.valid("json").titles}::text[], ${maxDrafts})`;
       return c.json(rows.map(toDraft), 201);
     })
     .post("/reorder", body(ReorderSchema), async (c) => {

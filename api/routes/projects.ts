@@ -11,7 +11,7 @@ import { requireUser } from "../middleware/session.ts";
 import { body, idParam } from "../validate.ts";
 import { confirmApprover, requireTelegram } from "./channels.ts";
 
-export function projectRoutes({ sql, telegram }: ApiDeps) {
+export function projectRoutes({ sql, telegram, config }: ApiDeps) {
   return new Hono<AppEnv>()
     .use(requireUser)
     .get("/", async (c) => {
@@ -23,7 +23,7 @@ export function projectRoutes({ sql, telegram }: ApiDeps) {
       const [row] = await sql`
         select * from app_public.create_project(
           ${currentUser(c).id}, ${p.name}, ${p.description}, ${sql.json(p.writingStyle)}, ${p.adminHandle},
-          ${p.timezone}, ${p.language}, ${p.sources})`;
+          ${p.timezone}, ${p.language}, ${p.sources}, ${config.limits.projectsPerAccount})`;
       return c.json(row, 201);
     })
     .get("/:id", async (c) => {

@@ -36,31 +36,63 @@ export async function parseMultipart(req: Request | { formData(): Promise<FormDa
   }
 }
 
-export function projectUploadRoutes({ sql, storage }: ApiDeps) {
+/**
+ * Stores a checked image for the user (in a project of theirs, or for a bug report when
+ * projectId is null); answers its URL. The upload is recorded first, which counts it
+ * against the account's storage quota (409 uploads.quotaReached) before any byte is
+ * written; a file that cannot be stored is forgotten again.
+ */
+export async function storeUpload(
+  { sql, storage, config }: Pick<ApiDeps, "sql" | "storage" | "config">,
+  userId: number,
+  projectId: number | null,
+  { bytes, info }: Awaited<ReturnType<typeof readImageField>>,
+) {
+  const key = newStorageKey(info.type);
+  await sql`select app_public.record_upload(${userId}, ${projectId}, ${key}, ${info.contentType}, ${bytes.length},
+    ${config.limits.uploadBytesPerAccount})`;
+  try {
+    await storage.put(key, bytes, info.contentType);
+  } catch (err) {
+    await sql`select app_public.forget_upload(${key})`;
+    throw err;
+  }
+  return `/api/uploads/${key}`;
+}
+
+export function projectUploadRoutes(deps: ApiDeps) {
+  const { sql } = deps;
   return new Hono<AppEnv>()
     .use(requireUser)
     .post("/", async (c) => {
       const projectId = idParam(c.req.param("projectId"));
       // ownership before reading the body: a stranger's upload is refused without storing
       await sql`select app_public.get_project(${currentUser(c).id}, ${projectId})`;
-      const { bytes, info } = await readImageField(await parseMultipart(c.req.raw), "image");
-      const key = newStorageKey(info.type);
-      await storage.put(key, bytes, info.contentType);
-      await sql`select app_public.record_upload(${currentUser(c).id}, ${projectId}, ${key}, ${info.contentType}, ${bytes.length})`;
-      return c.json({ imageUrl: `/api/uploads/${key}`, width: info.width, height: info.height }, 201);
+      const image = await readImageField(await parseMultipart(c.req.raw), "image");
+      const imageUrl = await storeUpload(deps, currentUser(c).id, projectId, image);
+      return c.json({ imageUrl, width: image.info.width, height: image.info.height }, 201);
     });
 }
 
-export function uploadServingRoutes({ storage }: ApiDeps) {
+/**
+ * Uploads are private: a file is served only to the account it belongs to (and a bug
+ * report's screenshot to admins); anyone else gets the same 404 as for a key that does not
+ * exist. The bytes behind a key never change, so the owner's browser may keep them.
+ */
+export function uploadServingRoutes({ sql, storage }: ApiDeps) {
   return new Hono<AppEnv>().get("/:key", async (c) => {
     const key = c.req.param("key");
-    if (!isStorageKey(key)) throw new ApiError(404, "notFound", "Not found");
+    const user = c.get("user");
+    // signed out is "anyone else" too: the same 404, so a URL tells nothing about its file
+    if (!isStorageKey(key) || !user) throw new ApiError(404, "notFound", "Not found");
+    const [readable] = await sql<{ contentType: string | null }[]>`
+      select app_public.readable_upload(${user.id}, ${key}) as content_type`;
+    if (!readable?.contentType) throw new ApiError(404, "notFound", "Not found");
     const file = await storage.get(key);
     if (!file) throw new ApiError(404, "notFound", "Not found");
     return c.body(file.bytes, 200, {
       "Content-Type": file.contentType,
-      // keys are random and never reused, so the bytes behind a URL never change
-      "Cache-Control": "public, max-age=31536000, immutable",
+      "Cache-Control": "private, max-age=31536000, immutable",
       "X-Content-Type-Options": "nosniff",
     });
   });

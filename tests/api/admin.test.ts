@@ -198,8 +198,10 @@ describe("sending a bug report", () => {
     });
     expect(new Date(newest.createdAt as string).getTime()).toBeGreaterThan(Date.now() - 60_000);
     expect(newest.screenshotUrl).toMatch(/^\/api\/uploads\/[A-Za-z0-9_-]{24}\.png$/);
-    const served = await stack.app.request(newest.screenshotUrl as string);
+    // private: the reporter (and admins) may open it, nobody else
+    const served = await stack.app.request(newest.screenshotUrl as string, { headers: { cookie: alice.cookie } });
     expect(served.status).toBe(200);
+    expect(served.headers.get("cache-control")).toMatch(/^private/);
     expect(served.headers.get("content-type")).toBe("image/png");
     expect(new Uint8Array(await served.arrayBuffer())).toEqual(png);
   });

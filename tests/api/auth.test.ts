@@ -202,3 +202,50 @@ describe("sign-in by e-mail code", () => {
     expect(await res.json()).toEqual({ message: "Cross-site requests are not allowed", code: "crossSite" });
   });
 });
+
+describe("the session cookie's name follows PUBLIC_URL", () => {
+  test("under http it is the plain pressa_session (browsers refuse __Host- without Secure); a __Host- one is not read", async () => {
+    const { cookie } = await stack.signIn(uniqueEmail("plainname"));
+    expect(cookie).toMatch(/^pressa_session=[a-z2-7]{32}$/);
+    const token = cookie.split("=")[1];
+    expect((await stack.call("GET", "/api/auth/user", undefined, `__Host-pressa_session=${token}`)).status).toBe(401);
+  });
+
+  test("under https it is __Host-pressa_session: Secure, Path=/, no Domain; set, read, slid and cleared by that name", async () => {
+    const secure = await startStack({ env: { PUBLIC_URL: "https://pressa.example.com" } });
+    try {
+      const email = uniqueEmail("hostprefix");
+      await secure.call("POST", "/api/auth/request-otp", { email });
+      const code = codeFrom(await secure.smtp.waitForMail(email));
+      const verified = await secure.call("POST", "/api/auth/verify-otp", { email, code });
+      expect(verified.status).toBe(200);
+      const setCookie = verified.headers.get("set-cookie")!;
+      expect(setCookie).toMatch(/^__Host-pressa_session=[a-z2-7]{32};/);
+      expect(setCookie).toMatch(/; Secure(;|$)/);
+      expect(setCookie).toMatch(/; Path=\/(;|$)/);
+      expect(setCookie).not.toMatch(/Domain=/i);
+      expect(setCookie).toMatch(/HttpOnly/);
+      expect(setCookie).toMatch(/SameSite=Lax/);
+
+      const cookie = setCookie.split(";")[0];
+      const token = cookie.split("=")[1];
+      expect((await secure.call("GET", "/api/auth/user", undefined, cookie)).json).toMatchObject({ email });
+      // the plain name is not read under https (a cookie any subdomain or http page could plant)
+      expect((await secure.call("GET", "/api/auth/user", undefined, `pressa_session=${token}`)).status).toBe(401);
+
+      // the sliding refresh sets the same name
+      await secure.sql`update app_private.sessions set expires_at = now() + interval '3 days' where user_id = ${verified.json.id}`;
+      await new Promise((r) => setTimeout(r, SESSION_CACHE_MS + 100));
+      const slid = await secure.call("GET", "/api/auth/user", undefined, cookie);
+      expect(slid.status).toBe(200);
+      expect(slid.headers.get("set-cookie")).toMatch(/^__Host-pressa_session=[a-z2-7]{32};.*Secure/);
+
+      const out = await secure.call("POST", "/api/auth/logout", undefined, cookie);
+      expect(out.status).toBe(200);
+      expect(out.headers.get("set-cookie")).toMatch(/^__Host-pressa_session=;.*Max-Age=0.*Path=\/.*Secure/);
+      expect((await secure.call("GET", "/api/auth/user", undefined, cookie)).status).toBe(401);
+    } finally {
+      await secure.close();
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { uploadedImage } from "../helpers/images.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
 
 let stack: Stack;
@@ -24,8 +25,9 @@ describe("drafts", () => {
     expect(created.status).toBe(201);
     expect(created.json).toMatchObject({ title: "First", content: "Body", imageUrl: null, order: -1, status: "draft", projectId });
     const id = created.json.id;
-    const patched = await stack.call("PATCH", `${base()}/${id}`, { title: "First, edited", imageUrl: "/api/uploads/abcdefghijklmnopqrst.png" }, alice);
-    expect(patched.json).toMatchObject({ title: "First, edited", content: "Body", imageUrl: "/api/uploads/abcdefghijklmnopqrst.png" });
+    const imageUrl = await uploadedImage(stack, projectId, alice);
+    const patched = await stack.call("PATCH", `${base()}/${id}`, { title: "First, edited", imageUrl }, alice);
+    expect(patched.json).toMatchObject({ title: "First, edited", content: "Body", imageUrl });
     const noImage = await stack.call("PATCH", `${base()}/${id}`, { imageUrl: null }, alice);
     expect(noImage.json.imageUrl).toBeNull();
     expect((await stack.call("DELETE", `${base()}/${id}`, undefined, alice)).status).toBe(200);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { uploadedImage } from "../helpers/images.ts";
 import { projectWithChannel } from "../helpers/publishing.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
 
@@ -15,12 +16,13 @@ const jobRunAt = async (key: string) =>
 describe("scheduling posts", () => {
   test("a one-time post copies its draft; the approval request is queued 2 hours before", async () => {
     const p = await projectWithChannel(stack, { drafts: ["Hello"] });
-    await stack.call("PATCH", `${p.base}/drafts/${p.drafts[0].id}`, { content: "Body", imageUrl: "/api/uploads/abcdefghijklmnopqrstuvwx.png" }, p.cookie);
+    const imageUrl = await uploadedImage(stack, p.project.id, p.cookie);
+    await stack.call("PATCH", `${p.base}/drafts/${p.drafts[0].id}`, { content: "Body", imageUrl }, p.cookie);
     const at = inHours(5);
     const res = await stack.call("POST", `${p.base}/posts`, { projectId: p.project.id, draftId: p.drafts[0].id, scheduledFor: at, isRecurring: false }, p.cookie);
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({
-      status: "draft", title: "Hello", content: "Body", imageUrl: "/api/uploads/abcdefghijklmnopqrstuvwx.png",
+      status: "draft", title: "Hello", content: "Body", imageUrl,
       isRecurring: false, recurringType: "none", draftId: p.drafts[0].id, publishedLinks: {}, recurringLastPost: null,
     });
     expect(res.json.scheduledFor).toBe(at);

@@ -35,16 +35,16 @@ async function storedFiles() {
 }
 
 describe("image upload", () => {
-  test("a valid PNG is stored and served with its type and long cache headers", async () => {
+  test("a valid PNG is stored and served to its owner with its type and private long cache headers", async () => {
     const png = makePng(640, 360);
     const res = await upload(png, "photo.png");
     expect(res.status).toBe(201);
     expect(res.json.imageUrl).toMatch(/^\/api\/uploads\/[A-Za-z0-9_-]{24}\.png$/);
     expect(res.json).toMatchObject({ width: 640, height: 360 });
-    const served = await stack.app.request(res.json.imageUrl);
+    const served = await stack.app.request(res.json.imageUrl, { headers: { cookie: alice } });
     expect(served.status).toBe(200);
     expect(served.headers.get("content-type")).toBe("image/png");
-    expect(served.headers.get("cache-control")).toContain("max-age=31536000");
+    expect(served.headers.get("cache-control")).toBe("private, max-age=31536000, immutable");
     expect(new Uint8Array(await served.arrayBuffer())).toEqual(png);
   });
 
@@ -151,5 +151,5 @@ test("the cleanup task deletes orphaned files and keeps referenced ones", async 
   const files = await storedFiles();
   expect(files).not.toContain(orphanName);
   expect(files).toContain(kept.split("/").pop());
-  expect((await stack.app.request(orphan)).status).toBe(404);
+  expect((await stack.app.request(orphan, { headers: { cookie: alice } })).status).toBe(404);
 });

@@ -30,3 +30,17 @@ export async function makeWithChromium(browser: Browser, type: "image/jpeg" | "i
     await page.close();
   }
 }
+
+/** Uploads a small PNG into the project as its owner would; answers its /api/uploads/ URL. */
+export async function uploadedImage(
+  stack: { app: { request(path: string, init: RequestInit): Response | Promise<Response> } },
+  projectId: number,
+  cookie: string,
+  size: [number, number] = [32, 24],
+): Promise<string> {
+  const form = new FormData();
+  form.append("image", new File([makePng(...size)], "image.png", { type: "image/png" }));
+  const res = await stack.app.request(`/api/projects/${projectId}/upload-image`, { method: "POST", body: form, headers: { cookie } });
+  if (res.status !== 201) throw new Error(`upload: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { imageUrl: string }).imageUrl;
+}

@@ -25,3 +25,17 @@ test("each AI error message has a Russian text", async () => {
     expect(dictionary[message]).not.toBe(message);
   }
 });
+
+test("each limit the SQL raises (AI, sign-in, generation) has a Russian text", async () => {
+  const dictionary = ru as Record<string, string>;
+  const messages = new Set<string>();
+  for await (const entry of Deno.readDir(new URL("../../sql/migrations/committed/", import.meta.url))) {
+    const source = await Deno.readTextFile(new URL(`../../sql/migrations/committed/${entry.name}`, import.meta.url));
+    for (const match of source.matchAll(/raise exception '([^'%]+)'\s+using errcode = '(AILIM|GJRUN|RATEL)'/g)) messages.add(match[1]);
+  }
+  expect(messages.size).toBeGreaterThanOrEqual(4);
+  for (const message of messages) {
+    expect(dictionary[message], message).toBeTruthy();
+    expect(dictionary[message]).not.toBe(message);
+  }
+});

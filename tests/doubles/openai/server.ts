@@ -28,8 +28,10 @@ export type OpenAiServer = {
   baseURL: string;
   apiKey: string;
   model: string;
-  /** Every request received, oldest first (failed ones too). */
-  journal: { body: ChatRequest; status: number; time: number }[];
+  /** Every request received, oldest first (failed ones too); `aborted` when the client went away before the answer. */
+  journal: { body: ChatRequest; status: number; time: number; aborted: boolean }[];
+  /** A slow provider: every answer waits this long first (0 by default). */
+  setDelay(ms: number): void;
   reply(fn: (request: ChatRequest) => Reply | Promise<Reply>): void;
   failNext(status: number, times?: number, message?: string): void;
   /** Drops pending failures and restores the default reply. */
@@ -54,6 +56,7 @@ export async function startOpenAiServer(options: { apiKey?: string; model?: stri
   const failures: { status: number; message?: string }[] = [];
   const defaultReply = (r: ChatRequest): Reply => `Reply to: ${r.messages[r.messages.length - 1]?.content.slice(0, 60) ?? ""}`;
   let replyFn: (request: ChatRequest) => Reply | Promise<Reply> = defaultReply;
+  let delayMs = 0;
 
   const error = (status: number, message: string, headers: Record<string, string> = {}) =>
     Response.json({ error: { message, type: ERROR_TYPES[status] ?? "api_error", param: null, code: null } }, { status, headers });
@@ -73,12 +76,17 @@ export async function startOpenAiServer(options: { apiKey?: string; model?: stri
     } catch {
       return error(400, "We could not parse the JSON body of your request.");
     }
-    const entry = { body, status: 200, time: Date.now() };
+    const entry = { body, status: 200, time: Date.now(), aborted: false };
     journal.push(entry);
+    // Deno also aborts a request's signal once its answer is sent; only an abort before that counts
+    let answering = false;
+    req.signal.addEventListener("abort", () => void (entry.aborted ||= !answering));
+    if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
     if (!Array.isArray(body.messages) || body.messages.length === 0) {
       entry.status = 400;
       return error(400, "'messages' is a required property");
     }
+    answering = true;
     const failure = failures.shift();
     if (failure) {
       entry.status = failure.status;
@@ -111,6 +119,9 @@ export async function startOpenAiServer(options: { apiKey?: string; model?: stri
           await new Promise((r) => setTimeout(r, 2));
         }
         send({ id, object: "chat.completion.chunk", created, model: body.model, choices: [{ index: 0, delta: {}, finish_reason: "stop" }] });
+        // as OpenAI does when asked: one last chunk with the usage and no choices
+        const options = body.stream_options as { include_usage?: boolean } | undefined;
+        if (options?.include_usage) send({ id, object: "chat.completion.chunk", created, model: body.model, choices: [], usage });
         controller.enqueue(encoder.encode("data: [DONE]\n\n"));
         controller.close();
       },
@@ -129,9 +140,13 @@ export async function startOpenAiServer(options: { apiKey?: string; model?: stri
     failNext(status, times = 1, message) {
       for (let i = 0; i < times; i++) failures.push({ status, message });
     },
+    setDelay(ms) {
+      delayMs = ms;
+    },
     reset() {
       failures.length = 0;
       replyFn = defaultReply;
+      delayMs = 0;
     },
     close: () => server.shutdown(),
   };

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { JOB_BANNER_DISMISS_MS, JOB_POLL_MS } from "../../../api/contract/limits.ts";
 import { isJobActive, startContentGeneration, useGenerationJob } from "../api/ai.ts";
 import { useDrafts } from "../api/drafts.ts";
-import { hasStatus } from "../api/fetcher.ts";
+import { ApiRequestError, hasStatus } from "../api/fetcher.ts";
 import { useT } from "../i18n/i18n.tsx";
 import { generationFailureText, translateMessage } from "../lib/messages.ts";
 import { toastError, toastSuccess, toastWarning } from "../lib/toast.ts";
@@ -126,6 +126,15 @@ export function useContentGeneration(projectId: number | null) {
         toastSuccess(t("drafts.contentGenerationStarted"), t("drafts.contentGenerationStartedText", { count: draftIds.length }));
         return true;
       } catch (failure) {
+        // One job per project at a time (another tab started one): follow that job instead.
+        const running = failure instanceof ApiRequestError && failure.body?.code === "drafts.generationRunning"
+          ? (failure.body as { jobId?: unknown }).jobId
+          : undefined;
+        if (typeof running === "number") {
+          seenRunning.current = true;
+          storeJob(projectId, running);
+          setJobId(running);
+        }
         toastError(t("drafts.contentGenerationFailed"), generationFailureText(t, failure, "common.tryAgainLater"));
         return false;
       } finally {

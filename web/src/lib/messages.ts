@@ -10,9 +10,14 @@ export function translateMessage(t: TFunction, message: string): string {
   return t(message as TranslationKey);
 }
 
+/** Quotas (README "Limits") are said by their code, with the limit the server's message names. */
+const QUOTA_CODES = new Set(["projects.quotaReached", "drafts.quotaReached", "uploads.quotaReached", "bugReports.quotaReached"]);
+
 /** The server's message for a failed request, translated; undefined when it sent none. */
 export function serverMessage(t: TFunction, error: unknown): string | undefined {
   const message = errorMessage(error);
+  const code = error instanceof ApiRequestError ? error.body?.code : undefined;
+  if (code && QUOTA_CODES.has(code)) return t(code as TranslationKey, { max: /\d+/.exec(message ?? "")?.[0] ?? "" });
   return message ? translateMessage(t, message) : undefined;
 }
 

@@ -1,0 +1,62 @@
+/*
+ * Settings a process refuses to start with. Without SMTP_URL the sign-in code is written
+ * to the log so a developer can sign in on their own machine; on a server reachable by
+ * others that would let whoever reads the log sign in as anyone. So the log is the mail
+ * box only while PUBLIC_URL is a loopback address (localhost, 127.0.0.0/8, [::1]).
+ */
+import type { Config } from "./config.ts";
+
+/** localhost, 127.0.0.0/8 or [::1] (the URL parser has already turned 127.1 into 127.0.0.1). */
+export function isLoopbackUrl(url: string): boolean {
+  let hostname: string;
+  try {
+    hostname = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  if (hostname === "localhost" || hostname === "localhost.") return true;
+  if (hostname === "[::1]") return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/**
+ * Why the sign-in code may not be written to the log under this configuration, or
+ * undefined when it may (SMTP_URL is set, or PUBLIC_URL is a loopback address).
+ */
+export function mailToLogProblem(config: Pick<Config, "publicUrl" | "smtpUrl">): string | undefined {
+  if (config.smtpUrl || isLoopbackUrl(config.publicUrl)) return undefined;
+  return `SMTP_URL is not set and PUBLIC_URL (${config.publicUrl}) is not a loopback address: ` +
+    "sign-in codes would be written to the log, where anyone who reads it could sign in as anyone. " +
+    "Set SMTP_URL (e.g. smtps://user:pass@smtp.example.com), or use a loopback PUBLIC_URL such as http://localhost:8000 on your own machine.";
+}
+
+/** Every reason this configuration must not start a process (api, worker); empty when it may. */
+export function startupProblems(config: Pick<Config, "publicUrl" | "smtpUrl">): string[] {
+  const problems: string[] = [];
+  try {
+    const url = new URL(config.publicUrl);
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      problems.push(`PUBLIC_URL must start with http:// or https://, got ${config.publicUrl}`);
+    }
+  } catch {
+    problems.push(`PUBLIC_URL is not a URL: ${config.publicUrl}`);
+  }
+  const mail = mailToLogProblem(config);
+  if (mail) problems.push(mail);
+  return problems;
+}
+
+/**
+ * Logs each problem as an error line and exits with code 2 when there is any; `process`
+ * names the refusing process in the message (npm start restarts it and it says so again).
+ */
+export function refuseToStartOnProblems(
+  config: Pick<Config, "publicUrl" | "smtpUrl">,
+  log: (level: "error", message: string) => void,
+  process: string,
+) {
+  const problems = startupProblems(config);
+  if (problems.length === 0) return;
+  for (const problem of problems) log("error", `the ${process} refuses to start: ${problem}`);
+  Deno.exit(2);
+}
