@@ -6,7 +6,7 @@
  *   deno task migrate --commit        # developers: commit sql/migrations/current.sql
  *                                     # (needs ROOT_DATABASE_URL and SHADOW_DATABASE_URL)
  */
-import { commit, migrate } from "graphile-migrate";
+import { commit, migrate, watch } from "graphile-migrate";
 import { Logger, runMigrations } from "graphile-worker";
 import postgres from "postgres";
 
@@ -20,6 +20,16 @@ const logger = new Logger(() => (level, message) => {
 export async function migrateDatabase(connectionString: string) {
   await runMigrations({ connectionString, logger: new Logger(() => () => {}) });
   await migrate({ connectionString, migrationsFolder, logger });
+}
+
+/**
+ * Developers: runs the migration being written (sql/migrations/current/ or current.sql) on
+ * top of the committed ones, as `graphile-migrate watch --once` does. The test run applies
+ * it to its template database, so work in progress is tested before it is committed; once
+ * committed, current is empty and this does nothing.
+ */
+export async function applyCurrentMigration(connectionString: string) {
+  await watch({ connectionString, migrationsFolder, logger }, true);
 }
 
 /** Creates `name` on the server of `adminUrl` when missing; answers its URL. */

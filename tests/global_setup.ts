@@ -5,7 +5,7 @@
  */
 import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres } from "../scripts/postgres.ts";
-import { ensureDatabase, migrateDatabase } from "../sql/migrate.ts";
+import { applyCurrentMigration, ensureDatabase, migrateDatabase } from "../sql/migrate.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -19,7 +19,10 @@ export default async function setup(project: TestProject) {
   const dir = await Deno.makeTempDir({ prefix: "pressa-test-" });
   await Deno.chmod(dir, 0o755); // reachable by the postgres system user when run as root
   const pg = await startEmbeddedPostgres(dir, () => {});
-  await migrateDatabase(await ensureDatabase(pg.adminUrl, TEMPLATE_DATABASE));
+  const template = await ensureDatabase(pg.adminUrl, TEMPLATE_DATABASE);
+  await migrateDatabase(template);
+  // the migration being written, if any (empty once committed: CI runs committed ones only)
+  await applyCurrentMigration(template);
   project.provide("pgAdminUrl", pg.adminUrl);
   return async () => {
     await pg.stop();

@@ -1,0 +1,1 @@
+-- The migration being written: one file per feature (graphile-migrate runs them in order).
