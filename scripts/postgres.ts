@@ -10,7 +10,8 @@
  * place the cluster under /var/lib/pressa and say so in the log, rather than loosening the
  * permissions of the user's folders behind their back.
  */
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
+import { endsWithParent, inOwnSession } from "./session.ts";
 
 const SYSTEM_USER = "postgres";
 const RELOCATION_ROOT = "/var/lib/pressa";
@@ -169,8 +170,11 @@ export async function startEmbeddedPostgres(
     if (!init.ok) throw new Error(`initdb failed in ${pgData}:\n${init.text}`);
   }
   const password = (await Deno.readTextFile(passwordFile)).trim();
+  await clearStaleLock(pgData, log);
   const port = await freePort();
-  const argv = asSystemUser([
+  // Its own session: Ctrl-C reaches `npm start`, which stops the database last. If we
+  // die instead, SIGINT (a fast shutdown) stops it.
+  const argv = inOwnSession(asSystemUser(endsWithParent([
     join(bin, "postgres"),
     "-D",
     pgData,
@@ -182,7 +186,7 @@ export async function startEmbeddedPostgres(
     "unix_socket_directories=",
     "-c",
     "max_connections=200",
-  ]);
+  ], "SIGINT")));
   const child = new Deno.Command(argv[0], { args: argv.slice(1), stdout: "piped", stderr: "piped" }).spawn();
   const ready = await waitForReady(child);
   if (!ready.ok) {
@@ -204,6 +208,53 @@ export async function startEmbeddedPostgres(
       return stopped;
     },
   };
+}
+
+/**
+ * PostgreSQL refuses to start while postmaster.pid names a live process. After a power loss
+ * or a container restart that PID often belongs to an unrelated process, and the server
+ * would never come back by itself; such a lock is removed. A lock held by a postgres that
+ * serves this very folder stays: two servers on one cluster would corrupt it.
+ */
+async function clearStaleLock(pgData: string, log: Log) {
+  const lockFile = join(pgData, "postmaster.pid");
+  const pid = await Deno.readTextFile(lockFile).then((text) => Number(text.split("\n")[0]), () => NaN);
+  // No lock, or one PostgreSQL judges itself (a dead PID's lock it clears on its own);
+  // without /proc (macOS) we cannot tell whose the PID is.
+  if (!(pid > 0) || !(await exists(`/proc/${pid}`))) return;
+  const program = await programOf(pid);
+  // A server's own processes retitle themselves "postgres: …"; the postmaster keeps its argv.
+  if (program.startsWith("postgres") && await servesFolder(pid, pgData)) {
+    log(
+      `PostgreSQL (PID ${pid}) is still running on ${pgData}: another npm start, or one that did not stop. ` +
+        `Stop it (kill -INT ${pid}) and start again`,
+    );
+    return;
+  }
+  await Deno.remove(lockFile);
+  // Only the program's name: a stranger's full command line may carry its secrets.
+  log(
+    `removed a stale PostgreSQL lock file ${lockFile}: PID ${pid} is alive but is not this cluster's server ` +
+      `(it runs ${program})`,
+  );
+}
+
+/** The program's name from /proc, "postgres" when unreadable so that a doubt keeps the lock. */
+async function programOf(pid: number) {
+  try {
+    return basename((await Deno.readTextFile(`/proc/${pid}/cmdline`)).split("\0")[0]) || "unknown";
+  } catch {
+    return "postgres";
+  }
+}
+
+/** The postmaster works in its data folder; when that cannot be read, assume it is ours. */
+async function servesFolder(pid: number, pgData: string) {
+  try {
+    return await Deno.realPath(`/proc/${pid}/cwd`) === await Deno.realPath(pgData);
+  } catch {
+    return true;
+  }
 }
 
 /** Reads the server log until it says it accepts connections, or the process ends. */

@@ -5,42 +5,63 @@
  *   3. The SPA is built when web/dist is missing or older than its sources.
  *   4. Three processes: api (PORT), worker, and the bot when TELEGRAM_BOT_TOKEN is set.
  *      A process that dies is restarted; Ctrl-C stops them all, then the database.
+ * The database and the processes run in sessions of their own (scripts/session.ts): a
+ * terminal's Ctrl-C reaches only this script, which alone decides the order of the stop.
  */
 import { readConfig } from "../api/config.ts";
 import { jsonLog } from "../api/log.ts";
 import { ensureDatabase, migrateDatabase } from "../sql/migrate.ts";
 import { buildWebIfStale } from "./web_build.ts";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "./postgres.ts";
+import { endsWithParent, inOwnSession } from "./session.ts";
 
 const log = jsonLog("start");
 const config = readConfig();
 const root = new URL("..", import.meta.url).pathname;
 
-let embedded: EmbeddedPostgres | undefined;
-let databaseUrl = config.databaseUrl;
-if (!databaseUrl) {
-  embedded = await startEmbeddedPostgres(config.dataDir, (m) => log("info", m));
-  databaseUrl = await ensureDatabase(embedded.adminUrl, "pressa");
-  log("info", `embedded PostgreSQL is running; data in ${embedded.clusterDir}`, {
-    psql: `psql '${databaseUrl}'`,
-  });
-}
-await migrateDatabase(databaseUrl);
-await buildWebIfStale(root, log);
-
 type Managed = { name: string; script: string; child?: Deno.ChildProcess };
-const processes: Managed[] = [
-  { name: "api", script: "api/main.ts" },
-  { name: "worker", script: "tasks/main.ts" },
-];
-if (config.telegramBotToken) processes.push({ name: "bot", script: "bot/main.ts" });
-else log("info", "TELEGRAM_BOT_TOKEN is not set: the bot is not started and channels cannot be connected");
-
+const processes: Managed[] = [];
+let database: Promise<EmbeddedPostgres> | undefined;
+let databaseUrl = config.databaseUrl;
 let stopping = false;
 
+/**
+ * graphile-migrate keeps its connection pool open 200 ms past the migrations and exits this
+ * whole process (code 1) if the server closes that pool first: the database stops no sooner.
+ */
+const MIGRATION_POOL_LINGERS_MS = 250;
+let migrationsEndedAt = 0;
+
+async function startUp() {
+  if (!databaseUrl) {
+    database = startEmbeddedPostgres(config.dataDir, (m) => log("info", m));
+    const embedded = await database;
+    databaseUrl = await ensureDatabase(embedded.adminUrl, "pressa");
+    log("info", `embedded PostgreSQL is running; data in ${embedded.clusterDir}`, {
+      psql: `psql '${databaseUrl}'`,
+    });
+  }
+  // Ctrl-C while a step runs lets that step end, but no further step begins.
+  if (stopping) return;
+  try {
+    await migrateDatabase(databaseUrl);
+  } finally {
+    migrationsEndedAt = Date.now();
+  }
+  if (stopping) return;
+  await buildWebIfStale(root, log);
+
+  processes.push({ name: "api", script: "api/main.ts" }, { name: "worker", script: "tasks/main.ts" });
+  if (config.telegramBotToken) processes.push({ name: "bot", script: "bot/main.ts" });
+  else log("info", "TELEGRAM_BOT_TOKEN is not set: the bot is not started and channels cannot be connected");
+  if (stopping) return;
+  processes.forEach(launch);
+}
+
 function launch(p: Managed) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", p.script],
+  const argv = inOwnSession(endsWithParent([Deno.execPath(), "run", "-A", p.script], "SIGTERM"));
+  const child = new Deno.Command(argv[0], {
+    args: argv.slice(1),
     cwd: root,
     env: { DATABASE_URL: databaseUrl! },
     stdin: "null",
@@ -52,28 +73,50 @@ function launch(p: Managed) {
     setTimeout(() => !stopping && launch(p), 1000);
   });
 }
-processes.forEach(launch);
+
+/** SIGTERM lets a process finish what it is doing (the worker its running jobs). */
+async function stopProcess({ name, child }: Managed) {
+  if (!child) return;
+  try {
+    child.kill("SIGTERM");
+  } catch { /* already gone */ }
+  const timer = setTimeout(() => {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* gone */ }
+  }, 15_000);
+  await child.status;
+  clearTimeout(timer);
+  log("info", `${name} stopped`);
+}
+
+async function stopDatabase() {
+  const embedded = await database?.catch(() => undefined);
+  if (!embedded) return;
+  const lingering = migrationsEndedAt + MIGRATION_POOL_LINGERS_MS - Date.now();
+  if (lingering > 0) await new Promise((resolve) => setTimeout(resolve, lingering));
+  log("info", "stopping the database");
+  await embedded.stop();
+  log("info", "database stopped");
+}
 
 async function shutdown() {
   if (stopping) return;
   stopping = true;
   log("info", "stopping: api, worker and bot first, then the database");
-  await Promise.all(processes.map(async ({ child }) => {
-    if (!child) return;
-    try {
-      child.kill("SIGTERM");
-    } catch { /* already gone */ }
-    const timer = setTimeout(() => {
-      try {
-        child.kill("SIGKILL");
-      } catch { /* gone */ }
-    }, 15_000);
-    await child.status;
-    clearTimeout(timer);
-  }));
-  await embedded?.stop();
+  // A step under way (a migration, the web build) ends before the database goes.
+  await startup.catch(() => {});
+  await Promise.all(processes.map(stopProcess));
+  await stopDatabase();
   log("info", "stopped");
   Deno.exit(0);
 }
-Deno.addSignalListener("SIGINT", shutdown);
-Deno.addSignalListener("SIGTERM", shutdown);
+
+const startup = startUp();
+// SIGHUP too: a closed terminal no longer reaches the processes in their own sessions.
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) Deno.addSignalListener(signal, shutdown);
+await startup.catch(async (error) => {
+  if (stopping) return; // the stop was asked for; shutdown() finishes it
+  await stopDatabase();
+  throw error;
+});

@@ -1,6 +1,8 @@
 /*
  * `npm start` as a user runs it: a fresh DATA_DIR, embedded PostgreSQL, migrations, the
  * API serving the web app, the worker mailing a sign-in code, and a clean stop on Ctrl-C.
+ * Ctrl-C is sent as a terminal sends it, to the whole process group: the database must
+ * still be the last to stop, after the processes that use it.
  */
 import { afterAll, expect, test } from "vitest";
 import { freePort } from "../scripts/postgres.ts";
@@ -25,13 +27,30 @@ async function waitForHealthy(url: string, child: Deno.ChildProcess, timeoutMs: 
   throw new Error(exited ? "npm start exited early" : "npm start did not become healthy in time");
 }
 
+/** The log lines that report a failure: JSON lines at level error, Deno's uncaught errors. */
+function errorLines(log: string) {
+  return log.split("\n").filter((line) => {
+    try {
+      return JSON.parse(line).level === "error";
+    } catch {
+      return /^error\b|uncaught/i.test(line.replace(/\x1b\[[0-9;]*m/g, ""));
+    }
+  });
+}
+
+/** Where the first line with `text` is; -1 when none. */
+function lineOf(lines: string[], text: string) {
+  return lines.findIndex((line) => line.includes(text));
+}
+
 test("npm start runs the product on a fresh DATA_DIR and stops cleanly on SIGINT", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "pressa-start-" });
   await Deno.chmod(dataDir, 0o755);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "scripts/start.ts"],
+  // A process group of its own, led by npm start (setsid execs it), as a terminal makes one.
+  const child = new Deno.Command("setsid", {
+    args: [Deno.execPath(), "run", "-A", "scripts/start.ts"],
     cwd: root,
     env: { PORT: String(port), DATA_DIR: dataDir, SMTP_URL: smtp.url, DATABASE_URL: "", TELEGRAM_BOT_TOKEN: "" },
     stdin: "null",
@@ -67,13 +86,27 @@ test("npm start runs the product on a fresh DATA_DIR and stops cleanly on SIGINT
     });
     expect(verified.status).toBe(200);
   } finally {
-    child.kill("SIGINT");
+    Deno.kill(-child.pid, "SIGINT"); // Ctrl-C
   }
   const status = await child.status;
   expect(status.code).toBe(0);
   const log = logChunks.join("");
   expect(log).toContain("embedded PostgreSQL is running");
   expect(log).toContain('"message":"stopped"');
+  expect(log).not.toContain("terminating connection");
+  expect(errorLines(log)).toEqual([]);
+  // the order of the stop: api and worker (their last words included), then the database
+  const lines = log.split("\n");
+  const at = (message: string) => lineOf(lines, `"message":"${message}"`);
+  const lastFromProcesses = lines.findLastIndex((line) => /"service":"(api|worker)"/.test(line));
+  const workerLastWords = at("worker stopping; running jobs finish first");
+  const processesDone = [workerLastWords, at("api stopped"), at("worker stopped")];
+  for (const before of [...processesDone, lastFromProcesses]) {
+    expect(before).toBeGreaterThan(-1);
+    expect(before).toBeLessThan(at("stopping the database"));
+  }
+  expect(at("stopping the database")).toBeLessThan(at("database stopped"));
+  expect(at("database stopped")).toBeLessThan(at("stopped"));
   // the database was really stopped: its lock file is gone
   const cluster = JSON.parse(log.split("\n").find((l) => l.includes("embedded PostgreSQL is running"))!).message
     .replace(/^.*data in /, "");
