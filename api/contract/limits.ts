@@ -64,6 +64,8 @@ export const TIMEZONES = [
 ] as const;
 
 export const POSTS_REFETCH_MS = 5000;
+/** The longest range the calendar may ask for at once (a month's grid is at most 42 days). */
+export const POSTS_RANGE_MAX_DAYS = 100;
 export const JOB_POLL_MS = 1000;
 export const JOB_BANNER_DISMISS_MS = 5000;
 export const CALENDAR_TICK_MS = 60_000;

@@ -6,14 +6,14 @@
  */
 import { Hono } from "hono";
 import * as v from "valibot";
-import { PUBLISHED_PAGE_MAX, PUBLISHED_PAGE_SIZE } from "../contract/limits.ts";
+import { POSTS_RANGE_MAX_DAYS, PUBLISHED_PAGE_MAX, PUBLISHED_PAGE_SIZE } from "../contract/limits.ts";
 import { type Post, PostDeleteSchema, PostResolveSchema, PostWriteSchema } from "../contract/posts.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { ownProjectList } from "../ownership.ts";
 import { requireUser } from "../middleware/session.ts";
-import { revalidatedJson } from "../revalidate.ts";
+import { revalidatedJson, versionedJson } from "../revalidate.ts";
 import { removeMessages } from "../telegram/post_message.ts";
 import { body, idParam, optionalJsonObject } from "../validate.ts";
 import { requireTelegram } from "./channels.ts";
@@ -30,6 +30,26 @@ const POST_COLUMNS = [
 
 /** Where a post's messages are: the chat they went to, their ids, and the links shown. */
 type SentMessages = { status: string; channelChatId: number | null; channelMessageIds: number[]; publishedLinks: Record<string, string> };
+
+/**
+ * `from` and `to` of the calendar's range read: both or neither (the spec's call has none),
+ * ISO instants, from before to, at most POSTS_RANGE_MAX_DAYS apart.
+ */
+function postsRange(query: Record<string, string>): { from: string; to: string } | null {
+  const { from, to } = query;
+  if (from === undefined && to === undefined) return null;
+  const start = Date.parse(from ?? "");
+  const end = Date.parse(to ?? "");
+  const iso = (text: string | undefined) => text !== undefined && /^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:\d{2})$/.test(text);
+  if (!iso(from) || !iso(to) || Number.isNaN(start) || Number.isNaN(end)) {
+    throw new ApiError(400, "validation", "from and to must both be ISO timestamps, e.g. 2026-11-01T00:00:00Z");
+  }
+  if (end <= start) throw new ApiError(400, "validation", "from must be before to");
+  if (end - start > POSTS_RANGE_MAX_DAYS * 86_400_000) {
+    throw new ApiError(400, "validation", `A range may span at most ${POSTS_RANGE_MAX_DAYS} days`);
+  }
+  return { from: new Date(start).toISOString(), to: new Date(end).toISOString() };
+}
 
 const PublishedQuery = v.object({
   limit: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1), v.maxValue(PUBLISHED_PAGE_MAX)), String(PUBLISHED_PAGE_SIZE)),
@@ -74,8 +94,14 @@ export function postRoutes({ sql, telegram, log }: ApiDeps) {
     .get("/", async (c) => {
       const projectId = idParam(c.req.param("projectId"));
       const userId = currentUser(c).id;
-      const rows = await sql<Post[]>`select ${sql(POST_COLUMNS)} from app_public.project_posts(${userId}, ${projectId})`;
-      return revalidatedJson(c, await ownProjectList(sql, userId, projectId, rows));
+      const range = postsRange(c.req.query());
+      // The version first (one indexed lookup, ownership included): unchanged, it is the 304.
+      const [{ version }] = await sql<{ version: number | null }[]>`select app_public.posts_version(${userId}, ${projectId}) as version`;
+      if (version === null) throw new ApiError(404, "notFound", "Project not found");
+      return versionedJson(c, version, range ? `${range.from}/${range.to}` : "all", () =>
+        range
+          ? sql<Post[]>`select ${sql(POST_COLUMNS)} from app_public.project_posts_between(${userId}, ${projectId}, ${range.from}, ${range.to})`
+          : sql<Post[]>`select ${sql(POST_COLUMNS)} from app_public.project_posts(${userId}, ${projectId})`);
     })
     .get("/published", async (c) => {
       const projectId = idParam(c.req.param("projectId"));

@@ -403,3 +403,41 @@ test("an uncertain post asks the owner too: 'Send again' in its details publishe
   await expect.poll(() => chip(page, "Спорный пост").getAttribute("data-status"), refetch).toBe("published");
   await page.context().close();
 }, 90_000);
+
+test("a project with 10,000 posts over three years: the calendar moves between months reading one range each", async () => {
+  const p = await projectWithChannel(stack);
+  // four a day from 18 months ago to 18 months ahead, published in the past, drafts ahead
+  await stack.sql`
+    insert into app_public.posts (project_id, title, scheduled_for, status, published_at)
+    select ${p.project.id}, 'Пост ' || i, t, case when t < now() then 'published' else 'draft' end,
+           case when t < now() then t end
+    from generate_series(0, 9999) as i, lateral (select now() - interval '548 days' + i * interval '6 hours' - interval '1 minute' as t) x`;
+  const page = await pageAs(p.cookie);
+  const postsReads: string[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (request.method() === "GET" && url.pathname.endsWith(`/projects/${p.project.id}/posts`)) postsReads.push(url.search);
+  });
+  await page.goto(`${stack.baseUrl}/project/${p.project.id}/schedule`);
+  await page.getByTestId("calendar-next").waitFor();
+  const today = toCalendarDate(now(TZ));
+  // this month's posts are on the grid: about four a day
+  await expect.poll(() => page.getByTestId("calendar-post").count(), soon).toBeGreaterThan(100);
+  for (const step of ["calendar-next", "calendar-next", "calendar-prev", "calendar-prev", "calendar-prev"]) {
+    await page.getByTestId(step).click();
+    await expect.poll(() => page.getByTestId("calendar-post").count(), soon).toBeGreaterThan(100);
+  }
+  await screenshot(page, "schedule-long-history");
+  // last month's first day holds its four posts, and no cell holds another month's
+  const lastMonth = today.subtract({ months: 1 }).set({ day: 1 });
+  await expect.poll(() => dayCell(page, lastMonth).getByTestId("calendar-post").count(), soon).toBeGreaterThanOrEqual(1);
+  // every posts read the page made was one grid's range (never the whole list)
+  expect(postsReads.length).toBeGreaterThan(0);
+  for (const search of postsReads) {
+    const query = new URLSearchParams(search);
+    const days = (Date.parse(query.get("to")!) - Date.parse(query.get("from")!)) / 86_400_000;
+    expect(days, search).toBeGreaterThanOrEqual(28);
+    expect(days, search).toBeLessThanOrEqual(42);
+  }
+  await page.context().close();
+}, 90_000);

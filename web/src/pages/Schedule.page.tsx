@@ -1,15 +1,15 @@
 import { Anchor, Button, Card, EmptyState, Stack, Text } from "@mantine/core";
 import "@mantine/core/styles/Card.layer.css";
 import "@mantine/core/styles/EmptyState.layer.css";
-import { type CalendarDate, endOfMonth, endOfWeek, startOfMonth, toCalendarDate } from "@internationalized/date";
-import { useMemo, useRef, useState } from "react";
+import { type CalendarDate, endOfMonth, endOfWeek, startOfMonth, startOfWeek, toCalendarDate, toZoned } from "@internationalized/date";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { SCHEDULE_DIALOG_WIDTH } from "../../../api/contract/limits.ts";
 import { Link } from "react-router-dom";
 import type { Draft } from "../../../api/contract/drafts.ts";
 import type { Post } from "../../../api/contract/posts.ts";
 import { useChannels } from "../api/channels.ts";
 import { useDrafts } from "../api/drafts.ts";
-import { usePosts } from "../api/posts.ts";
+import { prefetchPosts, type PostsRange, usePosts } from "../api/posts.ts";
 import { BackLink } from "../components/BackLink/BackLink.tsx";
 import { DeletePostDialog } from "../components/DeletePostDialog/DeletePostDialog.tsx";
 import { DraftDialog } from "../components/DraftDialog/DraftDialog.tsx";
@@ -38,12 +38,18 @@ import classes from "./Schedule.module.css";
  * has no timezone); posts refetch every 5 seconds, so approvals and publications made in
  * Telegram show up on their own.
  */
+/** The instants the month's grid shows, its leading and trailing days included. */
+function gridRange(month: CalendarDate, timeZone: string): PostsRange {
+  const first = startOfWeek(startOfMonth(month), "en-GB", "mon");
+  const afterLast = endOfWeek(endOfMonth(month), "en-GB", "mon").add({ days: 1 });
+  return { from: toZoned(first, timeZone).toDate().toISOString(), to: toZoned(afterLast, timeZone).toDate().toISOString() };
+}
+
 export default function SchedulePage() {
   const t = useT();
   usePageTitle(t("section.schedule"));
   const { projectId, project, failed } = useRouteProject();
   const { channels, isLoading: channelsLoading, error: channelsError, mutate: reloadChannels } = useChannels(projectId);
-  const { posts, isLoaded: postsLoaded, error: postsError, mutate: reloadPosts } = usePosts(projectId);
   const { drafts, isLoading: draftsLoading, error: draftsError, mutate: reloadDrafts } = useDrafts(projectId);
 
   const timeZone = projectTimeZone(project?.timezone);
@@ -51,6 +57,17 @@ export default function SchedulePage() {
   const today = toCalendarDate(current);
   const [monthShift, setMonthShift] = useState(0);
   const month = startOfMonth(today).add({ months: monthShift });
+  // The calendar reads the month it shows (README "Performance"), once the project's zone is known.
+  const range = gridRange(month, timeZone);
+  const { posts, isLoaded: postsLoaded, error: postsError, mutate: reloadPosts } = usePosts(project ? projectId : null, range);
+  // The months on either side are fetched ahead, so moving to them shows them at once.
+  const monthKey = month.toString();
+  useEffect(() => {
+    if (!project || projectId === null) return;
+    prefetchPosts(projectId, gridRange(month.add({ months: 1 }), timeZone));
+    prefetchPosts(projectId, gridRange(month.subtract({ months: 1 }), timeZone));
+    // the month is rebuilt every render; its text identifies it
+  }, [project, projectId, monthKey, timeZone]);
   // Occurrences run to the last day the grid shows (the end of the month's last week).
   const lastShownDay = endOfWeek(endOfMonth(month), "en-GB", "mon");
   const todayKey = today.toString();

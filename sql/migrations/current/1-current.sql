@@ -1,1 +1,0 @@
--- The migration being written: one file per feature (graphile-migrate runs them in order).
