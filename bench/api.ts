@@ -6,13 +6,16 @@
  * `Deno.serve` JSON endpoint gives this machine's ceiling.
  * Targets (2 cores): every hot read ≥ 1,500 requests/s, p99 ≤ 50 ms, zero errors.
  * Also prints the cores used by the API, PostgreSQL and this process (the load generator).
+ * At scale: one project of user 1 holds 10,000 posts over three years and 5,000 drafts; its
+ * month read, the 304 revalidation, the whole list, its drafts list and a draft's move are
+ * measured next to the same month read of a project with 10 posts.
  * Knobs: BENCH_SECONDS, BENCH_ONLY (one path, "{id}" for the project), BENCH_PROFILE (a
  * folder for the API's CPU profile), BENCH_API_PROCESSES (API processes sharing the port).
  */
 import autocannon from "autocannon";
 import { connect } from "../api/db.ts";
 import { startEmbeddedPostgres, freePort } from "../scripts/postgres.ts";
-import { ensureDatabase, migrateDatabase } from "../sql/migrate.ts";
+import { applyCurrentMigration, ensureDatabase, migrateDatabase } from "../sql/migrate.ts";
 
 const USERS = 1000, PROJECTS = 5000, DRAFTS = 50_000, POSTS = 50_000;
 const CONNECTIONS = 50;
@@ -23,6 +26,7 @@ await Deno.chmod(dir, 0o755);
 const pg = await startEmbeddedPostgres(dir, () => {});
 const url = await ensureDatabase(pg.adminUrl, "bench");
 await migrateDatabase(url);
+await applyCurrentMigration(url); // a migration being written, if any (developers' runs)
 const sql = connect(url, { max: 4 });
 
 console.log("Seeding 1,000 users, 5,000 projects, 50,000 drafts and 50,000 posts…");
@@ -34,6 +38,20 @@ await sql`insert into app_public.drafts (project_id, title, content, sort_order)
 await sql`insert into app_public.posts (project_id, title, content, scheduled_for, status)
   select 1 + (i % ${PROJECTS}), 'Post ' || i, repeat('Text of the post. ', 20), now() + (i % 60) * interval '1 day',
          (array['draft','published','scheduled','rejected'])[1 + i % 4] from generate_series(1, ${POSTS}) i`;
+// At scale: a channel posting four times a day for three years (half behind, half ahead), 5,000 drafts.
+const [big] = await sql<{ id: number }[]>`insert into app_public.projects (user_id, name, admin_handle)
+  values (1, 'Long history', 'admin_long') returning id`;
+await sql`insert into app_public.posts (project_id, title, content, scheduled_for, status, published_at)
+  select ${big.id}, 'Post ' || i, repeat('Text of the post. ', 20), t, case when t < now() then 'published' else 'draft' end,
+         case when t < now() then t end
+  from generate_series(0, 9999) as i, lateral (select now() - interval '548 days' + i * interval '6 hours' as t) x`;
+await sql`insert into app_public.drafts (project_id, title, content, sort_order)
+  select ${big.id}, 'Draft ' || i, repeat('Text of the draft. ', 20), i from generate_series(1, 5000) i`;
+const [small] = await sql<{ id: number }[]>`insert into app_public.projects (user_id, name, admin_handle)
+  values (1, 'Ten posts', 'admin_small') returning id`;
+await sql`insert into app_public.posts (project_id, title, content, scheduled_for, status)
+  select ${small.id}, 'Post ' || i, repeat('Text of the post. ', 20), now() + i * interval '2 days', 'draft'
+  from generate_series(1, 10) as i`;
 await sql`analyze`;
 
 // a session for user1@example.com, made the way sign-in makes it
@@ -129,6 +147,16 @@ await load("GET /api/auth/user", { url: `${base}/api/auth/user`, headers });
 await load("GET /api/projects", { url: `${base}/api/projects`, headers });
 await load(`GET /api/projects/{id}/drafts`, { url: `${base}/api/projects/${project.id}/drafts`, headers });
 await load(`GET /api/projects/{id}/posts`, { url: `${base}/api/projects/${project.id}/posts`, headers });
+
+// At scale: this month's grid (as the calendar asks for it), the 304, the whole list, drafts.
+const monthStart = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1));
+const grid = `from=${monthStart.toISOString()}&to=${new Date(monthStart.getTime() + 42 * 86_400_000).toISOString()}`;
+await load("month of 10 posts", { url: `${base}/api/projects/${small.id}/posts?${grid}`, headers });
+await load("month of 10,000 posts", { url: `${base}/api/projects/${big.id}/posts?${grid}`, headers });
+const tag = (await fetch(`${base}/api/projects/${big.id}/posts?${grid}`, { headers })).headers.get("etag")!;
+await load("month of 10,000 posts, 304", { url: `${base}/api/projects/${big.id}/posts?${grid}`, headers: { ...headers, "if-none-match": tag } });
+await load("all 10,000 posts (no range)", { url: `${base}/api/projects/${big.id}/posts`, headers, connections: 10 });
+await load("drafts list of 5,000", { url: `${base}/api/projects/${big.id}/drafts`, headers, connections: 10 });
 let n = 0;
 await load("write mix: POST draft + PATCH project", {
   url: base,

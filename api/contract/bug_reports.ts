@@ -67,8 +67,18 @@ export type BugReport = {
   user: { email: string } | null;
 };
 
-/** Spec §3: the admin dashboard's counters; "today" is the current UTC day. */
-export type AdminStats = { userCount: number; postCount: number; scheduledTodayCount: number };
+/**
+ * Spec §3: the admin dashboard's counters; "today" is the current UTC day. The bug-report
+ * counts are ours: the bug-report list comes a page at a time, so its total and the number of
+ * new reports (the tab's badge) are counted here.
+ */
+export type AdminStats = {
+  userCount: number;
+  postCount: number;
+  scheduledTodayCount: number;
+  bugReportCount: number;
+  newBugReportCount: number;
+};
 
 /** Spec §3: one row of the admin users table. */
 export type AdminUserRow = {

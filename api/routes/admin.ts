@@ -3,6 +3,8 @@
  * signed-in non-admin (403) and to nobody (401); each handler is one SQL call.
  */
 import { Hono } from "hono";
+import * as v from "valibot";
+import { ADMIN_PAGE_MAX, ADMIN_PAGE_SIZE, ADMIN_USER_SEARCH_MAX } from "../contract/admin.ts";
 import {
   type AdminStats,
   type AdminUserRow,
@@ -11,6 +13,7 @@ import {
 } from "../contract/bug_reports.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
+import { ApiError } from "../errors.ts";
 import { requireAdmin } from "../middleware/session.ts";
 import { body, idParam } from "../validate.ts";
 
@@ -21,6 +24,39 @@ function toBugReport({ userEmail, ...report }: BugReportRow): BugReport {
   return { ...report, user: userEmail === null ? null : { email: userEmail } };
 }
 
+/*
+ * The lists come a page at a time (first page without parameters, so the spec's client
+ * still gets a plain array). The next page starts after the last row shown, never at an
+ * offset, so rows added meanwhile neither shift nor repeat rows. The SPA asks for one row
+ * more than it shows to learn whether another page exists.
+ */
+const Limit = v.optional(
+  v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,2}$/), v.toNumber(), v.maxValue(ADMIN_PAGE_MAX)),
+  String(ADMIN_PAGE_SIZE),
+);
+const RowId = v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,15}$/), v.toNumber());
+/** A time as the API shows it; a day the calendar lacks (2026-02-30, year 0) is refused here, not by SQL. */
+const Time = v.pipe(
+  v.string(),
+  v.isoTimestamp(),
+  v.check((text) => {
+    const [year, month, day] = text.slice(0, 10).split("-").map(Number);
+    const lastOfMonth = new Date(0);
+    lastOfMonth.setUTCFullYear(year, month, 0);
+    return year >= 1 && day <= lastOfMonth.getUTCDate();
+  }),
+);
+const UsersQuery = v.object({
+  limit: Limit,
+  after: v.optional(RowId),
+  q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(ADMIN_USER_SEARCH_MAX))),
+});
+const BugReportsQuery = v.object({ limit: Limit, before: v.optional(Time), beforeId: v.optional(RowId) });
+
+function badQuery(message: string): never {
+  throw new ApiError(400, "validation", message);
+}
+
 export function adminRoutes({ sql }: ApiDeps) {
   return new Hono<AppEnv>()
     .use(requireAdmin)
@@ -28,16 +64,35 @@ export function adminRoutes({ sql }: ApiDeps) {
       const [stats] = await sql<AdminStats[]>`select * from app_public.admin_stats(${currentUser(c).id})`;
       return c.json(stats);
     })
+    // by id; `after` is the last id shown; `q` matches any part of the e-mail, any case
     .get("/users", async (c) => {
+      const query = v.safeParse(UsersQuery, c.req.query());
+      if (!query.success) {
+        badQuery(
+          `limit must be between 1 and ${ADMIN_PAGE_MAX}; after is a user id; ` +
+            `q is at most ${ADMIN_USER_SEARCH_MAX} characters`,
+        );
+      }
+      const { limit, after, q } = query.output as { limit: number; after?: number; q?: string };
       const rows = await sql<AdminUserRow[]>`
         select id, email, is_admin, project_count, channel_count, post_count, draft_count
-        from app_public.admin_users(${currentUser(c).id})`;
+        from app_public.admin_users(${currentUser(c).id}, ${q || null}, ${after ?? null}, ${limit})`;
       return c.json(rows);
     })
+    // newest first; `before` (its createdAt as shown) and `beforeId` are the last report shown
     .get("/bug-reports", async (c) => {
+      const query = v.safeParse(BugReportsQuery, c.req.query());
+      if (!query.success || (query.output.before === undefined) !== (query.output.beforeId === undefined)) {
+        badQuery(`limit must be between 1 and ${ADMIN_PAGE_MAX}; before (an ISO time) and beforeId go together`);
+      }
+      const { limit, before, beforeId } = query.output as {
+        limit: number;
+        before?: string;
+        beforeId?: number;
+      };
       const rows = await sql<BugReportRow[]>`select * from app_public.admin_bug_reports(${
         currentUser(c).id
-      })`;
+      }, ${before ?? null}, ${beforeId ?? null}, ${limit})`;
       return c.json(rows.map(toBugReport));
     })
     .patch("/bug-reports/:id", body(BugReportStatusSchema), async (c) => {

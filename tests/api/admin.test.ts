@@ -52,6 +52,9 @@ const ADMIN_CALLS: Array<[string, string, unknown?]> = [
   ["GET", "/api/admin/stats"],
   ["GET", "/api/admin/users"],
   ["GET", "/api/admin/bug-reports"],
+  ["GET", "/api/admin/users?q=alice&limit=5&after=1"],
+  ["GET", "/api/admin/users?limit=0"], // bad input too: refused before it is read
+  ["GET", "/api/admin/bug-reports?limit=5&before=2026-01-01T00:00:00.000Z&beforeId=9"],
   ["PATCH", "/api/admin/bug-reports/1", { status: "resolved" }],
   ["PATCH", "/api/admin/bug-reports/1", { status: "no-such-status" }],
 ];
@@ -118,7 +121,13 @@ describe("dashboard counters and the users table", () => {
 
     const stats = await stack.call("GET", "/api/admin/stats", undefined, admin);
     expect(stats.status).toBe(200);
-    expect(stats.json).toEqual({ userCount: 4, postCount: 4, scheduledTodayCount: 2 });
+    expect(stats.json).toEqual({
+      userCount: 4,
+      postCount: 4,
+      scheduledTodayCount: 2,
+      bugReportCount: 0,
+      newBugReportCount: 0,
+    });
 
     const users = await stack.call("GET", "/api/admin/users", undefined, admin);
     expect(users.status).toBe(200);
@@ -269,5 +278,167 @@ describe("handling bug reports", () => {
     expect(unknown.json).toEqual({ message: "Bug report not found", code: "notFound" });
     expect((await stack.call("PATCH", "/api/admin/bug-reports/abc", { status: "closed" }, admin)).status)
       .toBe(404);
+  });
+});
+
+type Row = { id: number; createdAt: string; email: string };
+
+/** Every row of a list, following each page's last row the way the SPA does. */
+async function walk(path: (last: Row | undefined) => string, limit: number, between?: () => Promise<void>) {
+  const rows: Row[] = [];
+  for (let page = 0; ; page++) {
+    const res = await stack.call("GET", path(rows.at(-1)), undefined, admin);
+    expect(res.status, res.text).toBe(200);
+    expect(Array.isArray(res.json)).toBe(true);
+    rows.push(...res.json);
+    if (res.json.length < limit) return rows;
+    if (page === 0) await between?.();
+  }
+}
+
+const ids = (rows: { id: number }[]) => rows.map((row) => row.id);
+
+describe("the admin lists come a page at a time", () => {
+  test("users: by id, 50 without parameters, each page after the last id; sign-ups meanwhile land at the end", async () => {
+    await stack.sql`insert into app_public.users (email)
+      select 'paging' || lpad(i::text, 3, '0') || '@paging.example' from generate_series(1, 130) i`;
+    const everyone = await stack.sql<{ id: number }[]>`select id from app_public.users order by id`;
+
+    const first = await stack.call("GET", "/api/admin/users", undefined, admin);
+    expect(first.status).toBe(200);
+    expect(ids(first.json)).toEqual(ids(everyone).slice(0, 50));
+
+    const lateComers: number[] = [];
+    const walked = await walk(
+      (last) => `/api/admin/users?limit=40${last ? `&after=${last.id}` : ""}`,
+      40,
+      async () => {
+        const rows = await stack.sql<{ id: number }[]>`insert into app_public.users (email)
+          values ('late.one@paging.example'), ('late.two@paging.example') returning id`;
+        lateComers.push(...ids(rows));
+      },
+    );
+    // no repeats, no gaps, in id order, and those who signed up meanwhile come last
+    expect(ids(walked)).toEqual([...ids(everyone), ...lateComers]);
+  });
+
+  test("users: the counts of a user on a later page are that user's own", async () => {
+    const [late] = await stack.sql<{ id: number }[]>`
+      insert into app_public.users (email) values ('counted@paging.example') returning id`;
+    const [project] = await stack.sql<{ id: number }[]>`insert into app_public.projects (user_id, name, admin_handle)
+      values (${late.id}, 'Late project', 'late_admin') returning id`;
+    await stack.sql`insert into app_public.drafts (project_id, title)
+      select ${project.id}, 'Draft ' || i from generate_series(1, 3) i`;
+    await stack.sql`insert into app_public.posts (project_id, title, scheduled_for) values (${project.id}, 'Later', now() + interval '1 day')`;
+    const page = await stack.call("GET", `/api/admin/users?limit=1&after=${late.id - 1}`, undefined, admin);
+    expect(page.json).toEqual([{
+      id: late.id,
+      email: "counted@paging.example",
+      isAdmin: false,
+      projectCount: 1,
+      channelCount: 0,
+      postCount: 1,
+      draftCount: 3,
+    }]);
+  });
+
+  test("users: q finds any part of the e-mail in any case, literally (_ and % are characters), and pages too", async () => {
+    await stack.sql`insert into app_public.users (email) values
+      ('ivan_petrov@search.example'), ('ivanxpetrov@search.example'), ('100%sure@search.example'),
+      ('olga@search.example')`;
+    const search = async (q: string, extra = "") => {
+      const res = await stack.call("GET", `/api/admin/users?q=${encodeURIComponent(q)}${extra}`, undefined, admin);
+      expect(res.status, res.text).toBe(200);
+      return (res.json as Row[]).map((row) => row.email);
+    };
+    expect(await search("IVAN_")).toEqual(["ivan_petrov@search.example"]);
+    expect(await search("  Ivan  ")).toEqual(["ivan_petrov@search.example", "ivanxpetrov@search.example"]);
+    expect(await search("%")).toEqual(["100%sure@search.example"]);
+    expect(await search("SEARCH.EXAMPLE")).toHaveLength(4);
+    expect(await search("nobody-has-this")).toEqual([]);
+    expect(await search("")).toHaveLength(50); // an empty search is no search
+
+    const found = await walk(
+      (last) => `/api/admin/users?q=search.example&limit=3${last ? `&after=${last.id}` : ""}`,
+      3,
+    );
+    expect(found.map((row) => row.email)).toEqual([
+      "ivan_petrov@search.example",
+      "ivanxpetrov@search.example",
+      "100%sure@search.example",
+      "olga@search.example",
+    ]);
+  });
+
+  test("bug reports: newest first, each page after the last one shown, even among reports of the same time", async () => {
+    // ten reports share each second exactly; two share a millisecond, the older one with the higher id
+    await stack.sql`insert into app_public.bug_reports (description, created_at)
+      select 'Seeded ' || i, timestamptz '2026-03-01 12:00:00+00' - (i / 10) * interval '1 second'
+      from generate_series(1, 120) i`;
+    await stack.sql`insert into app_public.bug_reports (description, created_at) values
+      ('Same millisecond, later', timestamptz '2026-03-01 11:00:00.123900+00'),
+      ('Same millisecond, earlier', timestamptz '2026-03-01 11:00:00.123400+00')`;
+    const all = await stack.sql<{ id: number }[]>`select id from app_public.bug_reports`;
+    const next = (limit: number) => (last: Row | undefined) =>
+      `/api/admin/bug-reports?limit=${limit}${last ? `&before=${encodeURIComponent(last.createdAt)}&beforeId=${last.id}` : ""}`;
+
+    for (const limit of [1, 7, 100]) {
+      const walked = await walk(next(limit), limit);
+      expect(new Set(ids(walked)).size, `limit ${limit}: no repeats`).toBe(walked.length);
+      expect(ids(walked).toSorted(), `limit ${limit}: no gaps`).toEqual(ids(all).toSorted());
+      for (let i = 1; i < walked.length; i++) {
+        const [a, b] = [walked[i - 1], walked[i]];
+        expect(a.createdAt > b.createdAt || (a.createdAt === b.createdAt && a.id > b.id), `limit ${limit}, row ${i}`)
+          .toBe(true);
+      }
+    }
+    const first = await stack.call("GET", "/api/admin/bug-reports", undefined, admin);
+    expect(first.json).toHaveLength(50);
+
+    // reports sent while an admin pages neither shift nor repeat the rows that follow
+    const before = await walk(next(30), 30);
+    const sentMeanwhile: number[] = [];
+    const during = await walk(next(30), 30, async () => {
+      const sent = await stack.sql<{ id: number }[]>`insert into app_public.bug_reports (description)
+        values ('Sent meanwhile 1'), ('Sent meanwhile 2') returning id`;
+      sentMeanwhile.push(...ids(sent));
+    });
+    expect(ids(during)).toEqual(ids(before));
+    expect(ids((await adminReports()).slice(0, 2))).toEqual(sentMeanwhile.toReversed());
+  });
+
+  test("the stats count every bug report and the new ones, beyond the first page", async () => {
+    const [{ total }] = await stack.sql<{ total: number }[]>`select count(*)::int as total from app_public.bug_reports`;
+    expect(total).toBeGreaterThan(100);
+    const [{ id }] = await stack.sql<{ id: number }[]>`select min(id)::int as id from app_public.bug_reports where status = 'new'`;
+    const stats = async () => (await stack.call("GET", "/api/admin/stats", undefined, admin)).json;
+    const { newBugReportCount } = await stats();
+    expect((await stats()).bugReportCount).toBe(total);
+    await stack.call("PATCH", `/api/admin/bug-reports/${id}`, { status: "closed" }, admin);
+    expect((await stats()).newBugReportCount).toBe(newBugReportCount - 1);
+  });
+
+  test.each([
+    "/api/admin/users?limit=0",
+    "/api/admin/users?limit=101",
+    "/api/admin/users?limit=ten",
+    "/api/admin/users?limit=1.5",
+    "/api/admin/users?limit=-3",
+    "/api/admin/users?after=0",
+    "/api/admin/users?after=abc",
+    "/api/admin/users?after=99999999999999999",
+    `/api/admin/users?q=${"a".repeat(255)}`,
+    "/api/admin/bug-reports?limit=0",
+    "/api/admin/bug-reports?limit=101",
+    "/api/admin/bug-reports?before=2026-01-01T00:00:00.000Z",
+    "/api/admin/bug-reports?beforeId=5",
+    "/api/admin/bug-reports?before=yesterday&beforeId=5",
+    "/api/admin/bug-reports?before=2026-02-30T00:00:00.000Z&beforeId=5",
+    "/api/admin/bug-reports?before=0000-01-01T00:00:00.000Z&beforeId=5",
+    "/api/admin/bug-reports?before=2026-01-01T00:00:00.000Z&beforeId=x",
+  ])("refuses %s with 400 {message, code}", async (path) => {
+    const res = await stack.call("GET", path, undefined, admin);
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual({ message: expect.stringContaining("limit must be between 1 and 100"), code: "validation" });
   });
 });

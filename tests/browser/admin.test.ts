@@ -217,7 +217,7 @@ test("an admin sees the report with the reporter's e-mail, changes its status, a
   await page.route("**/api/admin/bug-reports/*", (route) => route.fulfill({ status: 500, body: "" }));
   await english.getByTestId("bug-report-status-select").selectOption("resolved");
   await eventually(() => page.getByTestId("toast-region").textContent()).toContain("Не удалось обновить статус сообщения об ошибке.");
-  await page.route("**/api/admin/bug-reports", (route) => route.fulfill({ status: 500, body: "" }));
+  await page.route("**/api/admin/bug-reports?*", (route) => route.fulfill({ status: 500, body: "" }));
   await page.reload();
   await eventually(() => page.getByText("Не удалось загрузить сообщения об ошибках.").count()).toBe(1);
   await page.unrouteAll();
@@ -254,4 +254,52 @@ test("a non-admin sees no admin entry and gets the forbidden page at /admin and 
   await eventually(() => toastText(page)).toContain("Пожалуйста, опишите проблему");
   await screenshot(page, "bug-report-dialog-en");
   await page.close();
+});
+
+test("an admin searches the users by e-mail and pages through users and bug reports with 'Show more'", async () => {
+  await stack.sql`insert into app_public.users (email)
+    select 'reader' || lpad(i::text, 2, '0') || '@bulk.example' from generate_series(1, 70) i`;
+  await stack.sql`insert into app_public.bug_reports (description, created_at)
+    select 'Старый отчёт ' || i, now() - i * interval '1 minute' from generate_series(1, 60) i`;
+  const [{ users, reports }] = await stack.sql<{ users: number; reports: number }[]>`
+    select (select count(*)::int from app_public.users) as users, (select count(*)::int from app_public.bug_reports) as reports`;
+  const admin = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await admin.newPage();
+  await signInThroughUi(page, stack, ADMIN);
+  await page.goto(`${stack.baseUrl}/admin?tab=users`);
+  const rows = page.getByTestId("admin-user-row");
+  const showMore = page.getByRole("button", { name: "Показать ещё" });
+
+  // the first 50, then the rest
+  await eventually(() => rows.count()).toBe(50);
+  await showMore.click();
+  await eventually(() => rows.count()).toBe(users);
+  expect(await showMore.count()).toBe(0);
+
+  // any part of the e-mail, any case; the list follows the typing
+  const search = page.getByRole("searchbox", { name: "Поиск пользователей по e-mail" });
+  await search.fill("Ivan.Rep");
+  await eventually(() => rows.count()).toBe(1);
+  expect(await rows.textContent()).toContain(REPORTER);
+  await search.fill("BULK");
+  await eventually(() => rows.count()).toBe(50);
+  expect(await rows.first().textContent()).toContain("reader01@bulk.example");
+  await screenshot(page, "admin-users-search");
+  await showMore.click();
+  await eventually(() => rows.count()).toBe(70);
+  expect(await rows.last().textContent()).toContain("reader70@bulk.example");
+  expect(await showMore.count()).toBe(0);
+  await search.fill("nobody.here");
+  await eventually(() => page.getByText("Нет пользователей с «nobody.here» в e-mail").count()).toBe(1);
+
+  // bug reports: newest first; the total counts them all, the rest come with 'Show more'
+  await page.goto(`${stack.baseUrl}/admin/bug-reports`);
+  await eventually(() => page.getByTestId("bug-report-total").textContent()).toBe(`Всего: ${reports}`);
+  const reportRows = page.getByTestId("bug-report-row");
+  expect(await reportRows.count()).toBe(50);
+  await showMore.click();
+  await eventually(() => reportRows.count()).toBe(reports);
+  expect(await reportRows.last().textContent()).toContain("Старый отчёт 60");
+  expect(await showMore.count()).toBe(0);
+  await admin.close();
 });

@@ -1,6 +1,5 @@
-import { mutate } from "swr";
 import type { BugReportStatus } from "../../../api/contract/bug_reports.ts";
-import { ADMIN_BUG_REPORTS_KEY } from "./admin.ts";
+import { refreshBugReports } from "./admin.ts";
 import { apiFetch } from "./fetcher.ts";
 
 export type BugReportInput = { description: string; screenshot: File | null; pageUrl: string };
@@ -16,6 +15,6 @@ export async function submitBugReport({ description, screenshot, pageUrl }: BugR
     body: form,
   });
   // An admin reporting from an admin screen sees the new report there (no request otherwise).
-  void mutate(ADMIN_BUG_REPORTS_KEY);
+  void refreshBugReports();
   return created;
 }

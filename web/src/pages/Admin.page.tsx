@@ -4,12 +4,14 @@ import {
   Card,
   EmptyState,
   Group,
+  Loader,
   SimpleGrid,
   Skeleton,
   Stack,
   Table,
   Tabs,
   Text,
+  TextInput,
   ThemeIcon,
 } from "@mantine/core";
 import "@mantine/core/styles/Badge.layer.css";
@@ -20,8 +22,10 @@ import "@mantine/core/styles/Skeleton.layer.css";
 import "@mantine/core/styles/Table.layer.css";
 import "@mantine/core/styles/Tabs.layer.css";
 import "@mantine/core/styles/ThemeIcon.layer.css";
-import type { ReactNode } from "react";
+import { useDebouncedValue } from "@mantine/hooks";
+import { type ReactNode, useState } from "react";
 import { Link, useSearchParams } from "react-router-dom";
+import { ADMIN_USER_SEARCH_DEBOUNCE_MS, ADMIN_USER_SEARCH_MAX } from "../../../api/contract/admin.ts";
 import type { AdminStats, AdminUserRow } from "../../../api/contract/bug_reports.ts";
 import { useAdminBugReports, useAdminStats, useAdminUsers } from "../api/admin.ts";
 import { BugReportTable } from "../components/BugReportTable/BugReportTable.tsx";
@@ -31,6 +35,7 @@ import {
   IconChevronRight,
   IconFileText,
   IconHome,
+  IconMail,
   IconUsers,
 } from "../components/Icons/Icons.tsx";
 import { LoadError } from "../components/LoadError/LoadError.tsx";
@@ -82,9 +87,12 @@ export default function AdminPage() {
   const requested = params.get("tab");
   const tab: Tab = isTab(requested) ? requested : "dashboard";
   const stats = useAdminStats();
-  const users = useAdminUsers();
+  const [search, setSearch] = useState("");
+  const [debouncedSearch] = useDebouncedValue(search, ADMIN_USER_SEARCH_DEBOUNCE_MS);
+  const users = useAdminUsers(debouncedSearch);
   const bugReports = useAdminBugReports();
-  const newReports = bugReports.reports.filter((report) => report.status === "new").length;
+  // the list comes a page at a time, so the badge counts every new report on the server
+  const newReports = stats.stats?.newBugReportCount ?? 0;
 
   // Spec §8: the dashboard's load failure is English in both languages; bug-report load
   // and update failures are Russian (the dictionaries hold them so).
@@ -161,13 +169,37 @@ export default function AdminPage() {
         </Tabs.Panel>
 
         <Tabs.Panel value="users">
+          <TextInput
+            type="search"
+            mb="md"
+            maw={360}
+            value={search}
+            onChange={(event) => setSearch(event.currentTarget.value)}
+            maxLength={ADMIN_USER_SEARCH_MAX}
+            placeholder={t("admin.users.searchPlaceholder")}
+            aria-label={t("admin.users.search")}
+            leftSection={<IconMail size={16} />}
+            rightSection={users.isSearching || search.trim() !== debouncedSearch.trim()
+              ? <Loader size={14} />
+              : null}
+            data-testid="admin-user-search"
+          />
           {users.error
             ? (
               loadFailed(() => void users.mutate())
             )
             : users.isLoading
             ? <TableSkeleton />
-            : <UsersTable users={users.users} />}
+            : (
+              <>
+                <UsersTable users={users.users} search={debouncedSearch.trim()} />
+                {users.hasMore && (
+                  <ShowMore loading={users.isLoadingMore} onClick={() => void users.loadMore()}>
+                    {t("admin.showMore")}
+                  </ShowMore>
+                )}
+              </>
+            )}
         </Tabs.Panel>
 
         <Tabs.Panel value="bug-reports">
@@ -189,9 +221,16 @@ export default function AdminPage() {
               </Card>
             )
             : (
-              <Card padding={0}>
-                <BugReportTable reports={bugReports.reports} texts="admin.reports" />
-              </Card>
+              <>
+                <Card padding={0}>
+                  <BugReportTable reports={bugReports.reports} texts="admin.reports" />
+                </Card>
+                {bugReports.hasMore && (
+                  <ShowMore loading={bugReports.isLoadingMore} onClick={() => void bugReports.loadMore()}>
+                    {t("admin.showMore")}
+                  </ShowMore>
+                )}
+              </>
             )}
         </Tabs.Panel>
       </Tabs>
@@ -238,7 +277,26 @@ function StatCard({ icon, label, hint, value, testId }: StatCardProps) {
   );
 }
 
-function UsersTable({ users }: { users: AdminUserRow[] }) {
+/** The next page of a list, as on the Published page. */
+function ShowMore(
+  { loading, onClick, children }: { loading: boolean; onClick: () => void; children: ReactNode },
+) {
+  return (
+    <Button
+      variant="default"
+      mt="md"
+      mx="auto"
+      display="block"
+      loading={loading}
+      onClick={onClick}
+      data-testid="show-more"
+    >
+      {children}
+    </Button>
+  );
+}
+
+function UsersTable({ users, search }: { users: AdminUserRow[]; search: string }) {
   const t = useT();
   const count = (value: number) => (
     <Table.Td
@@ -252,7 +310,12 @@ function UsersTable({ users }: { users: AdminUserRow[] }) {
   if (users.length === 0) {
     return (
       <Card padding="xl" style={{ borderStyle: "dashed" }}>
-        <EmptyState py="lg" variant="light" icon={<IconUsers size={26} />} title={t("admin.users.empty")} />
+        <EmptyState
+          py="lg"
+          variant="light"
+          icon={<IconUsers size={26} />}
+          title={search ? t("admin.users.noMatches", { search }) : t("admin.users.empty")}
+        />
       </Card>
     );
   }

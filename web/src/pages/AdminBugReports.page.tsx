@@ -2,7 +2,7 @@ import { Badge, Button, Card, EmptyState, Stack } from "@mantine/core";
 import "@mantine/core/styles/Badge.layer.css";
 import "@mantine/core/styles/Card.layer.css";
 import "@mantine/core/styles/EmptyState.layer.css";
-import { useAdminBugReports } from "../api/admin.ts";
+import { useAdminBugReports, useAdminStats } from "../api/admin.ts";
 import { BackLink } from "../components/BackLink/BackLink.tsx";
 import { BugReportTable } from "../components/BugReportTable/BugReportTable.tsx";
 import { IconBug, IconRefresh } from "../components/Icons/Icons.tsx";
@@ -16,8 +16,13 @@ import { usePageTitle } from "../lib/pageTitle.ts";
 export default function AdminBugReportsPage() {
   const t = useT();
   usePageTitle(t("adminBugReports.title"));
-  const { reports, isLoading, isValidating, error, mutate } = useAdminBugReports();
-  const loaded = !isLoading && !(error && reports.length === 0);
+  const { reports, isLoading, isValidating, error, mutate, hasMore, isLoadingMore, loadMore } =
+    useAdminBugReports();
+  // the list comes a page at a time; the total is counted on the server
+  const stats = useAdminStats();
+  const total = stats.stats?.bugReportCount;
+  const loaded = !isLoading && !(error && reports.length === 0) && total !== undefined;
+  const refresh = () => Promise.all([mutate(), stats.mutate()]);
 
   return (
     <div lang="ru">
@@ -37,7 +42,7 @@ export default function AdminBugReportsPage() {
                 style={{ verticalAlign: "middle" }}
                 data-testid="bug-report-total"
               >
-                {t("adminBugReports.total", { count: reports.length })}
+                {t("adminBugReports.total", { count: total })}
               </Badge>
             )}
           </>
@@ -46,8 +51,8 @@ export default function AdminBugReportsPage() {
           <Button
             variant="default"
             leftSection={<IconRefresh size={16} />}
-            loading={isValidating}
-            onClick={() => void mutate()}
+            loading={isValidating || stats.isValidating}
+            onClick={() => void refresh()}
             data-testid="bug-report-refresh"
           >
             {t("adminBugReports.refresh")}
@@ -60,14 +65,29 @@ export default function AdminBugReportsPage() {
           <LoadError
             message={t("adminBugReports.loadFailed")}
             retryLabel={t("adminBugReports.retry")}
-            onRetry={() => void mutate()}
+            onRetry={() => void refresh()}
           />
         )}
         {isLoading ? <TableSkeleton /> : reports.length > 0
           ? (
-            <Card padding={0}>
-              <BugReportTable reports={reports} texts="adminBugReports" />
-            </Card>
+            <div>
+              <Card padding={0}>
+                <BugReportTable reports={reports} texts="adminBugReports" />
+              </Card>
+              {hasMore && (
+                <Button
+                  variant="default"
+                  mt="md"
+                  mx="auto"
+                  display="block"
+                  loading={isLoadingMore}
+                  onClick={() => void loadMore()}
+                  data-testid="show-more"
+                >
+                  {t("adminBugReports.showMore")}
+                </Button>
+              )}
+            </div>
           )
           : error === undefined
           ? (
