@@ -7,6 +7,7 @@ import { jsonLog } from "./log.ts";
 import { refuseToStartOnProblems } from "./startup_checks.ts";
 import { createStorage } from "./storage.ts";
 import { createTelegramApi } from "./telegram/client.ts";
+import { databaseBudget } from "./telegram/send_budget.ts";
 
 const config = readConfig();
 const log = jsonLog("api");
@@ -27,6 +28,8 @@ const sql = connect(config.databaseUrl, { max: POOL_SIZE });
 const storage = await createStorage(config);
 const telegram = createTelegramApi(config.telegramBotToken, config.telegramApiRoot, {
   log: (message, fields) => log("warn", message, fields),
+  // Telegram's limits counted with the workers' and the bot's messages
+  budget: config.telegramBotToken ? databaseBudget(sql, config.telegramBotToken, (message, fields) => log("warn", message, fields)) : undefined,
 });
 const app = createApp({ sql, config, log, storage, telegram, ai: createAi(config.openai), webDist: new URL("../web/dist", import.meta.url).pathname });
 

@@ -7,17 +7,23 @@
  *
  * Prints: lag from scheduledFor to Telegram receiving the message (p50/p99/max), the
  * sustained send rate against the 30/s ceiling, the time of the last post against the
- * theoretical bound, and how many 429s Telegram answered.
+ * theoretical bound, how many 429s Telegram answered, and what the shared send budget
+ * costs (database calls per message, their server time and round trip).
+ *
+ * WORKERS=2 runs two worker processes (default 1); they share Telegram's limits through
+ * the database (api/telegram/send_budget.ts).
  */
 import { connect } from "../api/db.ts";
 import { BOT_MESSAGES_PER_SECOND } from "../api/telegram/client.ts";
+import { databaseBudget } from "../api/telegram/send_budget.ts";
 import { startEmbeddedPostgres } from "../scripts/postgres.ts";
-import { ensureDatabase, migrateDatabase } from "../sql/migrate.ts";
+import { applyCurrentMigration, ensureDatabase, migrateDatabase } from "../sql/migrate.ts";
 import { startTelegramServer } from "../tests/doubles/telegram/server.ts";
 
 const POSTS = Number(Deno.env.get("BENCH_POSTS") ?? 1000);
 const CHANNELS = Number(Deno.env.get("BENCH_CHANNELS") ?? 100);
 const SINGLES = 20;
+const WORKERS = Number(Deno.env.get("WORKERS") ?? 1);
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -30,7 +36,10 @@ await Deno.chmod(dir, 0o755);
 const pg = await startEmbeddedPostgres(dir, () => {});
 const url = await ensureDatabase(pg.adminUrl, "bench");
 await migrateDatabase(url);
+await applyCurrentMigration(url); // the send budget's function, until it is committed
 const sql = connect(url, { max: 5 });
+// the budget's calls and their time in the server, from the workers' connections (opened later)
+await sql.unsafe("alter database bench set track_functions = 'pl'");
 const telegram = await startTelegramServer({ rateLimits: true });
 
 console.log(`Setting up ${CHANNELS} channels and ${POSTS} posts…`);
@@ -63,16 +72,34 @@ async function approvedPosts(count: number, at: Date, label: string, firstChanne
   return inserted.map((r) => r.id);
 }
 
-// The worker runs as its own process, as in production (`npm start`), so the local Bot
-// API server in this process measures arrival times without sharing its event loop.
-const worker = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", new URL("../tasks/main.ts", import.meta.url).pathname],
-  env: { DATABASE_URL: url, TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot, DATA_DIR: dir },
-  stdin: "null",
-  stdout: "null",
-  stderr: "null",
-}).spawn();
-await new Promise((r) => setTimeout(r, 1500));
+// Each worker runs as its own process, as in production (`npm start`), so the local Bot
+// API server in this process measures arrival times without sharing their event loop.
+const workers = Array.from({ length: WORKERS }, () =>
+  new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("../tasks/main.ts", import.meta.url).pathname],
+    env: { DATABASE_URL: url, TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot, DATA_DIR: dir },
+    stdin: "null",
+    stdout: "null",
+    stderr: Deno.env.get("BENCH_DEBUG") ? "inherit" : "null",
+  }).spawn()
+);
+await new Promise((r) => setTimeout(r, 1500 + 500 * WORKERS));
+
+// The round trip of one budget call from another process while the workers send: a probe
+// bot of its own (so it takes nothing from theirs), 10 calls a second.
+const probeSql = connect(url, { max: 1 });
+await probeSql.unsafe("set track_functions = 'none'"); // its calls stay out of the workers' count
+const probe = databaseBudget(probeSql, "1:probe");
+const probeTrips: number[] = [];
+let probing = true;
+const probeLoop = (async () => {
+  while (probing) {
+    const t = performance.now();
+    await probe.reserve(undefined);
+    probeTrips.push(performance.now() - t);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+})();
 
 // Burst: everything due at once.
 const due = new Date(Date.now() + 5_000);
@@ -93,6 +120,9 @@ const last = Math.max(...lags);
 const bound = (POSTS / BOT_MESSAGES_PER_SECOND) * 1000;
 const rate = delivered.length / ((Math.max(...delivered.map((r) => r.time)) - Math.min(...delivered.map((r) => r.time))) / 1000);
 const [{ published }] = await sql`select count(*)::int as published from app_public.posts where status = 'published' and title like 'burst%'`;
+probing = false;
+await probeLoop;
+const burstTrips = probeTrips.splice(0);
 
 // Single posts with nothing else due.
 const singleLags: number[] = [];
@@ -105,7 +135,7 @@ for (let i = 0; i < SINGLES; i++) {
 }
 
 console.log(`
-Publishing benchmark (${navigator.hardwareConcurrency} cores, Deno ${Deno.version.deno})
+Publishing benchmark (${navigator.hardwareConcurrency} cores, Deno ${Deno.version.deno}, ${WORKERS} worker process${WORKERS === 1 ? "" : "es"})
 Burst: ${POSTS} posts across ${CHANNELS} channels due at the same moment
   delivered            ${delivered.length}/${POSTS} (published in the database: ${published})
   429 answers          ${tooMany}   (target: 0)
@@ -116,8 +146,30 @@ Single post, nothing else due (${SINGLES} runs)
   lag p50 / p99 / max  ${ms(percentile(singleLags, 50))} / ${ms(percentile(singleLags, 99))} / ${ms(Math.max(...singleLags))}   (target p99 ≤ 1000 ms)
 `);
 
-worker.kill("SIGTERM");
-await worker.status;
+// CPU each worker process used (Linux): both took part when WORKERS=2
+const cpuSeconds = (pid: number) => {
+  try {
+    const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) / 100).toFixed(1); // utime + stime, in ticks of 10 ms
+  } catch {
+    return "?";
+  }
+};
+const workerCpu = workers.map((worker) => cpuSeconds(worker.pid)).join(" / ");
+for (const worker of workers) worker.kill("SIGTERM");
+await Promise.all(workers.map((worker) => worker.status));
+// the workers' budget calls, flushed to the statistics as their connections closed
+await new Promise((r) => setTimeout(r, 500));
+const [budgetCalls] = await sql<{ calls: number; selfMs: number }[]>`
+  select calls::int, self_time as self_ms from pg_stat_user_functions where schemaname = 'app_private' and funcname = 'reserve_telegram_send'`;
+const messagesSent = telegram.requests.filter((r) => /^(send|copy|forward|edit)/.test(r.method)).length;
+console.log(`Shared send budget (app_private.reserve_telegram_send)
+  calls / messages sent ${budgetCalls?.calls ?? 0} / ${messagesSent} (one per message, one more for a message whose moment passed before it could go)
+  time in PostgreSQL    ${budgetCalls ? ((budgetCalls.selfMs ?? 0) / budgetCalls.calls).toFixed(2) : "?"} ms per call
+  worker CPU            ${workerCpu} s (per process, whole run)
+  round trip            p50 ${percentile(burstTrips, 50).toFixed(2)} ms, p99 ${percentile(burstTrips, 99).toFixed(2)} ms during the burst (${burstTrips.length} calls from a third process)
+`);
+await probeSql.end();
 await sql.end();
 await telegram.close();
 await pg.stop();

@@ -7,14 +7,21 @@ import { Bot } from "grammy";
 import type { Sql } from "../api/db.ts";
 import type { Log } from "../api/log.ts";
 import { rateLimitTransformer, TELEGRAM_CLIENT } from "../api/telegram/client.ts";
+import type { SendBudget } from "../api/telegram/send_budget.ts";
 import { approval } from "./features/approval.ts";
 import { registration } from "./features/registration.ts";
 
-export type BotDeps = { sql: Sql; log: Log; apiRoot: string };
+export type BotDeps = {
+  sql: Sql;
+  log: Log;
+  apiRoot: string;
+  /** Where the bot's messages count against Telegram's limits (bot/main.ts: the shared one); default this process. */
+  budget?: SendBudget;
+};
 
 export function createBot(token: string, deps: BotDeps) {
   const bot = new Bot(token, { client: { ...TELEGRAM_CLIENT, apiRoot: deps.apiRoot } });
-  bot.api.config.use(rateLimitTransformer({ log: (message, fields) => deps.log("warn", message, fields) }));
+  bot.api.config.use(rateLimitTransformer({ log: (message, fields) => deps.log("warn", message, fields), budget: deps.budget }));
   // Updates of one chat are handled in order (the runner handles chats concurrently).
   bot.use(sequentialize((ctx) => ctx.chat?.id.toString()));
   bot.errorBoundary((err) => {

@@ -4,6 +4,7 @@ import { readConfig } from "../api/config.ts";
 import { connect } from "../api/db.ts";
 import { jsonLog } from "../api/log.ts";
 import { refuseToStartOnProblems } from "../api/startup_checks.ts";
+import { databaseBudget } from "../api/telegram/send_budget.ts";
 import { createBot } from "./bot.ts";
 
 const config = readConfig();
@@ -15,7 +16,9 @@ if (!config.databaseUrl || !config.telegramBotToken) {
 // the product as a whole refuses such a configuration (the API and the worker say why too)
 refuseToStartOnProblems(config, log, "bot");
 const sql = connect(config.databaseUrl, { max: 5 });
-const bot = createBot(config.telegramBotToken, { sql, log, apiRoot: config.telegramApiRoot });
+// its edits and answers count against Telegram's limits with the workers' and the API's messages
+const budget = databaseBudget(sql, config.telegramBotToken, (message, fields) => log("warn", message, fields));
+const bot = createBot(config.telegramBotToken, { sql, log, apiRoot: config.telegramApiRoot, budget });
 await bot.init();
 log("info", `bot @${bot.botInfo.username} polling ${config.telegramApiRoot}`);
 const runner = run(bot);

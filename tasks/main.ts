@@ -1,10 +1,12 @@
 /* The worker process: runs queued jobs until SIGINT/SIGTERM, letting running jobs finish. */
 import { createAi } from "../api/ai/client.ts";
 import { readConfig } from "../api/config.ts";
+import { connect } from "../api/db.ts";
 import { jsonLog } from "../api/log.ts";
 import { refuseToStartOnProblems } from "../api/startup_checks.ts";
 import { createStorage } from "../api/storage.ts";
 import { createTelegramApi } from "../api/telegram/client.ts";
+import { databaseBudget } from "../api/telegram/send_budget.ts";
 import { startWorker } from "./worker.ts";
 
 const config = readConfig();
@@ -15,9 +17,17 @@ if (!config.databaseUrl) {
 }
 // e.g. no SMTP_URL with a public PUBLIC_URL: the worker would write sign-in codes to the log
 refuseToStartOnProblems(config, log, "worker");
+// Telegram's limits are counted in the database, with every other worker's, the API's and
+// the bot's messages: one round trip per message, on connections of their own so a send
+// never queues behind the heartbeat's or a job's queries.
+const budgetSql = connect(config.databaseUrl, { max: 2 });
 const telegram = createTelegramApi(config.telegramBotToken, config.telegramApiRoot, {
   log: (message, fields) => log("warn", message, fields),
+  budget: config.telegramBotToken ? databaseBudget(budgetSql, config.telegramBotToken, (message, fields) => log("warn", message, fields)) : undefined,
 });
+// The first call to Telegram pays for a cold HTTP client (~20–50 ms here); made now, it is
+// not a message that arrives late, bunched with the ones after it.
+telegram?.getMe().catch((error) => log("warn", "Telegram did not answer getMe at start", { error }));
 const worker = await startWorker(config.databaseUrl, config, log, {
   storage: await createStorage(config),
   telegram,
@@ -31,6 +41,7 @@ async function shutdown() {
   stopping = true;
   log("info", "worker stopping; running jobs finish first");
   await worker.stop();
+  await budgetSql.end({ timeout: 5 });
   Deno.exit(0);
 }
 Deno.addSignalListener("SIGINT", shutdown);

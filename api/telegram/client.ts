@@ -4,22 +4,16 @@
  *   - about 30 messages per second per bot,
  *   - 20 messages per minute per channel or group (and about 1 per second per private chat),
  *   - a 429 answer's retry_after is waited out and the call retried, within a bound.
- * The gates are per process; the worker sends nearly all messages, and a 429 that still
- * happens (several processes at once) is handled by the retry.
+ * The count lives in a SendBudget (send_budget.ts): the processes of the product share one
+ * kept in PostgreSQL, so two workers together still stay under the bot's limits; an Api
+ * given none (tests, tools) counts in its own process.
  */
 import { Api, type ApiClientOptions, GrammyError, type Transformer } from "grammy";
 import { Agent as HttpAgent } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
-import { RateGate } from "./rate_gate.ts";
+import { processBudget, type SendBudget } from "./send_budget.ts";
 
-export const BOT_MESSAGES_PER_SECOND = 30;
-export const CHANNEL_MESSAGES_PER_MINUTE = 20;
-/**
- * We stay one message under each limit, over a window a little longer than Telegram's, so
- * jitter between the moment we send and the moment Telegram counts never tips a full
- * window over (measured by `npm run bench:publish`, see README).
- */
-const WINDOW_MARGIN_MS = 30;
+export { BOT_MESSAGES_PER_SECOND, CHANNEL_MESSAGES_PER_MINUTE } from "./send_budget.ts";
 
 /** Methods that post or change a message count against the limits. */
 const MESSAGE_METHOD = /^(send|copy|forward|edit)/;
@@ -28,36 +22,21 @@ export type TelegramOptions = {
   /** The longest total wait for retry_after on one call before giving up. */
   maxRetryWaitMs?: number;
   log?: (message: string, fields?: Record<string, unknown>) => void;
+  /** Where messages are counted: `databaseBudget(sql, token)` in the product's processes; default this process only. */
+  budget?: SendBudget;
 };
 
 export function rateLimitTransformer(options: TelegramOptions = {}): Transformer {
   const maxRetryWaitMs = options.maxRetryWaitMs ?? 60_000;
-  const botGate = new RateGate(BOT_MESSAGES_PER_SECOND - 1, 1000 + WINDOW_MARGIN_MS, { evenly: true });
-  const chatGates = new Map<string, RateGate>();
-
-  const chatGate = (chatId: unknown) => {
-    const key = String(chatId);
-    let gate = chatGates.get(key);
-    if (!gate) {
-      const isPrivate = /^\d+$/.test(key);
-      gate = isPrivate
-        ? new RateGate(1, 1000 + WINDOW_MARGIN_MS)
-        : new RateGate(CHANNEL_MESSAGES_PER_MINUTE - 1, 60_000 + WINDOW_MARGIN_MS);
-      chatGates.set(key, gate);
-      if (chatGates.size > 10_000) {
-        for (const [k, g] of chatGates) if (g.idle) chatGates.delete(k);
-      }
-    }
-    return gate;
-  };
+  const budget = options.budget ?? processBudget();
 
   return async (prev, method, payload, signal) => {
     let waited = 0;
     while (true) {
       if (MESSAGE_METHOD.test(method)) {
-        const chatId = (payload as { chat_id?: unknown }).chat_id;
-        if (chatId !== undefined && !method.startsWith("edit")) await chatGate(chatId).take();
-        await botGate.take();
+        // edits count bot-wide only
+        const chatId = method.startsWith("edit") ? undefined : (payload as { chat_id?: unknown }).chat_id;
+        await budget.take(chatId === undefined ? undefined : String(chatId));
       }
       const result = await prev(method, payload, signal);
       const retryAfter = !result.ok && result.error_code === 429 ? result.parameters?.retry_after : undefined;
