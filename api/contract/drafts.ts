@@ -60,6 +60,27 @@ export const ReorderSchema = v.object({
   ),
 });
 
+/**
+ * One draft's new place (`POST …/drafts/{draftId}/move`): right after the draft `afterId`,
+ * or first when it is null. The key is required, so a body that forgot it moves nothing.
+ */
+export const MoveDraftSchema = v.object({
+  afterId: v.nullable(
+    v.pipe(
+      v.number("drafts.reorderFailed"),
+      v.integer("drafts.reorderFailed"),
+      v.minValue(1, "drafts.reorderFailed"),
+      v.maxValue(Number.MAX_SAFE_INTEGER, "drafts.reorderFailed"),
+    ),
+  ),
+});
+
+/**
+ * What a move answers: the draft's new key, and the other drafts whose keys changed to make
+ * room (usually none; a few around the place when its neighbours' keys were adjacent).
+ */
+export type DraftMoved = { id: number; order: number; respaced: { id: number; order: number }[] };
+
 /** A draft as the API answers it. */
 export type Draft = {
   id: number;

@@ -1,7 +1,7 @@
 /* Drafts of a project (spec §2 Drafts, §5, §7): each handler is one SQL call. */
 import { Hono } from "hono";
-import { BulkAddSchema, DraftCreateSchema, DraftUpdateSchema, ReorderSchema } from "../contract/drafts.ts";
-import type { Draft } from "../contract/drafts.ts";
+import { BulkAddSchema, DraftCreateSchema, DraftUpdateSchema, MoveDraftSchema, ReorderSchema } from "../contract/drafts.ts";
+import type { Draft, DraftMoved } from "../contract/drafts.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { requireUser } from "../middleware/session.ts";
@@ -50,6 +50,18 @@ export function draftRoutes({ sql, config }: ApiDeps) {
       await sql`select app_public.reorder_drafts(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
         ${sql.json(c.req.valid("json").drafts)})`;
       return c.json({ ok: true });
+    })
+    // A drag saves one draft's place, not the whole list (README "Performance").
+    .post("/:draftId/move", body(MoveDraftSchema), async (c) => {
+      const [moved, ...respaced] = await sql<{ draftId: number; draftOrder: number }[]>`
+        select * from app_public.move_draft(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
+          ${idParam(c.req.param("draftId"))}, ${c.req.valid("json").afterId})`;
+      const answer: DraftMoved = {
+        id: moved.draftId,
+        order: moved.draftOrder,
+        respaced: respaced.map((row) => ({ id: row.draftId, order: row.draftOrder })),
+      };
+      return c.json(answer);
     })
     .patch("/:draftId", body(DraftUpdateSchema), async (c) => {
       const changes = Object.fromEntries(Object.entries(c.req.valid("json")).filter(([, v]) => v !== undefined));

@@ -83,6 +83,138 @@ describe("drafts", () => {
     expect(await list()).toEqual(["C", "A", "B"]);
   });
 
+  test("move puts one draft after another, first (afterId null) or last, and answers its new key", async () => {
+    const pid = (await stack.call("POST", "/api/projects", { name: "Move", adminHandle: "admin_one" }, alice)).json.id;
+    const made = (await stack.call("POST", `/api/projects/${pid}/drafts/bulk`, { titles: ["A", "B", "C", "D"] }, alice)).json;
+    const [a, b, c, d] = made.map((draft: { id: number }) => draft.id);
+    const move = (id: number, afterId: number | null) => stack.call("POST", `/api/projects/${pid}/drafts/${id}/move`, { afterId }, alice);
+    const list = async () => (await stack.call("GET", `/api/projects/${pid}/drafts`, undefined, alice)).json as { id: number; title: string; order: number }[];
+
+    const after = await move(d, a);
+    expect(after.status).toBe(200);
+    // bulk-added drafts have adjacent keys (0, 1, 2, 3): room is made around the place
+    expect(after.json).toMatchObject({ id: d, order: expect.any(Number) });
+    expect(after.json.respaced.map((r: { id: number }) => r.id).sort()).toEqual([a, b, c].sort());
+    expect((await list()).map((draft) => draft.title)).toEqual(["A", "D", "B", "C"]);
+    const top = await move(c, null);
+    expect(top.json).toEqual({ id: c, order: expect.any(Number), respaced: [] });
+    expect((await list()).map((draft) => draft.title)).toEqual(["C", "A", "D", "B"]);
+    const bottom = await move(a, b);
+    expect(bottom.json).toEqual({ id: a, order: expect.any(Number), respaced: [] });
+    const drafts = await list();
+    expect(drafts.map((draft) => draft.title)).toEqual(["C", "D", "B", "A"]);
+    // the answered key is the one the list shows, and keys are unique
+    expect(drafts.find((draft) => draft.id === a)!.order).toBe(bottom.json.order);
+    expect(new Set(drafts.map((draft) => draft.order)).size).toBe(4);
+  });
+
+  test("move: another account's draft or project, or a place after another account's draft, is 404 and nothing changes", async () => {
+    const pid = (await stack.call("POST", "/api/projects", { name: "Move guard", adminHandle: "admin_one" }, alice)).json.id;
+    const [a, b] = (await stack.call("POST", `/api/projects/${pid}/drafts/bulk`, { titles: ["A", "B"] }, alice)).json.map((d: { id: number }) => d.id);
+    const bobDrafts = (await stack.call("POST", `/api/projects/${bobProjectId}/drafts/bulk`, { titles: ["Bob 1", "Bob 2"] }, bob)).json;
+    const [bob1, bob2] = bobDrafts.map((d: { id: number }) => d.id);
+    const snapshot = async () => ({
+      alice: (await stack.call("GET", `/api/projects/${pid}/drafts`, undefined, alice)).json,
+      bob: (await stack.call("GET", `/api/projects/${bobProjectId}/drafts`, undefined, bob)).json,
+    });
+    const before = await snapshot();
+    for (const [project, draft, afterId] of [
+      [bobProjectId, bob2, null], // Bob's draft in Bob's project
+      [bobProjectId, bob2, bob1],
+      [pid, bob2, a], // Bob's draft named under Alice's project
+      [pid, b, bob1], // after one of Bob's drafts
+      [bobProjectId, b, null], // Alice's draft under Bob's project
+      [pid, 99_999_999, null], // no such draft
+    ]) {
+      const res = await stack.call("POST", `/api/projects/${project}/drafts/${draft}/move`, { afterId }, alice);
+      expect(res.status, `${project}/${draft} after ${afterId}`).toBe(404);
+      expect(res.json).toEqual({ message: expect.any(String), code: "notFound" });
+    }
+    expect((await stack.call("POST", `/api/projects/${pid}/drafts/${b}/move`, { afterId: null })).status).toBe(401);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  test("move: bad input is 400 JSON {message, code} and nothing changes", async () => {
+    const pid = (await stack.call("POST", "/api/projects", { name: "Move input", adminHandle: "admin_one" }, alice)).json.id;
+    const [a, b] = (await stack.call("POST", `/api/projects/${pid}/drafts/bulk`, { titles: ["A", "B"] }, alice)).json.map((d: { id: number }) => d.id);
+    const path = `/api/projects/${pid}/drafts/${b}/move`;
+    const before = (await stack.call("GET", `/api/projects/${pid}/drafts`, undefined, alice)).json;
+    for (const body of [{}, { afterId: String(a) }, { afterId: 1.5 }, { afterId: 0 }, { afterId: -a }, { beforeId: a }, [a], "{", "null"]) {
+      const res = await stack.call("POST", path, body, alice);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(typeof res.json.message).toBe("string");
+      expect(typeof res.json.code).toBe("string");
+    }
+    expect((await stack.call("POST", path, { afterId: "1" }, alice)).json).toEqual({ message: "drafts.reorderFailed", code: "validation" });
+    // after itself: only the database can tell
+    expect((await stack.call("POST", path, { afterId: b }, alice)).json).toEqual({ message: "drafts.reorderFailed", code: "drafts.reorderFailed" });
+    expect((await stack.call("GET", `/api/projects/${pid}/drafts`, undefined, alice)).json).toEqual(before);
+  });
+
+  test("5,000 drafts: each move is one short call, concurrent moves all apply, and the whole-list reorder still works", async () => {
+    const pid = (await stack.call("POST", "/api/projects", { name: "Big", adminHandle: "admin_one" }, alice)).json.id;
+    const count = 5_000;
+    const seeded = await stack.sql`
+      insert into app_public.drafts (project_id, title, content, sort_order)
+      select ${pid}, 'Draft ' || n, repeat('Text of the draft. ', 10), n from generate_series(1, ${count}) n returning id`;
+    let order = seeded.map((r) => Number(r.id));
+    const ids = [...order];
+    const pick = () => ids[Math.floor(Math.random() * count)];
+    const replay = (draft: number, after: number | null) => {
+      order = order.filter((id) => id !== draft);
+      order.splice(after === null ? 0 : order.indexOf(after) + 1, 0, draft);
+    };
+    const timed = async (draft: number, after: number | null) => {
+      const started = performance.now();
+      const res = await stack.call("POST", `/api/projects/${pid}/drafts/${draft}/move`, { afterId: after }, alice);
+      expect(res.status).toBe(200);
+      return { ms: performance.now() - started, respaced: (res.json.respaced as unknown[]).length };
+    };
+
+    const listStarted = performance.now();
+    const listed = await stack.call("GET", `/api/projects/${pid}/drafts`, undefined, alice);
+    const listMs = performance.now() - listStarted;
+    expect(listed.json).toHaveLength(count);
+
+    // one after the other: the seeded keys are adjacent, so early moves make room around their place
+    const sequential: { ms: number; respaced: number }[] = [];
+    for (let i = 0; i < 200; i++) {
+      const draft = pick();
+      let after: number | null = i % 20 === 0 ? null : pick();
+      if (after === draft) after = null;
+      sequential.push(await timed(draft, after));
+      replay(draft, after);
+    }
+    // two tabs at once, one draft to the top and another to the bottom: both apply
+    const last = order.at(-1)!;
+    const [toTop, toBottom] = order.slice(1000, 1002);
+    const answers = await Promise.all([
+      stack.call("POST", `/api/projects/${pid}/drafts/${toTop}/move`, { afterId: null }, alice),
+      stack.call("POST", `/api/projects/${pid}/drafts/${toBottom}/move`, { afterId: last }, alice),
+    ]);
+    expect(answers.map((res) => res.status)).toEqual([200, 200]);
+    replay(toTop, null);
+    replay(toBottom, last);
+    const stored = await stack.sql`select id, sort_order from app_public.drafts where project_id = ${pid} order by sort_order, created_at, id`;
+    expect(stored.map((r) => Number(r.id))).toEqual(order);
+    expect(new Set(stored.map((r) => r.sortOrder)).size).toBe(count);
+
+    const ms = sequential.map((m) => m.ms).sort((x, y) => x - y);
+    const plain = sequential.filter((m) => m.respaced === 0).map((m) => m.ms).sort((x, y) => x - y);
+    const respacing = sequential.filter((m) => m.respaced > 0);
+    const at = (list: number[], q: number) => list[Math.min(list.length - 1, Math.floor(list.length * q))].toFixed(1);
+    console.log(
+      `move_draft with ${count} drafts, ${ms.length} moves through the API: p50 ${at(ms, 0.5)} ms, p95 ${at(ms, 0.95)} ms, max ${at(ms, 1)} ms; ` +
+        `one row p50 ${at(plain, 0.5)} ms; ${respacing.length} made room (${respacing.map((m) => `${m.respaced} drafts ${m.ms.toFixed(0)} ms`).join(", ")}); GET list ${listMs.toFixed(0)} ms`,
+    );
+
+    // the spec's whole-list reorder keeps working on top of moved keys
+    const reversed = [...order].reverse().map((id, index) => ({ id, order: index }));
+    expect((await stack.call("POST", `/api/projects/${pid}/drafts/reorder`, { drafts: reversed }, alice)).status).toBe(200);
+    const after = await stack.sql`select id from app_public.drafts where project_id = ${pid} order by sort_order, created_at, id`;
+    expect(after.map((r) => Number(r.id))).toEqual([...order].reverse());
+  }, 120_000);
+
   test("deleting a draft whose post is still a draft is refused; a batch delete skips it", async () => {
     const pid = (await stack.call("POST", "/api/projects", { name: "Guard", adminHandle: "admin_one" }, alice)).json.id;
     const made = (await stack.call("POST", `/api/projects/${pid}/drafts/bulk`, { titles: ["Planned", "Free 1", "Free 2"] }, alice)).json;

@@ -1,5 +1,5 @@
 import useSWR, { mutate } from "swr";
-import type { Draft } from "../../../api/contract/drafts.ts";
+import type { Draft, DraftMoved } from "../../../api/contract/drafts.ts";
 import { apiFetch } from "./fetcher.ts";
 import { pollingDedupe } from "./swrConfig.ts";
 
@@ -64,19 +64,30 @@ export async function bulkAddDrafts(projectId: number, titles: string[]): Promis
 }
 
 /**
- * Saves a new order at once (spec §2): the list shows it immediately, and goes back to the
- * previous order when the server refuses it.
+ * Saves a drag (spec §2) as one draft's new place, right after `afterId` (null: first),
+ * never the whole list (README "Performance"): the list shows the new order at once, then
+ * takes the keys the server gave the draft and any it respaced; it goes back to the previous
+ * order when the server refuses.
  */
-export async function reorderDrafts(projectId: number, previous: Draft[], ordered: Draft[]): Promise<void> {
-  const renumbered = ordered.map((draft, index) => ({ ...draft, order: index }));
-  await mutate(draftsKey(projectId), renumbered, { revalidate: false });
+export async function moveDraft(
+  projectId: number,
+  previous: Draft[],
+  ordered: Draft[],
+  draftId: number,
+  afterId: number | null,
+): Promise<void> {
+  await mutate(draftsKey(projectId), ordered, { revalidate: false });
+  let moved: DraftMoved;
   try {
-    await apiFetch(`${draftsKey(projectId)}/reorder`, {
-      method: "POST",
-      body: { drafts: renumbered.map(({ id, order }) => ({ id, order })) },
-    });
+    moved = await apiFetch<DraftMoved>(`${draftKey(projectId, draftId)}/move`, { method: "POST", body: { afterId } });
   } catch (error) {
     await mutate(draftsKey(projectId), previous, { revalidate: false });
     throw error;
   }
+  const keys = new Map<number, number>([[moved.id, moved.order], ...moved.respaced.map(({ id, order }) => [id, order] as const)]);
+  await mutate<Draft[]>(
+    draftsKey(projectId),
+    (list) => list?.map((draft) => (keys.has(draft.id) ? { ...draft, order: keys.get(draft.id)! } : draft)),
+    { revalidate: false },
+  );
 }

@@ -10,7 +10,7 @@ import { useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate, useParams } from "react-router-dom";
 import type { Draft } from "../../../api/contract/drafts.ts";
 import { DRAFTS_PER_GENERATION_MAX } from "../../../api/contract/limits.ts";
-import { deleteDraft, reorderDrafts, useDrafts } from "../api/drafts.ts";
+import { deleteDraft, moveDraft, useDrafts } from "../api/drafts.ts";
 import { ApiRequestError } from "../api/fetcher.ts";
 import { BackLink } from "../components/BackLink/BackLink.tsx";
 import { BulkAddDialog } from "../components/BulkAddDialog/BulkAddDialog.tsx";
@@ -123,9 +123,9 @@ export default function DraftsPage() {
   const allSelected = drafts.length > 0 && selected.size === drafts.length;
   const toggleAll = () => setSelected(allSelected ? new Set() : new Set(drafts.map((draft) => draft.id)));
 
-  const handleReorder = async (ordered: Draft[]) => {
+  const handleMove = async (draft: Draft, afterId: number | null, ordered: Draft[]) => {
     try {
-      await reorderDrafts(projectId, drafts, ordered);
+      await moveDraft(projectId, drafts, ordered, draft.id, afterId);
       toastSuccess(t("drafts.orderUpdated"));
     } catch (failure) {
       // The server's reason, unless it is the same sentence as the title.
@@ -303,7 +303,7 @@ export default function DraftsPage() {
             onToggle={toggle}
             onEdit={openEditor}
             onDelete={setToDelete}
-            onReorder={(ordered) => void handleReorder(ordered)}
+            onMove={(draft, afterId, ordered) => void handleMove(draft, afterId, ordered)}
           />
         </Card>
       )}
