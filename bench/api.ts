@@ -157,6 +157,22 @@ const tag = (await fetch(`${base}/api/projects/${big.id}/posts?${grid}`, { heade
 await load("month of 10,000 posts, 304", { url: `${base}/api/projects/${big.id}/posts?${grid}`, headers: { ...headers, "if-none-match": tag } });
 await load("all 10,000 posts (no range)", { url: `${base}/api/projects/${big.id}/posts`, headers, connections: 10 });
 await load("drafts list of 5,000", { url: `${base}/api/projects/${big.id}/drafts`, headers, connections: 10 });
+// moves of drafts among the 5,000 (each a different draft after another, as drops are)
+const bigDrafts = await sql<{ id: number }[]>`select id from app_public.drafts where project_id = ${big.id} order by id`;
+let m = 0;
+await load("move a draft among 5,000", {
+  url: base,
+  headers: { ...headers, "content-type": "application/json" },
+  connections: 10,
+  requests: [{
+    method: "POST",
+    setupRequest: (r: autocannon.Request) => {
+      const i = (m++ * 7919) % bigDrafts.length;
+      const after = bigDrafts[(i * 31 + 17) % bigDrafts.length].id;
+      return { ...r, path: `/api/projects/${big.id}/drafts/${bigDrafts[i].id}/move`, body: JSON.stringify({ afterId: after === bigDrafts[i].id ? null : after }) };
+    },
+  }],
+});
 let n = 0;
 await load("write mix: POST draft + PATCH project", {
   url: base,
