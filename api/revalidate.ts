@@ -24,14 +24,28 @@ export function revalidatedJson(c: Context, value: unknown) {
 }
 
 /**
- * The same answer when the caller knows a version of what it answers (the project's posts
- * version): an unchanged version costs the 304 without `load` running at all. The version
- * must be read before the rows, so that rows read after a change never go out under the
- * older tag. `variant` tells apart answers of one version (e.g. two date ranges).
+ * An answer with a version (the project's posts version) as its ETag. A caller that sends
+ * If-None-Match costs one cheap read (`version`) while nothing changed: the 304. Otherwise
+ * `load` answers the version and the rows from one snapshot, in one round trip, so rows
+ * never go out under an older version's tag. `variant` tells apart answers of one version
+ * (e.g. two date ranges). `load`'s version is null when the caller may not see the data.
  */
-export async function versionedJson(c: Context, version: number | string, variant: string, load: () => Promise<unknown>) {
-  const tag = `"v${version}-${createHash("sha256").update(variant).digest("base64url").slice(0, 12)}"`;
-  const headers = { ETag: tag, "Cache-Control": "private, no-cache" };
-  if (matches(c.req.header("if-none-match"), tag)) return c.body(null, 304, headers);
-  return c.body(JSON.stringify(await load()), 200, { ...headers, "Content-Type": "application/json" });
+export async function versionedJson(
+  c: Context,
+  variant: string,
+  version: () => Promise<number | null>,
+  load: () => Promise<{ version: number | null; rows: unknown[] }>,
+) {
+  const tagOf = (v: number) => `"v${v}-${createHash("sha256").update(variant).digest("base64url").slice(0, 12)}"`;
+  const ifNoneMatch = c.req.header("if-none-match");
+  if (ifNoneMatch) {
+    const current = await version();
+    if (current !== null && matches(ifNoneMatch, tagOf(current))) {
+      return c.body(null, 304, { ETag: tagOf(current), "Cache-Control": "private, no-cache" });
+    }
+  }
+  const answer = await load();
+  if (answer.version === null) return null;
+  const headers = { ETag: tagOf(answer.version), "Cache-Control": "private, no-cache" };
+  return c.body(JSON.stringify(answer.rows), 200, { ...headers, "Content-Type": "application/json" });
 }

@@ -95,13 +95,29 @@ export function postRoutes({ sql, telegram, log }: ApiDeps) {
       const projectId = idParam(c.req.param("projectId"));
       const userId = currentUser(c).id;
       const range = postsRange(c.req.query());
-      // The version first (one indexed lookup, ownership included): unchanged, it is the 304.
-      const [{ version }] = await sql<{ version: number | null }[]>`select app_public.posts_version(${userId}, ${projectId}) as version`;
-      if (version === null) throw new ApiError(404, "notFound", "Project not found");
-      return versionedJson(c, version, range ? `${range.from}/${range.to}` : "all", () =>
-        range
-          ? sql<Post[]>`select ${sql(POST_COLUMNS)} from app_public.project_posts_between(${userId}, ${projectId}, ${range.from}, ${range.to})`
-          : sql<Post[]>`select ${sql(POST_COLUMNS)} from app_public.project_posts(${userId}, ${projectId})`);
+      // The project's posts version is the ETag (ownership included: another's project has none).
+      const answer = await versionedJson(
+        c,
+        range ? `${range.from}/${range.to}` : "all",
+        async () => (await sql<{ version: number | null }[]>`select app_public.posts_version(${userId}, ${projectId}) as version`)[0].version,
+        async () => {
+          const posts = range
+            ? sql`select * from app_public.project_posts_between(${userId}, ${projectId}, ${range.from}, ${range.to})`
+            : sql`select * from app_public.project_posts(${userId}, ${projectId})`;
+          // the version and the rows from one snapshot; a row without an id: no posts
+          const rows = await sql<(Post & { postsVersion: number | null })[]>`
+            with v as (select app_public.posts_version(${userId}, ${projectId}) as posts_version)
+            select v.posts_version, ${sql(POST_COLUMNS.map((column) => `po.${column}`))}
+            from v left join lateral (${posts}) po on v.posts_version is not null
+            order by po.scheduled_for, po.id`;
+          return {
+            version: rows[0]?.postsVersion ?? null,
+            rows: rows.filter((row) => row.id !== null).map(({ postsVersion: _, ...post }) => post),
+          };
+        },
+      );
+      if (!answer) throw new ApiError(404, "notFound", "Project not found");
+      return answer;
     })
     .get("/published", async (c) => {
       const projectId = idParam(c.req.param("projectId"));
