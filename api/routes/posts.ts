@@ -101,19 +101,19 @@ export function postRoutes({ sql, telegram, log }: ApiDeps) {
         range ? `${range.from}/${range.to}` : "all",
         async () => (await sql<{ version: number | null }[]>`select app_public.posts_version(${userId}, ${projectId}) as version`)[0].version,
         async () => {
-          const posts = range
-            ? sql`select * from app_public.project_posts_between(${userId}, ${projectId}, ${range.from}, ${range.to})`
-            : sql`select * from app_public.project_posts(${userId}, ${projectId})`;
-          // the version and the rows from one snapshot; a row without an id: no posts
-          const rows = await sql<(Post & { postsVersion: number | null })[]>`
-            with v as (select app_public.posts_version(${userId}, ${projectId}) as posts_version)
-            select v.posts_version, ${sql(POST_COLUMNS.map((column) => `po.${column}`))}
-            from v left join lateral (${posts}) po on v.posts_version is not null
-            order by po.scheduled_for, po.id`;
-          return {
-            version: rows[0]?.postsVersion ?? null,
-            rows: rows.filter((row) => row.id !== null).map(({ postsVersion: _, ...post }) => post),
-          };
+          // The version beside every row, from the rows' snapshot (a scalar subquery keeps the
+          // posts function inlined: as a join it cost 3× the time). No rows: it is asked alone.
+          const version = sql`(select app_public.posts_version(${userId}, ${projectId})) as posts_version`;
+          const rows = await (range
+            ? sql<(Post & { postsVersion: number | null })[]>`select ${version}, ${sql(POST_COLUMNS)}
+                from app_public.project_posts_between(${userId}, ${projectId}, ${range.from}, ${range.to})`
+            : sql<(Post & { postsVersion: number | null })[]>`select ${version}, ${sql(POST_COLUMNS)}
+                from app_public.project_posts(${userId}, ${projectId})`);
+          if (rows.length === 0) {
+            const [row] = await sql<{ version: number | null }[]>`select app_public.posts_version(${userId}, ${projectId}) as version`;
+            return { version: row.version, rows: [] };
+          }
+          return { version: rows[0].postsVersion, rows: rows.map(({ postsVersion: _, ...post }) => post) };
         },
       );
       if (!answer) throw new ApiError(404, "notFound", "Project not found");
