@@ -153,6 +153,10 @@ const monthStart = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().get
 const grid = `from=${monthStart.toISOString()}&to=${new Date(monthStart.getTime() + 42 * 86_400_000).toISOString()}`;
 await load("month of 10 posts", { url: `${base}/api/projects/${small.id}/posts?${grid}`, headers });
 await load("month of 10,000 posts", { url: `${base}/api/projects/${big.id}/posts?${grid}`, headers });
+// the same project, a range holding 10 of its posts (2.5 days): its history costs nothing
+const tenStart = new Date(monthStart.getTime() + 10 * 86_400_000);
+const ten = `from=${tenStart.toISOString()}&to=${new Date(tenStart.getTime() + 2.5 * 86_400_000 - 60_000).toISOString()}`;
+await load("10 of 10,000 posts (2.5 days)", { url: `${base}/api/projects/${big.id}/posts?${ten}`, headers });
 const tag = (await fetch(`${base}/api/projects/${big.id}/posts?${grid}`, { headers })).headers.get("etag")!;
 await load("month of 10,000 posts, 304", { url: `${base}/api/projects/${big.id}/posts?${grid}`, headers: { ...headers, "if-none-match": tag } });
 await load("all 10,000 posts (no range)", { url: `${base}/api/projects/${big.id}/posts`, headers, connections: 10 });
