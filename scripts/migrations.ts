@@ -1,12 +1,15 @@
 /*
  * Developers' helper for graphile-migrate against a throwaway embedded PostgreSQL:
  *   deno run -A scripts/migrations.ts commit "What it does"   # current.sql → committed/
- *   deno run -A scripts/migrations.ts uncommit   # the last committed migration → current.sql
+ *   deno run -A scripts/migrations.ts uncommit   # the last committed migration → current/
+ *   deno run -A scripts/migrations.ts schema     # regenerate sql/functions/*.sql and sql/schema.sql
+ * commit and uncommit regenerate those files too (sql/schema_files.ts).
  * (Apply migrations to a real database with `deno task migrate`.)
  */
 import { commit, uncommit } from "graphile-migrate";
 import { runMigrations } from "graphile-worker";
-import { ensureDatabase } from "../sql/migrate.ts";
+import { ensureDatabase, migrateDatabase } from "../sql/migrate.ts";
+import { writeSchemaFiles } from "../sql/schema_files.ts";
 import { startEmbeddedPostgres } from "./postgres.ts";
 
 const action = Deno.args[0];
@@ -17,8 +20,8 @@ if (action === "worker-schema") {
   await runMigrations({ connectionString: Deno.env.get("GM_DBURL")! });
   Deno.exit(0);
 }
-if (!(action === "commit" && message) && action !== "uncommit") {
-  console.error('usage: scripts/migrations.ts commit "message" | uncommit');
+if (!(action === "commit" && message) && action !== "uncommit" && action !== "schema") {
+  console.error('usage: scripts/migrations.ts commit "message" | uncommit | schema');
   Deno.exit(2);
 }
 const dir = await Deno.makeTempDir({ prefix: "pressa-migrations-" });
@@ -37,7 +40,11 @@ try {
     afterReset: [{ _: "command" as const, command: `"${Deno.execPath()}" run -A "${new URL(import.meta.url).pathname}" worker-schema` }],
   };
   if (action === "commit") await commit(settings, message);
-  else await uncommit(settings);
+  else if (action === "uncommit") await uncommit(settings);
+  // the committed migrations only: what a reader of sql/functions/ should see
+  const committed = await ensureDatabase(pg.adminUrl, "pressa_schema");
+  await migrateDatabase(committed);
+  for (const path of await writeSchemaFiles(committed)) console.error(`wrote sql/${path}`);
 } finally {
   await pg.stop();
   await Deno.remove(dir, { recursive: true });

@@ -3,10 +3,9 @@
  * functions queue jobs with graphile_worker.add_job), then our committed migrations.
  *
  *   deno task migrate                 # uses DATABASE_URL
- *   deno task migrate --commit        # developers: commit sql/migrations/current.sql
- *                                     # (needs ROOT_DATABASE_URL and SHADOW_DATABASE_URL)
+ * (Developers commit a migration with scripts/migrations.ts, the one commit entry point.)
  */
-import { commit, migrate, watch } from "graphile-migrate";
+import { migrate, watch } from "graphile-migrate";
 import { Logger, runMigrations } from "graphile-worker";
 import postgres from "postgres";
 
@@ -52,14 +51,5 @@ if (import.meta.main) {
     console.error("Set DATABASE_URL to the database to migrate.");
     Deno.exit(2);
   }
-  if (Deno.args.includes("--commit")) {
-    await commit({
-      connectionString: url,
-      rootConnectionString: Deno.env.get("ROOT_DATABASE_URL"),
-      shadowConnectionString: Deno.env.get("SHADOW_DATABASE_URL"),
-      migrationsFolder,
-    });
-  } else {
-    await migrateDatabase(url);
-  }
+  await migrateDatabase(url);
 }

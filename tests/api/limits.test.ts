@@ -86,8 +86,10 @@ describe("AI tokens per day, per account", () => {
       body: JSON.stringify({ message: "Two" }),
     });
     expect(await streamed.text()).toContain("event: done");
-    const [spent] = await stack.sql`select tokens from app_private.ai_tokens where user_id = ${alice.user.id}`;
-    expect(Number(spent.tokens)).toBe(100);
+    // recorded as the answers end (the stream's usage comes with its last chunk)
+    await expect.poll(async () =>
+      Number((await stack.sql`select tokens from app_private.ai_tokens where user_id = ${alice.user.id}`)[0]?.tokens), { timeout: 3_000 })
+      .toBe(100);
 
     const refused = await stack.call("POST", `${alice.base}/generate-title`, {}, alice.cookie);
     expect(refused.status).toBe(429);

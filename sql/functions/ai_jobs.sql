@@ -1,0 +1,256 @@
+-- Generated from the migrated database's catalog (sql/schema_files.ts): the current definitions of the ai jobs functions.
+-- Read here; change a rule in a new migration (sql/migrations/current/), then regenerate.
+
+CREATE OR REPLACE FUNCTION app_private.utc_today()
+ RETURNS date
+ LANGUAGE sql
+ STABLE
+AS $function$ select (now() at time zone 'UTC')::date $function$;
+
+CREATE OR REPLACE FUNCTION app_public.add_chat_message(p_user_id bigint, p_project_id bigint, p_role text, p_content text)
+ RETURNS app_public.chat_messages
+ LANGUAGE plpgsql
+AS $function$
+/* why: the assistant's conversation is kept per project */
+declare
+  v_message app_public.chat_messages;
+begin
+  perform app_public.get_project(p_user_id, p_project_id);
+  insert into app_public.chat_messages (project_id, user_id, role, content)
+  values (p_project_id, p_user_id, p_role, p_content)
+  returning * into v_message;
+  return v_message;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.ai_budget_spent(p_user_id bigint, p_daily_tokens bigint)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: a content-generation job stops writing drafts once its owner's day is spent */
+  select p_daily_tokens is not null and coalesce((
+    select tokens from app_private.ai_tokens where user_id = p_user_id and day = app_private.utc_today()), 0) >= p_daily_tokens
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.begin_ai_call(p_user_id bigint, p_calls_per_minute integer, p_daily_tokens bigint)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: every AI request of an account (titles, posts, chat, a content-generation job)
+ * counts one call here before the provider is asked. Over the account's calls in the last
+ * minute, or once its tokens of the UTC day are spent, it is refused (AILIM; the hint is
+ * the API's code, the detail the seconds to wait). One account's use never counts against
+ * another's. Calls of one account are counted one at a time, so concurrent requests
+ * cannot slip past the limit together.
+ */
+declare
+  v_spent bigint;
+  v_calls int;
+  v_oldest timestamptz;
+begin
+  perform pg_advisory_xact_lock(hashtextextended('ai_calls:' || p_user_id, 0));
+  select tokens into v_spent from app_private.ai_tokens where user_id = p_user_id and day = app_private.utc_today();
+  if p_daily_tokens is not null and coalesce(v_spent, 0) >= p_daily_tokens then
+    raise exception 'The daily AI budget of this account is spent. It renews at midnight UTC.'
+      using errcode = 'AILIM', hint = 'ai.dailyBudgetSpent',
+      detail = greatest(1, ceil(extract(epoch from (app_private.utc_today() + 1)::timestamp at time zone 'UTC' - now())))::int::text;
+  end if;
+  delete from app_private.ai_calls where user_id = p_user_id and called_at <= now() - interval '1 minute';
+  select count(*), min(called_at) into v_calls, v_oldest from app_private.ai_calls where user_id = p_user_id;
+  if p_calls_per_minute is not null and v_calls >= p_calls_per_minute then
+    raise exception 'Too many AI requests from this account. Please wait a minute and try again.'
+      using errcode = 'AILIM', hint = 'ai.rateLimited',
+      detail = greatest(1, ceil(extract(epoch from v_oldest + interval '1 minute' - now())))::int::text;
+  end if;
+  insert into app_private.ai_calls (user_id) values (p_user_id);
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.chat_history(p_user_id bigint, p_project_id bigint, p_page integer, p_limit integer)
+ RETURNS TABLE(id bigint, role text, content text, created_at timestamp with time zone, has_more boolean)
+ LANGUAGE plpgsql
+ STABLE
+AS $function$
+/* why: history pages backwards from the newest: page 1 is the latest p_limit messages */
+begin
+  perform app_public.get_project(p_user_id, p_project_id);
+  return query
+    with page as (
+      select m.id, m.role, m.content, m.created_at from app_public.chat_messages m
+      where m.project_id = p_project_id
+      order by m.created_at desc, m.id desc
+      offset (greatest(p_page, 1) - 1) * p_limit limit p_limit + 1
+    )
+    select page.id, page.role, page.content, page.created_at, (select count(*) from page) > p_limit
+    from page order by page.created_at desc, page.id desc limit p_limit;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.create_generation_job(p_user_id bigint, p_project_id bigint, p_draft_ids bigint[], p_post_length integer)
+ RETURNS app_public.generation_jobs
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: "generate content" for 1–30 selected drafts of the project: a job row the client
+ * polls, and the worker job that fills the drafts, queued in the same transaction. While
+ * another job of the project is running it is refused (GJRUN, the detail is that job's
+ * id); a job silent for 15 minutes (its worker lost it for good) no longer counts.
+ */
+declare
+  v_ids bigint[];
+  v_job app_public.generation_jobs;
+  v_running bigint;
+begin
+  perform app_public.get_project(p_user_id, p_project_id);
+  perform pg_advisory_xact_lock(hashtextextended('generation_job:' || p_project_id, 0));
+  select id into v_running from app_public.generation_jobs
+  where project_id = p_project_id and status in ('pending', 'processing') and updated_at > now() - interval '15 minutes'
+  order by id desc limit 1;
+  if v_running is not null then
+    raise exception 'Content is already being generated for this project; wait for that job to finish'
+      using errcode = 'GJRUN', detail = v_running::text;
+  end if;
+  select coalesce(array_agg(distinct id), '{}') into v_ids from unnest(p_draft_ids) as id;
+  if cardinality(v_ids) = 0 then
+    raise exception 'drafts.noSelectedDrafts' using errcode = 'INVAL';
+  end if;
+  if cardinality(v_ids) > 30 then
+    raise exception 'drafts.tooManyDraftsSelected' using errcode = 'INVAL';
+  end if;
+  if (select count(*) from app_public.drafts where project_id = p_project_id and id = any(v_ids)) <> cardinality(v_ids) then
+    raise exception 'Draft not found' using errcode = 'NTFND';
+  end if;
+  -- keep the user's order of the list
+  select array_agg(id order by sort_order, created_at, id) into v_ids
+  from app_public.drafts where id = any(v_ids);
+  insert into app_public.generation_jobs (project_id, type, data, result)
+  values (p_project_id, 'generate_content',
+          jsonb_build_object('draftIds', to_jsonb(v_ids), 'postLength', p_post_length),
+          jsonb_build_object('progress', jsonb_build_object('completed', 0, 'total', cardinality(v_ids)),
+                             'drafts', '{}'::jsonb))
+  returning * into v_job;
+  perform graphile_worker.add_job('drafts__generate_content', json_build_object('jobId', v_job.id), max_attempts := 3);
+  return v_job;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.fail_generation_job(p_job_id bigint, p_error text)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  /* why: the job cannot go on at all (e.g. AI not configured): it fails with the reason */
+  update app_public.generation_jobs set status = 'failed', error = p_error
+  where id = p_job_id and status in ('pending', 'processing')
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.finish_generation_job(p_job_id bigint)
+ RETURNS app_public.generation_jobs
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: a job is completed when at least one draft got its content (the drafts that failed
+ * are listed in result.failed), and failed only when every draft failed.
+ */
+declare
+  v_job app_public.generation_jobs;
+  v_failed jsonb;
+  v_done int;
+begin
+  select * into v_job from app_public.generation_jobs where id = p_job_id and status = 'processing' for update;
+  if not found then
+    return null;
+  end if;
+  select coalesce(jsonb_agg(jsonb_build_object('draftId', key::bigint, 'error', value ->> 'error'))
+                    filter (where jsonb_typeof(value) = 'object'), '[]'),
+         count(*) filter (where value = '"done"')
+  into v_failed, v_done
+  from jsonb_each(v_job.result -> 'drafts');
+  update app_public.generation_jobs set
+    status = case when v_done > 0 then 'completed' else 'failed' end,
+    result = result || jsonb_build_object('failed', v_failed),
+    error = case when v_done > 0 then null else coalesce(v_failed -> 0 ->> 'error', 'No draft could be generated') end
+  where id = p_job_id
+  returning * into v_job;
+  return v_job;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.get_generation_job(p_user_id bigint, p_project_id bigint, p_job_id bigint)
+ RETURNS app_public.generation_jobs
+ LANGUAGE plpgsql
+ STABLE
+AS $function$
+/* why: the client polls its job; another user's job is "not found" */
+declare
+  v_job app_public.generation_jobs;
+begin
+  select j.* into v_job from app_public.generation_jobs j
+  join app_public.projects p on p.id = j.project_id and p.user_id = p_user_id
+  where j.id = p_job_id and j.project_id = p_project_id;
+  if not found then
+    raise exception 'Job not found' using errcode = 'NTFND';
+  end if;
+  return v_job;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.record_ai_tokens(p_user_id bigint, p_tokens bigint)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  /* why: the tokens a provider call cost (as the provider reported them) count against the account's day */
+  insert into app_private.ai_tokens (user_id, day, tokens)
+  values (p_user_id, app_private.utc_today(), greatest(p_tokens, 0))
+  on conflict (user_id, day) do update set tokens = app_private.ai_tokens.tokens + excluded.tokens
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.record_draft_generation(p_job_id bigint, p_draft_id bigint, p_content text, p_error text)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/* why: one draft done (its content written) or failed, and the job's progress, in one step */
+declare
+  v_job app_public.generation_jobs;
+begin
+  select * into v_job from app_public.generation_jobs where id = p_job_id and status = 'processing' for update;
+  if not found or v_job.result -> 'drafts' ? p_draft_id::text then
+    return;
+  end if;
+  if p_error is null then
+    update app_public.drafts set content = p_content where id = p_draft_id and project_id = v_job.project_id;
+  end if;
+  update app_public.generation_jobs set result = jsonb_set(
+      jsonb_set(result, array['drafts', p_draft_id::text],
+        case when p_error is null then '"done"'::jsonb else jsonb_build_object('error', p_error) end),
+      '{progress,completed}', to_jsonb(coalesce((result #>> '{progress,completed}')::int, 0) + 1))
+  where id = p_job_id;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.start_generation_job(p_job_id bigint)
+ RETURNS TABLE(draft_id bigint, title text, post_length integer, project_id bigint)
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: the worker's start (or restart) of a job: it becomes processing and answers the
+ * drafts still to do, so a restarted job never regenerates a finished draft.
+ */
+declare
+  v_job app_public.generation_jobs;
+begin
+  update app_public.generation_jobs set status = 'processing'
+  where id = p_job_id and status in ('pending', 'processing')
+  returning * into v_job;
+  if not found then
+    return;
+  end if;
+  return query
+    select d.id, d.title, coalesce((v_job.data ->> 'postLength')::int, 1500), v_job.project_id
+    from jsonb_array_elements_text(v_job.data -> 'draftIds') with ordinality as ids(id, n)
+    join app_public.drafts d on d.id = ids.id::bigint
+    where not (v_job.result -> 'drafts' ? ids.id)
+    order by ids.n;
+end;
+$function$;

@@ -1,0 +1,192 @@
+-- Generated from the migrated database's catalog (sql/schema_files.ts): the current definitions of the posts approval functions.
+-- Read here; change a rule in a new migration (sql/migrations/current/), then regenerate.
+
+CREATE OR REPLACE FUNCTION app_private.approval_lead()
+ RETURNS interval
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$ select interval '2 hours' $function$;
+
+CREATE OR REPLACE FUNCTION app_private.notify_admin(p_post_id bigint, p_kind text)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/* why: the channel admin hears about failed and uncertain publications in Telegram */
+begin
+  perform graphile_worker.add_job('posts__notify_admin', json_build_object('postId', p_post_id, 'kind', p_kind),
+    max_attempts := 10);
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.queue_approval(p_post app_public.posts)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/* why: the approval request goes out 2 hours before the post's time, or at once if that is sooner */
+begin
+  perform graphile_worker.add_job(
+    'posts__send_approval', json_build_object('postId', p_post.id),
+    run_at := greatest(now(), p_post.scheduled_for - app_private.approval_lead()),
+    job_key := app_private.post_job_key(p_post.id, 'approval'),
+    max_attempts := 10
+  );
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.retract_approval(p_post app_public.posts, p_reason text)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/* why: an approval message that no longer applies is edited to say so (its buttons then do nothing) */
+begin
+  if p_post.approval_message_ids ? 'chatId' then
+    perform graphile_worker.add_job('posts__retract_approval', json_build_object(
+      'chatId', p_post.approval_message_ids -> 'chatId',
+      'messageId', p_post.approval_message_ids -> 'buttonsMessageId',
+      'reason', p_reason,
+      'language', (select language from app_public.projects where id = p_post.project_id)));
+  end if;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.decide_post(p_post_id bigint, p_chat_id bigint, p_message_id bigint, p_approve boolean)
+ RETURNS app_public.posts
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: an admin's press on Approve or Reject. Only the current approval message of a post
+ * still waiting counts, once, and only while the project's channel is the chat the preview
+ * asked about; anything else answers null and changes nothing. Approval records the chat
+ * it was given for and queues the publication at the post's time (at once if it has passed).
+ */
+declare
+  v_post app_public.posts;
+begin
+  update app_public.posts p set status = case when p_approve then 'approved' else 'rejected' end,
+    approved_chat_id = case when p_approve then p.approval_chat_id end
+  where p.id = p_post_id and p.status = 'scheduled'
+    and (p.approval_message_ids ->> 'chatId')::bigint = p_chat_id
+    and (p.approval_message_ids ->> 'buttonsMessageId')::bigint = p_message_id
+    and p.approval_chat_id = (select c.chat_id from app_public.channels c
+                              where c.project_id = p.project_id and c.status = 'connected')
+  returning * into v_post;
+  if not found then
+    return null;
+  end if;
+  if p_approve then
+    perform app_private.queue_publication(v_post.id, greatest(now(), v_post.scheduled_for));
+  end if;
+  return v_post;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.post_for_approval(p_post_id bigint, p_job_id text)
+ RETURNS app_public.post_delivery
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: the approval job's guard. An automatic request (2 h before) moves a draft to
+ * scheduled; a manual one already did. Answers null when there is nothing to send (the
+ * preview went out already, another job is sending it, or the post moved on). Content
+ * over 4096 characters fails the post with the reason instead of sending; a project
+ * without a channel leaves it a draft saying so. The claim lets one job send the preview
+ * when the automatic request and Publish meet; the same job retried after a crash takes
+ * its claim back, and any job may take a claim older than two minutes. The claim records
+ * which chat the preview asks about.
+ */
+declare
+  v_post app_public.posts;
+  v_channel app_public.channels;
+begin
+  select * into v_post from app_public.posts where id = p_post_id and not is_recurring for update;
+  if not found or v_post.status not in ('draft', 'scheduled') or v_post.approval_message_ids ? 'chatId' then
+    return null;
+  end if;
+  if length(v_post.content) > 4096 then
+    update app_public.posts set status = 'failed',
+      last_error = format('schedule.captionTooLong: %s/%s', length(v_post.content), 4096)
+    where id = p_post_id;
+    return null;
+  end if;
+  if v_post.approval_message_ids ->> 'claimedBy' is distinct from p_job_id
+     and coalesce((v_post.approval_message_ids ->> 'claimedAt')::timestamptz > now() - interval '2 minutes', false) then
+    return null;
+  end if;
+  v_channel := app_private.project_channel(v_post.project_id);
+  if v_channel.id is null then
+    update app_public.posts set status = 'draft', approval_message_ids = '{}', approval_chat_id = null,
+      last_error = 'Connect a channel before publishing'
+    where id = p_post_id;
+    return null;
+  end if;
+  update app_public.posts set status = 'scheduled', approval_chat_id = v_channel.chat_id,
+    approval_message_ids = jsonb_build_object('claimedAt', now(), 'claimedBy', p_job_id)
+  where id = p_post_id returning * into v_post;
+  return app_private.delivery(v_post);
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.record_approval_failed(p_post_id bigint, p_reason text)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  /* why: the admin could not be reached (blocked the bot, no chat): the post returns to draft with the reason */
+  update app_public.posts set status = 'draft', last_error = p_reason, approval_message_ids = '{}'
+  where id = p_post_id and status = 'scheduled' and not (approval_message_ids ? 'chatId')
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.record_approval_sent(p_post_id bigint, p_chat_id bigint, p_message_ids bigint[])
+ RETURNS boolean
+ LANGUAGE sql
+AS $function$
+  /* why: remembers which message carries the buttons, so only that message can decide;
+     a preview sent to someone who is no longer the approver records nothing */
+  update app_public.posts p set approval_message_ids = jsonb_build_object(
+      'chatId', p_chat_id, 'messageIds', to_jsonb(p_message_ids), 'buttonsMessageId', p_message_ids[cardinality(p_message_ids)])
+  where p.id = p_post_id and p.status = 'scheduled' and not (p.approval_message_ids ? 'chatId')
+    and exists (select 1 from app_public.channels c where c.project_id = p.project_id and c.status = 'connected'
+                and c.approver_user_id = p_chat_id and c.chat_id = p.approval_chat_id)
+  returning true
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.request_post_approval(p_user_id bigint, p_project_id bigint, p_post_id bigint)
+ RETURNS app_public.posts
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: the Publish button. Only a post in status draft can be sent for approval; content
+ * over Telegram's 4096 characters is refused here, naming the length and the maximum. A
+ * post already sent for approval (the automatic request 2 hours before came first) answers
+ * as it is: what the user asked for is under way.
+ */
+declare
+  v_post app_public.posts;
+  v_length int;
+begin
+  perform app_public.get_project(p_user_id, p_project_id);
+  select * into v_post from app_public.posts where id = p_post_id and project_id = p_project_id for update;
+  if not found then
+    raise exception 'Post not found' using errcode = 'NTFND';
+  end if;
+  if v_post.is_recurring then
+    raise exception 'A recurring series is sent for approval one occurrence at a time' using errcode = 'INVAL';
+  end if;
+  if v_post.status = 'scheduled' then
+    return v_post;
+  end if;
+  if v_post.status <> 'draft' then
+    raise exception 'Only a post in status draft can be sent for approval' using errcode = 'INVAL';
+  end if;
+  v_length := length(v_post.content);
+  if v_length > 4096 then
+    raise exception 'schedule.captionTooLong: %/%', v_length, 4096 using errcode = 'CLONG';
+  end if;
+  if app_private.project_channel(p_project_id) is null then
+    raise exception 'Connect a channel before publishing' using errcode = 'NOCHN';
+  end if;
+  update app_public.posts set status = 'scheduled', last_error = null where id = p_post_id returning * into v_post;
+  perform graphile_worker.add_job('posts__send_approval', json_build_object('postId', v_post.id),
+    job_key := app_private.post_job_key(v_post.id, 'approval'), max_attempts := 10);
+  return v_post;
+end;
+$function$;

@@ -1,0 +1,217 @@
+-- Generated from the migrated database's catalog (sql/schema_files.ts): the current definitions of the posts publish functions.
+-- Read here; change a rule in a new migration (sql/migrations/current/), then regenerate.
+
+CREATE OR REPLACE FUNCTION app_private.delivery(p_post app_public.posts)
+ RETURNS app_public.post_delivery
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: a post with its project's connected channel and that channel's pinned approver */
+  select p_post.id, p_post.status, p_post.title, p_post.content, p_post.image_url, p_post.scheduled_for,
+         c.chat_id, c.link, c.approver_user_id,
+         p_post.approval_message_ids, p_post.channel_message_ids, p_post.last_error, pr.language, pr.timezone,
+         c.id, c.approver_handle, c.rights_checked_at, p_post.channel_chat_id
+  from app_public.projects pr
+  left join app_public.channels c on c.project_id = pr.id and c.status = 'connected'
+  where pr.id = p_post.project_id
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.post_job_key(p_post_id bigint, p_kind text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$ select 'post:' || p_post_id || ':' || p_kind $function$;
+
+CREATE OR REPLACE FUNCTION app_private.queue_publication(p_post_id bigint, p_run_at timestamp with time zone)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  select graphile_worker.add_job('posts__publish', json_build_object('postId', p.id),
+    queue_name := 'publish:project:' || p.project_id,
+    run_at := p_run_at,
+    job_key := app_private.post_job_key(p.id, 'publish'), max_attempts := 10)
+  from app_public.posts p where p.id = p_post_id
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.resolve_uncertain(p_post_id bigint, p_in_channel boolean)
+ RETURNS app_public.posts
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: only a person can tell whether an uncertain post reached the channel. "It is
+ * there" records it published, linked to its first message when that is known (a photo
+ * recorded before the text) and the channel is still the chat it went to; "Send again"
+ * queues a new send, which first removes what of the post is known to be in the channel.
+ * Answers null when the post is not uncertain (someone answered first).
+ */
+declare
+  v_post app_public.posts;
+begin
+  update app_public.posts p set
+    status = case when p_in_channel then 'published' else 'approved' end,
+    published_at = case when p_in_channel then now() else null end,
+    published_links = case
+      when p_in_channel and jsonb_array_length(p.channel_message_ids) > 0 then coalesce((
+        select jsonb_build_object(regexp_replace(d.channel_link, '^@', ''),
+          'https://t.me/' || regexp_replace(d.channel_link, '^@', '') || '/' || (p.channel_message_ids ->> 0))
+        from app_private.delivery(p) d where d.channel_link is not null and d.channel_chat_id = p.channel_chat_id), '{}')
+      else p.published_links end,
+    last_error = null
+  where p.id = p_post_id and p.status = 'uncertain'
+  returning * into v_post;
+  if found and not p_in_channel then
+    perform app_private.queue_publication(p_post_id, now());
+  end if;
+  return v_post;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.unqueue_post_jobs(p_post_id bigint)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/* why: moving or deleting a post must not leave a job behind to act on it */
+begin
+  perform graphile_worker.remove_job(app_private.post_job_key(p_post_id, 'approval'));
+  perform graphile_worker.remove_job(app_private.post_job_key(p_post_id, 'publish'));
+  perform graphile_worker.remove_job(app_private.post_job_key(p_post_id, 'spawn'));
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.begin_sending(p_post_id bigint, p_worker_id text)
+ RETURNS app_public.post_delivery
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: the publication's guard, committed before Telegram is called. From here on a crash
+ * cannot lead to a second send: the post is `sending` with the worker's id, and only a
+ * person (the admin) can send it again. A post is only sent to the chat it was approved
+ * for: if the project's channel is another one now, it goes back to draft, saying why.
+ */
+declare
+  v_post app_public.posts;
+  v_channel app_public.channels;
+begin
+  select * into v_post from app_public.posts
+  where id = p_post_id and status = 'approved' and scheduled_for <= now() + interval '2 seconds'
+  for update;
+  if not found then
+    return null;
+  end if;
+  v_channel := app_private.project_channel(v_post.project_id);
+  if v_post.approved_chat_id is null or v_post.approved_chat_id is distinct from v_channel.chat_id then
+    update app_public.posts set status = 'draft', approval_message_ids = '{}', approval_chat_id = null,
+      approved_chat_id = null,
+      last_error = 'The channel changed after this post was approved; publish it again to send it for approval'
+    where id = p_post_id;
+    return null;
+  end if;
+  update app_public.posts set status = 'sending', sending_worker_id = p_worker_id, sending_started_at = now()
+  where id = p_post_id
+  returning * into v_post;
+  return app_private.delivery(v_post);
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.post_delivery_info(p_post_id bigint)
+ RETURNS app_public.post_delivery
+ LANGUAGE sql
+ STABLE
+AS $function$
+  select app_private.delivery(p) from app_public.posts p where p.id = p_post_id
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.postpone_sending(p_post_id bigint, p_seconds integer)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/* why: Telegram said "retry after N" (nothing was sent): back to approved, publish again after the wait */
+begin
+  update app_public.posts set status = 'approved', sending_worker_id = null where id = p_post_id and status = 'sending';
+  if found then
+    perform app_private.queue_publication(p_post_id, now() + make_interval(secs => p_seconds));
+  end if;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.record_published(p_post_id bigint, p_chat_id bigint, p_message_ids bigint[], p_links jsonb)
+ RETURNS app_public.posts
+ LANGUAGE sql
+AS $function$
+  /* why: the send succeeded: keep the chat, its message ids and links; the draft leaves the list */
+  update app_public.posts set status = 'published', channel_message_ids = to_jsonb(p_message_ids),
+    channel_chat_id = p_chat_id, published_links = p_links, published_at = now(), sending_worker_id = null,
+    last_error = null
+  where id = p_post_id and status in ('sending', 'uncertain')
+  returning *
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.record_send_failed(p_post_id bigint, p_reason text, p_definite boolean)
+ RETURNS app_public.posts
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: a definite refusal by Telegram fails the post with the reason; a lost answer or a
+ * timeout leaves it uncertain (it may be in the channel). Either way the admin is told.
+ */
+declare
+  v_post app_public.posts;
+begin
+  update app_public.posts set status = case when p_definite then 'failed' else 'uncertain' end,
+    last_error = p_reason, sending_worker_id = null
+  where id = p_post_id and status = 'sending'
+  returning * into v_post;
+  if found then
+    perform app_private.notify_admin(p_post_id, case when p_definite then 'failed' else 'uncertain' end);
+  end if;
+  return v_post;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.record_sent_part(p_post_id bigint, p_chat_id bigint, p_message_ids bigint[])
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  /* why: what of a post being sent is in the channel, and in which chat (an empty list once leftovers are removed) */
+  update app_public.posts set channel_message_ids = to_jsonb(p_message_ids), channel_chat_id = p_chat_id
+  where id = p_post_id and status = 'sending'
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.resolve_uncertain_post(p_post_id bigint, p_chat_id bigint, p_in_channel boolean)
+ RETURNS app_public.posts
+ LANGUAGE plpgsql
+AS $function$
+/* why: the admin's answer in Telegram; only from the chat of the project's admin */
+begin
+  if not exists (select 1 from app_public.posts p where p.id = p_post_id
+                 and exists (select 1 from app_private.delivery(p) d where d.admin_chat_id = p_chat_id)) then
+    return null;
+  end if;
+  return app_private.resolve_uncertain(p_post_id, p_in_channel);
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.resolve_uncertain_post_as_owner(p_user_id bigint, p_project_id bigint, p_post_id bigint, p_in_channel boolean)
+ RETURNS app_public.posts
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: the project's owner may answer the same question from the post's details (they can
+ * look at the channel too). A post no longer uncertain (the admin answered first) is
+ * answered as it is, unchanged.
+ */
+declare
+  v_post app_public.posts;
+begin
+  perform 1 from app_public.posts po join app_public.projects pr on pr.id = po.project_id
+  where po.id = p_post_id and po.project_id = p_project_id and pr.user_id = p_user_id;
+  if not found then
+    raise exception 'Post not found' using errcode = 'NTFND';
+  end if;
+  v_post := app_private.resolve_uncertain(p_post_id, p_in_channel);
+  if v_post.id is null then
+    select * into v_post from app_public.posts where id = p_post_id;
+  end if;
+  return v_post;
+end;
+$function$;

@@ -1,0 +1,242 @@
+-- Generated from the migrated database's catalog (sql/schema_files.ts): the current definitions of the posts schedule functions.
+-- Read here; change a rule in a new migration (sql/migrations/current/), then regenerate.
+
+CREATE OR REPLACE FUNCTION app_private.bump_posts_version()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+/* why: one bump per statement and project, whatever the statement changed (insert, update,
+   delete); posts deleted with their project bump nothing */
+begin
+  insert into app_private.posts_versions (project_id)
+  select distinct c.project_id from changed_posts c
+  where exists (select 1 from app_public.projects p where p.id = c.project_id)
+  on conflict (project_id) do update set version = app_private.posts_versions.version + 1;
+  return null;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.delete_post(p_user_id bigint, p_project_id bigint, p_post_id bigint, p_delete_series boolean)
+ RETURNS SETOF app_public.posts
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: deletes a post (or, for a series or one of its occurrences with p_delete_series,
+ * the series and its unpublished occurrences) and every job that would act on it. Answers
+ * the deleted rows so the caller can remove their channel messages. A post being sent
+ * right now cannot be deleted.
+ */
+declare
+  v_post app_public.posts;
+  v_series_id bigint;
+  v_row app_public.posts;
+begin
+  perform app_public.get_project(p_user_id, p_project_id);
+  select * into v_post from app_public.posts where id = p_post_id and project_id = p_project_id for update;
+  if not found then
+    raise exception 'Post not found' using errcode = 'NTFND';
+  end if;
+  v_series_id := case when v_post.is_recurring then v_post.id else v_post.series_id end;
+  for v_row in
+    select * from app_public.posts
+    where project_id = p_project_id
+      and (id = p_post_id
+           or (p_delete_series and v_series_id is not null
+               and (id = v_series_id or (series_id = v_series_id and status <> 'published'))))
+    for update
+  loop
+    if v_row.status = 'sending' then
+      raise exception 'The post is being published right now; try again in a moment' using errcode = 'EDPUB';
+    end if;
+    perform app_private.retract_approval(v_row, 'deleted');
+    perform app_private.unqueue_post_jobs(v_row.id);
+    delete from app_public.posts where id = v_row.id;
+    return next v_row;
+  end loop;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.posts_version(p_user_id bigint, p_project_id bigint)
+ RETURNS bigint
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: what the posts lists' ETag says; another user's project has none (null: the API answers 404) */
+  select coalesce(v.version, 0) from app_public.projects p
+  left join app_private.posts_versions v on v.project_id = p.id
+  where p.id = p_project_id and p.user_id = p_user_id
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.project_posts(p_user_id bigint, p_project_id bigint)
+ RETURNS SETOF app_public.posts
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: the calendar's posts (series and occurrences included); ownership in the join */
+  select po.* from app_public.posts po
+  join app_public.projects p on p.id = po.project_id and p.user_id = p_user_id
+  where po.project_id = p_project_id
+  order by po.scheduled_for, po.id
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.project_posts_between(p_user_id bigint, p_project_id bigint, p_from timestamp with time zone, p_to timestamp with time zone)
+ RETURNS SETOF app_public.posts
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: the calendar's month: the posts due in [p_from, p_to); every series that may have
+     occurrences there (begun before p_to and not stopped before p_from), so the grid can
+     show its virtual occurrences; and every post still holding a draft, wherever it lies,
+     so the schedule form knows which drafts are free. Only for the project's owner. */
+  select po.* from app_public.posts po
+  where po.id = any(array(
+    select id from app_public.posts
+    where project_id = p_project_id and scheduled_for >= p_from and scheduled_for < p_to
+    union
+    select id from app_public.posts
+    where project_id = p_project_id and is_recurring and scheduled_for < p_to
+      and (status = 'draft' or coalesce(recurring_last_post, scheduled_for) >= p_from)
+    union
+    select id from app_public.posts
+    where project_id = p_project_id and draft_id is not null
+      and status in ('draft', 'scheduled', 'approved', 'sending', 'uncertain')
+  ))
+  and exists (select 1 from app_public.projects p where p.id = p_project_id and p.user_id = p_user_id)
+  order by po.scheduled_for, po.id
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.published_posts(p_user_id bigint, p_project_id bigint)
+ RETURNS SETOF app_public.posts
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: the Published page, newest first */
+  select po.* from app_public.posts po
+  join app_public.projects p on p.id = po.project_id and p.user_id = p_user_id
+  where po.project_id = p_project_id and po.status = 'published'
+  order by po.published_at desc nulls last, po.id desc
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.schedule_post(p_user_id bigint, p_project_id bigint, p_draft_id bigint, p_scheduled_for timestamp with time zone, p_recurring_type text, p_title text, p_content text)
+ RETURNS app_public.posts
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: creates a post in status draft. One-time: linked to the chosen draft, whose title,
+ * content and image it copies. Recurring: a series with placeholder text whose occurrences
+ * take drafts in turn. Past times are refused (the client computes the instant in the
+ * project's timezone; the comparison is absolute).
+ */
+declare
+  v_project app_public.projects := app_public.get_project(p_user_id, p_project_id);
+  v_draft app_public.drafts;
+  v_post app_public.posts;
+  v_recurring boolean := coalesce(p_recurring_type, 'none') <> 'none';
+begin
+  if p_scheduled_for <= now() then
+    raise exception 'Cannot schedule posts in the past. Please select a future time.' using errcode = 'PASTT';
+  end if;
+  if app_private.project_channel(p_project_id) is null then
+    raise exception 'Connect a channel before scheduling posts' using errcode = 'NOCHN';
+  end if;
+  if v_recurring then
+    if not exists (select 1 from app_public.available_series_drafts(p_project_id)) then
+      raise exception 'schedule.noDraftsForRecurring' using errcode = 'INVAL';
+    end if;
+    insert into app_public.posts (project_id, title, content, scheduled_for, is_recurring, recurring_type)
+    values (p_project_id, coalesce(p_title, ''), coalesce(p_content, ''), p_scheduled_for, true, p_recurring_type)
+    returning * into v_post;
+    perform graphile_worker.add_job('posts__spawn_occurrence', json_build_object('seriesId', v_post.id),
+      run_at := greatest(now(), p_scheduled_for - app_private.approval_lead()),
+      job_key := app_private.post_job_key(v_post.id, 'spawn'));
+    return v_post;
+  end if;
+  if p_draft_id is null then
+    raise exception 'schedule.selectDraft' using errcode = 'INVAL';
+  end if;
+  select * into v_draft from app_public.drafts where id = p_draft_id and project_id = p_project_id;
+  if not found then
+    raise exception 'Draft not found' using errcode = 'NTFND';
+  end if;
+  if exists (select 1 from app_public.posts where draft_id = p_draft_id and status not in ('rejected', 'failed')) then
+    raise exception 'schedule.draftAlreadyScheduled' using errcode = 'INVAL';
+  end if;
+  insert into app_public.posts (project_id, draft_id, title, content, image_url, scheduled_for)
+  values (p_project_id, v_draft.id, v_draft.title, v_draft.content, v_draft.image_url, p_scheduled_for)
+  returning * into v_post;
+  perform app_private.queue_approval(v_post);
+  return v_post;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.update_post(p_user_id bigint, p_project_id bigint, p_post_id bigint, p_draft_id bigint, p_scheduled_for timestamp with time zone, p_recurring_type text, p_title text, p_content text)
+ RETURNS app_public.posts
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: editing moves the post's jobs. A published post cannot be edited; one being sent
+ * cannot either. An edited post that was already sent for approval goes back to draft:
+ * the admin approved the old version, so they are asked again. An edited series starts
+ * again from its new time (and a series that stopped for lack of drafts runs again).
+ */
+declare
+  v_post app_public.posts;
+  v_draft app_public.drafts;
+  v_recurring boolean := coalesce(p_recurring_type, 'none') <> 'none';
+begin
+  perform app_public.get_project(p_user_id, p_project_id);
+  select * into v_post from app_public.posts where id = p_post_id and project_id = p_project_id for update;
+  if not found then
+    raise exception 'Post not found' using errcode = 'NTFND';
+  end if;
+  if v_post.status = 'published' then
+    raise exception 'cannot edit published' using errcode = 'EDPUB';
+  end if;
+  if v_post.status in ('sending', 'uncertain') then
+    raise exception 'The post is being published right now and cannot be edited' using errcode = 'EDPUB';
+  end if;
+  if p_scheduled_for <= now() then
+    raise exception 'Cannot schedule posts in the past. Please select a future time.' using errcode = 'PASTT';
+  end if;
+  if v_recurring <> v_post.is_recurring then
+    raise exception 'A one-time post cannot become recurring or the other way round; delete it and schedule anew'
+      using errcode = 'INVAL';
+  end if;
+  if not v_recurring then
+    if p_draft_id is null then
+      raise exception 'schedule.selectDraft' using errcode = 'INVAL';
+    end if;
+    select * into v_draft from app_public.drafts where id = p_draft_id and project_id = p_project_id;
+    if not found then
+      raise exception 'Draft not found' using errcode = 'NTFND';
+    end if;
+    if exists (select 1 from app_public.posts where draft_id = p_draft_id and id <> p_post_id
+               and status not in ('rejected', 'failed')) then
+      raise exception 'schedule.draftAlreadyScheduled' using errcode = 'INVAL';
+    end if;
+  end if;
+  perform app_private.retract_approval(v_post, 'edited');
+  perform app_private.unqueue_post_jobs(v_post.id);
+  update app_public.posts set
+    draft_id = case when v_recurring then null else v_draft.id end,
+    title = case when v_recurring then coalesce(p_title, title) else v_draft.title end,
+    content = case when v_recurring then coalesce(p_content, content) else v_draft.content end,
+    image_url = case when v_recurring then null else v_draft.image_url end,
+    scheduled_for = p_scheduled_for,
+    recurring_type = coalesce(p_recurring_type, 'none'),
+    status = 'draft',
+    recurring_last_post = case when v_recurring then null else recurring_last_post end,
+    approval_message_ids = '{}',
+    last_error = null
+  where id = p_post_id
+  returning * into v_post;
+  if v_recurring then
+    perform graphile_worker.add_job('posts__spawn_occurrence', json_build_object('seriesId', v_post.id),
+      run_at := greatest(now(), app_private.series_next_time(v_post) - app_private.approval_lead()),
+      job_key := app_private.post_job_key(v_post.id, 'spawn'));
+  else
+    perform app_private.queue_approval(v_post);
+  end if;
+  return v_post;
+end;
+$function$;

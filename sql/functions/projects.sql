@@ -1,0 +1,137 @@
+-- Generated from the migrated database's catalog (sql/schema_files.ts): the current definitions of the projects functions.
+-- Read here; change a rule in a new migration (sql/migrations/current/), then regenerate.
+
+CREATE OR REPLACE FUNCTION app_public.create_project(p_user_id bigint, p_name text, p_description text, p_writing_style jsonb, p_admin_handle text, p_timezone text, p_language text, p_sources text, p_max_projects integer DEFAULT NULL::integer)
+ RETURNS app_public.projects
+ LANGUAGE plpgsql
+AS $function$
+/* why: defaults of spec §3 come from the table; the handle is stored without its @; an account has at most p_max_projects */
+declare
+  v_project app_public.projects;
+begin
+  perform pg_advisory_xact_lock(hashtextextended('projects:' || p_user_id, 0));
+  if p_max_projects is not null and (select count(*) from app_public.projects where user_id = p_user_id) >= p_max_projects then
+    raise exception 'An account can have at most % projects. Delete one you no longer need.', p_max_projects
+      using errcode = 'QUOTA', hint = 'projects.quotaReached';
+  end if;
+  insert into app_public.projects (user_id, name, description, writing_style, admin_handle, timezone, language, sources)
+  values (
+    p_user_id, btrim(p_name), coalesce(p_description, ''),
+    coalesce(p_writing_style, '{"formality": 2, "seriousness": 2, "emojiUsage": 1}'),
+    ltrim(btrim(p_admin_handle), '@'), coalesce(p_timezone, 'Europe/Moscow'), coalesce(p_language, 'ru'),
+    coalesce(p_sources, '')
+  )
+  returning * into v_project;
+  return v_project;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.delete_project(p_user_id bigint, p_project_id bigint)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: deleting a project removes its channel, drafts, posts, chat, jobs and uploads
+ * (cascade); their files are deleted by the worker (uploads__delete), and their URLs
+ * answer 404 at once since the rows are gone.
+ */
+declare
+  v_keys text[];
+begin
+  select coalesce(array_agg(key), '{}') into v_keys from app_private.uploads
+  where project_id = p_project_id and exists (select 1 from app_public.projects where id = p_project_id and user_id = p_user_id);
+  delete from app_public.projects where id = p_project_id and user_id = p_user_id;
+  if not found then
+    raise exception 'Project not found' using errcode = 'NTFND';
+  end if;
+  if cardinality(v_keys) > 0 then
+    perform graphile_worker.add_job('uploads__delete', json_build_object('keys', to_jsonb(v_keys)), max_attempts := 10);
+  end if;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.get_project(p_user_id bigint, p_project_id bigint)
+ RETURNS app_public.projects
+ LANGUAGE plpgsql
+ STABLE
+AS $function$
+/* why: ownership check shared by every project-scoped call: another user's project is "not found" */
+declare
+  v_project app_public.projects;
+begin
+  select * into v_project from app_public.projects where id = p_project_id and user_id = p_user_id;
+  if not found then
+    raise exception 'Project not found' using errcode = 'NTFND';
+  end if;
+  return v_project;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.update_project(p_user_id bigint, p_project_id bigint, p_changes jsonb, p_approver jsonb)
+ RETURNS app_public.projects
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: PATCH semantics: only the keys present in p_changes change. A new admin handle on a
+ * project with a connected channel must come with the approver Telegram confirmed for that
+ * very chat (p_approver: userId, handle, name, chatId; see approver_change_prerequisites),
+ * else nothing changes (APRNV). The approver then moves, and posts waiting for approval are
+ * asked again of the new approver (the old previews lose their buttons).
+ */
+declare
+  v_project app_public.projects;
+  v_channel app_public.channels;
+  v_handle text := ltrim(btrim(p_changes ->> 'adminHandle'), '@');
+  v_moved boolean := false;
+  v_post app_public.posts;
+begin
+  select * into v_project from app_public.projects where id = p_project_id and user_id = p_user_id for update;
+  if not found then
+    raise exception 'Project not found' using errcode = 'NTFND';
+  end if;
+  select * into v_channel from app_public.channels
+  where project_id = p_project_id and status = 'connected' for update;
+  if v_handle is not null and lower(v_handle) <> lower(v_project.admin_handle) and v_channel.id is not null then
+    if p_approver is null or lower(ltrim(p_approver ->> 'handle', '@')) <> lower(v_handle)
+       or (p_approver ->> 'chatId')::bigint is distinct from v_channel.chat_id then
+      raise exception 'The new admin @% is not confirmed as an administrator of %', v_handle, v_channel.link
+        using errcode = 'APRNV';
+    end if;
+    v_moved := (p_approver ->> 'userId')::bigint is distinct from v_channel.approver_user_id;
+    update app_public.channels set approver_user_id = (p_approver ->> 'userId')::bigint, approver_handle = v_handle,
+      approver_name = p_approver ->> 'name', rights_checked_at = now(),
+      config = config || jsonb_build_object('adminChatId', (p_approver ->> 'userId')::bigint)
+    where id = v_channel.id;
+  end if;
+  update app_public.projects p set
+    name = coalesce(btrim(p_changes ->> 'name'), p.name),
+    description = coalesce(p_changes ->> 'description', p.description),
+    writing_style = coalesce(p_changes -> 'writingStyle', p.writing_style),
+    admin_handle = coalesce(v_handle, p.admin_handle),
+    timezone = coalesce(p_changes ->> 'timezone', p.timezone),
+    language = coalesce(p_changes ->> 'language', p.language),
+    sources = coalesce(p_changes ->> 'sources', p.sources)
+  where p.id = p_project_id
+  returning * into v_project;
+  if v_moved then
+    for v_post in
+      select * from app_public.posts where project_id = p_project_id and status = 'scheduled' for update
+    loop
+      perform app_private.retract_approval(v_post, 'approverChanged');
+      update app_public.posts set approval_message_ids = '{}', approval_chat_id = null where id = v_post.id;
+      perform graphile_worker.add_job('posts__send_approval', json_build_object('postId', v_post.id),
+        job_key := app_private.post_job_key(v_post.id, 'approval'), max_attempts := 10);
+    end loop;
+  end if;
+  return v_project;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.user_projects(p_user_id bigint)
+ RETURNS SETOF app_public.projects
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: the dashboard and sidebar list, newest first */
+  select * from app_public.projects where user_id = p_user_id order by created_at desc, id desc
+$function$;

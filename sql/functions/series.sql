@@ -1,0 +1,80 @@
+-- Generated from the migrated database's catalog (sql/schema_files.ts): the current definitions of the series functions.
+-- Read here; change a rule in a new migration (sql/migrations/current/), then regenerate.
+
+CREATE OR REPLACE FUNCTION app_private.next_occurrence(p_from timestamp with time zone, p_type text, p_timezone text)
+ RETURNS timestamp with time zone
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  select ((p_from at time zone p_timezone)
+          + case p_type when 'daily' then interval '1 day' when 'weekly' then interval '7 days' end)
+         at time zone p_timezone
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.series_next_time(p_series app_public.posts)
+ RETURNS timestamp with time zone
+ LANGUAGE sql
+ STABLE
+AS $function$
+  select case when p_series.recurring_last_post is null then p_series.scheduled_for
+    else app_private.next_occurrence(p_series.recurring_last_post, p_series.recurring_type,
+      (select timezone from app_public.projects where id = p_series.project_id)) end
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.available_series_drafts(p_project_id bigint)
+ RETURNS SETOF app_public.drafts
+ LANGUAGE sql
+ STABLE
+AS $function$
+  select d.* from app_public.drafts d
+  where d.project_id = p_project_id
+    and not exists (
+      select 1 from app_public.posts p
+      where p.draft_id = d.id and p.status not in ('rejected', 'failed')
+    )
+  order by d.sort_order, d.created_at, d.id
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.spawn_series_occurrence(p_series_id bigint, p_now timestamp with time zone DEFAULT now())
+ RETURNS app_public.posts
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: the rotation. The series' next occurrence becomes its own post taking the next
+ * available draft by order; the series advances (recurring_last_post) and the next spawn
+ * is queued. With no draft left the series stops and says why (last_error). p_now is
+ * the clock (tests drive days through it).
+ */
+declare
+  v_series app_public.posts;
+  v_draft app_public.drafts;
+  v_at timestamptz;
+  v_occurrence app_public.posts;
+begin
+  select * into v_series from app_public.posts where id = p_series_id and is_recurring and status = 'draft' for update;
+  if not found then
+    return null;
+  end if;
+  v_at := app_private.series_next_time(v_series);
+  if v_at - app_private.approval_lead() > p_now + interval '1 minute' then
+    -- too early (a stale job): wait for the right time
+    perform graphile_worker.add_job('posts__spawn_occurrence', json_build_object('seriesId', v_series.id),
+      run_at := v_at - app_private.approval_lead(), job_key := app_private.post_job_key(v_series.id, 'spawn'));
+    return null;
+  end if;
+  select * into v_draft from app_public.available_series_drafts(v_series.project_id) limit 1;
+  if not found then
+    update app_public.posts set status = 'failed', last_error = 'schedule.seriesOutOfDrafts' where id = v_series.id;
+    return null;
+  end if;
+  insert into app_public.posts (project_id, draft_id, series_id, title, content, image_url, scheduled_for)
+  values (v_series.project_id, v_draft.id, v_series.id, v_draft.title, v_draft.content, v_draft.image_url, v_at)
+  returning * into v_occurrence;
+  update app_public.posts set recurring_last_post = v_at where id = v_series.id returning * into v_series;
+  perform app_private.queue_approval(v_occurrence);
+  perform graphile_worker.add_job('posts__spawn_occurrence', json_build_object('seriesId', v_series.id),
+    run_at := greatest(p_now, app_private.series_next_time(v_series) - app_private.approval_lead()),
+    job_key := app_private.post_job_key(v_series.id, 'spawn'));
+  return v_occurrence;
+end;
+$function$;

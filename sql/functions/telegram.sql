@@ -1,0 +1,64 @@
+-- Generated from the migrated database's catalog (sql/schema_files.ts): the current definitions of the telegram functions.
+-- Read here; change a rule in a new migration (sql/migrations/current/), then regenerate.
+
+CREATE OR REPLACE FUNCTION app_private.reserve_telegram_send(p_bot_id text, p_chat_key text, p_chat_limit integer, p_chat_window_ms double precision, p_bot_gap_ms double precision)
+ RETURNS double precision
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: a message of the bot `p_bot_id` (the id part of its token, never the token) is
+ * about to go to `p_chat_key` (null for an edit: bot-wide only). Answers how many
+ * milliseconds the caller must wait before sending it, and holds that moment for it:
+ *   - per chat: at most `p_chat_limit` messages in any `p_chat_window_ms`, in the order
+ *     they were asked for (never before the chat's last reserved message);
+ *   - bot-wide: at least `p_bot_gap_ms` from every other reserved message of the bot, the
+ *     earliest such moment (a message held back by its chat leaves the moments before it
+ *     to others).
+ * Calls for one bot are taken one at a time. Chat history older than 2 minutes is
+ * dropped, so windows longer than that are refused.
+ */
+declare
+  v_gap interval := make_interval(secs => p_bot_gap_ms / 1000);
+  v_window interval := make_interval(secs => p_chat_window_ms / 1000);
+  v_now timestamptz;
+  v_ready timestamptz;
+  v_at timestamptz;
+  v_slot timestamptz;
+begin
+  if p_chat_window_ms > 120000 or p_bot_gap_ms > 1000 then
+    raise exception 'windows over 2 minutes and gaps over 1 second are not kept' using errcode = '22023';
+  end if;
+  perform pg_advisory_xact_lock(hashtextextended('telegram_sends:' || p_bot_id, 0));
+  v_now := clock_timestamp();
+  v_ready := v_now;
+
+  if p_chat_key is not null then
+    -- never before the chat's last message, nor before its p_chat_limit-th newest leaves the window
+    select greatest(v_now, max(send_at), (array_agg(send_at order by send_at desc))[p_chat_limit] + v_window)
+      into v_ready
+      from app_private.telegram_sends
+     where bot_id = p_bot_id and chat_key = p_chat_key and send_at > v_now - v_window;
+  end if;
+
+  -- the earliest moment from v_ready at least a gap from every other message: walk the
+  -- bot's messages from one gap before it, in order, until one leaves room
+  v_at := v_ready;
+  for v_slot in select send_at from app_private.telegram_slots
+                 where bot_id = p_bot_id and send_at > v_ready - v_gap order by send_at loop
+    exit when v_slot >= v_at + v_gap;
+    v_at := greatest(v_at, v_slot + v_gap);
+  end loop;
+
+  -- a sample of calls clears what no window needs any more (a few dozen rows each time)
+  if random() < 0.05 then
+    delete from app_private.telegram_slots where bot_id = p_bot_id and send_at < v_now - interval '2 seconds';
+    delete from app_private.telegram_sends where bot_id = p_bot_id and send_at < v_now - interval '2 minutes';
+  end if;
+
+  insert into app_private.telegram_slots (bot_id, send_at) values (p_bot_id, v_at);
+  if p_chat_key is not null then
+    insert into app_private.telegram_sends (bot_id, chat_key, send_at) values (p_bot_id, p_chat_key, v_at);
+  end if;
+  return greatest(0, extract(epoch from v_at - v_now) * 1000);
+end;
+$function$;

@@ -1,0 +1,334 @@
+-- Generated from the migrated database's catalog (sql/schema_files.ts): tables, constraints, indexes, triggers and types.
+-- Read here; change a rule in a new migration (sql/migrations/current/), then regenerate.
+
+create table app_private.ai_calls (
+  user_id bigint not null,
+  called_at timestamp with time zone default now() not null,
+  constraint ai_calls_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE CASCADE
+);
+CREATE INDEX ai_calls_user_idx ON app_private.ai_calls USING btree (user_id, called_at);
+
+create table app_private.ai_tokens (
+  user_id bigint not null,
+  day date not null,
+  tokens bigint default 0 not null,
+  constraint ai_tokens_pkey PRIMARY KEY (user_id, day),
+  constraint ai_tokens_tokens_check CHECK ((tokens >= 0)),
+  constraint ai_tokens_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE CASCADE
+);
+
+create table app_private.posts_versions (
+  project_id bigint not null,
+  version bigint default 1 not null,
+  constraint posts_versions_pkey PRIMARY KEY (project_id),
+  constraint posts_versions_project_id_fkey FOREIGN KEY (project_id) REFERENCES app_public.projects(id) ON DELETE CASCADE
+);
+
+create table app_private.sessions (
+  id text not null,
+  user_id bigint not null,
+  expires_at timestamp with time zone not null,
+  created_at timestamp with time zone default now() not null,
+  constraint sessions_id_check CHECK ((id ~ '^[0-9a-f]{64}$'::text)),
+  constraint sessions_pkey PRIMARY KEY (id),
+  constraint sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE CASCADE
+);
+CREATE INDEX sessions_expires_at_idx ON app_private.sessions USING btree (expires_at);
+CREATE INDEX sessions_user_id_idx ON app_private.sessions USING btree (user_id);
+
+create table app_private.sign_in_attempts (
+  ip text not null,
+  kind text not null,
+  at timestamp with time zone default now() not null,
+  constraint sign_in_attempts_ip_check CHECK ((length(ip) <= 100)),
+  constraint sign_in_attempts_kind_check CHECK ((kind = ANY (ARRAY['request'::text, 'verify'::text])))
+);
+CREATE INDEX sign_in_attempts_ip_idx ON app_private.sign_in_attempts USING btree (ip, kind, at);
+
+create table app_private.sign_in_codes (
+  id bigint generated always as identity not null,
+  email text not null,
+  code_hash text not null,
+  salt text not null,
+  failed_attempts integer default 0 not null,
+  expires_at timestamp with time zone not null,
+  used_at timestamp with time zone,
+  created_at timestamp with time zone default now() not null,
+  constraint sign_in_codes_code_hash_check CHECK ((code_hash ~ '^[0-9a-f]{64}$'::text)),
+  constraint sign_in_codes_email_check CHECK ((email = lower(btrim(email)))),
+  constraint sign_in_codes_failed_attempts_check CHECK (((failed_attempts >= 0) AND (failed_attempts <= 5))),
+  constraint sign_in_codes_pkey PRIMARY KEY (id)
+);
+CREATE INDEX sign_in_codes_email_created_idx ON app_private.sign_in_codes USING btree (email, created_at DESC);
+
+create unlogged table app_private.telegram_sends (
+  bot_id text not null,
+  chat_key text not null,
+  send_at timestamp with time zone not null
+);
+CREATE INDEX telegram_sends_idx ON app_private.telegram_sends USING btree (bot_id, chat_key, send_at);
+
+create unlogged table app_private.telegram_slots (
+  bot_id text not null,
+  send_at timestamp with time zone not null
+);
+CREATE INDEX telegram_slots_idx ON app_private.telegram_slots USING btree (bot_id, send_at);
+
+create table app_private.uploads (
+  key text not null,
+  project_id bigint,
+  user_id bigint,
+  content_type text not null,
+  size_bytes integer not null,
+  created_at timestamp with time zone default now() not null,
+  constraint uploads_key_check CHECK ((key ~ '^[A-Za-z0-9_-]{16,64}\.(png|jpg|webp|gif)$'::text)),
+  constraint uploads_key_project_key UNIQUE (key, project_id),
+  constraint uploads_pkey PRIMARY KEY (key),
+  constraint uploads_project_id_fkey FOREIGN KEY (project_id) REFERENCES app_public.projects(id) ON DELETE CASCADE,
+  constraint uploads_size_bytes_check CHECK ((size_bytes > 0)),
+  constraint uploads_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE SET NULL
+);
+CREATE INDEX uploads_created_idx ON app_private.uploads USING btree (created_at);
+CREATE INDEX uploads_project_idx ON app_private.uploads USING btree (project_id);
+CREATE INDEX uploads_user_idx ON app_private.uploads USING btree (user_id);
+
+create table app_private.worker_heartbeats (
+  worker_id text not null,
+  seen_at timestamp with time zone default now() not null,
+  constraint worker_heartbeats_pkey PRIMARY KEY (worker_id)
+);
+
+create table app_public.admin_chat_ids (
+  id bigint generated always as identity not null,
+  admin_handle text not null,
+  chat_id bigint not null,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint admin_chat_ids_admin_handle_check CHECK ((admin_handle ~ '^[a-z0-9_]{5,64}$'::text)),
+  constraint admin_chat_ids_handle_key UNIQUE (admin_handle),
+  constraint admin_chat_ids_pkey PRIMARY KEY (id)
+);
+CREATE TRIGGER _100_touch BEFORE UPDATE ON app_public.admin_chat_ids FOR EACH ROW EXECUTE FUNCTION app_private.touch_updated_at();
+
+create table app_public.bug_reports (
+  id bigint generated always as identity not null,
+  user_id bigint,
+  description text not null,
+  screenshot_url text,
+  page_url text,
+  user_agent text,
+  status text default 'new'::text not null,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  screenshot_key text generated always as (app_private.upload_key(screenshot_url)) stored,
+  constraint bug_reports_description_check CHECK (((btrim(description) <> ''::text) AND (length(description) <= 10000))),
+  constraint bug_reports_page_url_check CHECK (((page_url IS NULL) OR (length(page_url) <= 2000))),
+  constraint bug_reports_pkey PRIMARY KEY (id),
+  constraint bug_reports_screenshot_upload_fkey FOREIGN KEY (screenshot_key) REFERENCES app_private.uploads(key) NOT VALID,
+  constraint bug_reports_screenshot_url_check CHECK (((screenshot_url IS NULL) OR (length(screenshot_url) <= 1000))),
+  constraint bug_reports_status_check CHECK ((status = ANY (ARRAY['new'::text, 'in_progress'::text, 'resolved'::text, 'closed'::text]))),
+  constraint bug_reports_user_agent_check CHECK (((user_agent IS NULL) OR (length(user_agent) <= 1000))),
+  constraint bug_reports_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE SET NULL
+);
+CREATE INDEX bug_reports_created_ms_idx ON app_public.bug_reports USING btree (date_trunc('milliseconds'::text, created_at, 'UTC'::text) DESC, id DESC);
+CREATE INDEX bug_reports_screenshot_key_idx ON app_public.bug_reports USING btree (screenshot_key) WHERE (screenshot_key IS NOT NULL);
+CREATE INDEX bug_reports_user_idx ON app_public.bug_reports USING btree (user_id);
+CREATE TRIGGER _100_touch BEFORE UPDATE ON app_public.bug_reports FOR EACH ROW EXECUTE FUNCTION app_private.touch_updated_at();
+
+create table app_public.channels (
+  id bigint generated always as identity not null,
+  project_id bigint not null,
+  type text not null,
+  link text not null,
+  status text default 'pending'::text not null,
+  config jsonb default '{}'::jsonb not null,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  chat_id bigint,
+  approver_user_id bigint,
+  approver_handle text,
+  approver_name text,
+  rights_checked_at timestamp with time zone,
+  constraint channels_chat_id_key UNIQUE (chat_id),
+  constraint channels_config_check CHECK ((jsonb_typeof(config) = 'object'::text)),
+  constraint channels_connected_has_chat CHECK (((status <> 'connected'::text) OR (chat_id IS NOT NULL))),
+  constraint channels_link_check CHECK (((btrim(link) <> ''::text) AND (length(link) <= 200))),
+  constraint channels_one_per_project UNIQUE (project_id),
+  constraint channels_pkey PRIMARY KEY (id),
+  constraint channels_project_id_fkey FOREIGN KEY (project_id) REFERENCES app_public.projects(id) ON DELETE CASCADE,
+  constraint channels_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'connected'::text]))),
+  constraint channels_type_check CHECK ((type = ANY (ARRAY['telegram'::text, 'vk'::text, 'dzen'::text])))
+);
+CREATE TRIGGER _100_touch BEFORE UPDATE ON app_public.channels FOR EACH ROW EXECUTE FUNCTION app_private.touch_updated_at();
+
+create table app_public.chat_messages (
+  id bigint generated always as identity not null,
+  project_id bigint not null,
+  user_id bigint not null,
+  role text not null,
+  content text not null,
+  created_at timestamp with time zone default now() not null,
+  constraint chat_messages_content_check CHECK ((length(content) <= 20000)),
+  constraint chat_messages_pkey PRIMARY KEY (id),
+  constraint chat_messages_project_id_fkey FOREIGN KEY (project_id) REFERENCES app_public.projects(id) ON DELETE CASCADE,
+  constraint chat_messages_role_check CHECK ((role = ANY (ARRAY['user'::text, 'assistant'::text]))),
+  constraint chat_messages_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE CASCADE
+);
+CREATE INDEX chat_messages_project_created_idx ON app_public.chat_messages USING btree (project_id, created_at DESC, id DESC);
+CREATE INDEX chat_messages_user_idx ON app_public.chat_messages USING btree (user_id);
+
+create table app_public.content_plans (
+  id bigint generated always as identity not null,
+  project_id bigint not null,
+  day_of_week smallint not null,
+  "time" text not null,
+  timezone text default 'Europe/Moscow'::text not null,
+  post_length integer not null,
+  active boolean default true not null,
+  created_at timestamp with time zone default now() not null,
+  constraint content_plans_day_of_week_check CHECK (((day_of_week >= 0) AND (day_of_week <= 6))),
+  constraint content_plans_pkey PRIMARY KEY (id),
+  constraint content_plans_post_length_check CHECK (((post_length >= 50) AND (post_length <= 5000))),
+  constraint content_plans_project_id_fkey FOREIGN KEY (project_id) REFERENCES app_public.projects(id) ON DELETE CASCADE,
+  constraint content_plans_time_check CHECK (("time" ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'::text)),
+  constraint content_plans_timezone_check CHECK (app_private.is_supported_timezone(timezone))
+);
+CREATE INDEX content_plans_project_idx ON app_public.content_plans USING btree (project_id, day_of_week, "time");
+
+create table app_public.drafts (
+  id bigint generated always as identity not null,
+  project_id bigint not null,
+  title text not null,
+  content text default ''::text not null,
+  image_url text,
+  sort_order integer default 0 not null,
+  status text default 'draft'::text not null,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  image_key text generated always as (app_private.upload_key(image_url)) stored,
+  constraint drafts_content_check CHECK ((length(content) <= 20000)),
+  constraint drafts_image_upload_fkey FOREIGN KEY (image_key, project_id) REFERENCES app_private.uploads(key, project_id) NOT VALID,
+  constraint drafts_image_url_check CHECK (((image_url IS NULL) OR (length(image_url) <= 1000))),
+  constraint drafts_pkey PRIMARY KEY (id),
+  constraint drafts_project_id_fkey FOREIGN KEY (project_id) REFERENCES app_public.projects(id) ON DELETE CASCADE,
+  constraint drafts_status_check CHECK ((status = 'draft'::text)),
+  constraint drafts_title_check CHECK (((btrim(title) <> ''::text) AND (length(title) <= 500)))
+);
+CREATE INDEX drafts_image_key_idx ON app_public.drafts USING btree (image_key) WHERE (image_key IS NOT NULL);
+CREATE INDEX drafts_project_order_idx ON app_public.drafts USING btree (project_id, sort_order, created_at, id);
+CREATE TRIGGER _100_touch BEFORE UPDATE ON app_public.drafts FOR EACH ROW EXECUTE FUNCTION app_private.touch_updated_at();
+
+create table app_public.generation_jobs (
+  id bigint generated always as identity not null,
+  project_id bigint not null,
+  type text not null,
+  status text default 'pending'::text not null,
+  data jsonb default '{}'::jsonb not null,
+  result jsonb default '{}'::jsonb not null,
+  error text,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint generation_jobs_pkey PRIMARY KEY (id),
+  constraint generation_jobs_project_id_fkey FOREIGN KEY (project_id) REFERENCES app_public.projects(id) ON DELETE CASCADE,
+  constraint generation_jobs_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text, 'completed'::text, 'failed'::text]))),
+  constraint generation_jobs_type_check CHECK ((type = 'generate_content'::text))
+);
+CREATE INDEX generation_jobs_project_idx ON app_public.generation_jobs USING btree (project_id, created_at DESC);
+CREATE TRIGGER _100_touch BEFORE UPDATE ON app_public.generation_jobs FOR EACH ROW EXECUTE FUNCTION app_private.touch_updated_at();
+
+create table app_public.posts (
+  id bigint generated always as identity not null,
+  project_id bigint not null,
+  draft_id bigint,
+  title text default ''::text not null,
+  content text default ''::text not null,
+  image_url text,
+  status text default 'draft'::text not null,
+  scheduled_for timestamp with time zone not null,
+  is_recurring boolean default false not null,
+  recurring_type text default 'none'::text not null,
+  recurring_last_post timestamp with time zone,
+  approval_message_ids jsonb default '{}'::jsonb not null,
+  published_links jsonb default '{}'::jsonb not null,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  series_id bigint,
+  channel_message_ids jsonb default '[]'::jsonb not null,
+  last_error text,
+  sending_worker_id text,
+  sending_started_at timestamp with time zone,
+  published_at timestamp with time zone,
+  approval_chat_id bigint,
+  approved_chat_id bigint,
+  channel_chat_id bigint,
+  image_key text generated always as (app_private.upload_key(image_url)) stored,
+  constraint posts_approval_message_ids_check CHECK ((jsonb_typeof(approval_message_ids) = 'object'::text)),
+  constraint posts_channel_message_ids_check CHECK ((jsonb_typeof(channel_message_ids) = 'array'::text)),
+  constraint posts_content_check CHECK ((length(content) <= 20000)),
+  constraint posts_draft_id_fkey FOREIGN KEY (draft_id) REFERENCES app_public.drafts(id) ON DELETE SET NULL,
+  constraint posts_image_upload_fkey FOREIGN KEY (image_key, project_id) REFERENCES app_private.uploads(key, project_id) NOT VALID,
+  constraint posts_image_url_check CHECK (((image_url IS NULL) OR (length(image_url) <= 1000))),
+  constraint posts_pkey PRIMARY KEY (id),
+  constraint posts_project_id_fkey FOREIGN KEY (project_id) REFERENCES app_public.projects(id) ON DELETE CASCADE,
+  constraint posts_published_links_check CHECK ((jsonb_typeof(published_links) = 'object'::text)),
+  constraint posts_recurring_type_check CHECK ((recurring_type = ANY (ARRAY['none'::text, 'daily'::text, 'weekly'::text]))),
+  constraint posts_recurring_type_matches CHECK ((is_recurring = (recurring_type <> 'none'::text))),
+  constraint posts_series_id_fkey FOREIGN KEY (series_id) REFERENCES app_public.posts(id) ON DELETE SET NULL,
+  constraint posts_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'scheduled'::text, 'approved'::text, 'sending'::text, 'published'::text, 'rejected'::text, 'failed'::text, 'uncertain'::text]))),
+  constraint posts_title_check CHECK ((length(title) <= 500)),
+  constraint posts_title_unless_recurring CHECK ((is_recurring OR (btrim(title) <> ''::text)))
+);
+CREATE INDEX posts_draft_idx ON app_public.posts USING btree (draft_id) WHERE (draft_id IS NOT NULL);
+CREATE INDEX posts_due_idx ON app_public.posts USING btree (scheduled_for) WHERE (status = ANY (ARRAY['draft'::text, 'scheduled'::text]));
+CREATE INDEX posts_image_key_idx ON app_public.posts USING btree (image_key) WHERE (image_key IS NOT NULL);
+CREATE INDEX posts_project_live_draft_idx ON app_public.posts USING btree (project_id) WHERE ((draft_id IS NOT NULL) AND (status = ANY (ARRAY['draft'::text, 'scheduled'::text, 'approved'::text, 'sending'::text, 'uncertain'::text])));
+CREATE INDEX posts_project_published_idx ON app_public.posts USING btree (project_id, published_at DESC) WHERE (status = 'published'::text);
+CREATE INDEX posts_project_scheduled_idx ON app_public.posts USING btree (project_id, scheduled_for, id);
+CREATE INDEX posts_project_series_idx ON app_public.posts USING btree (project_id) WHERE is_recurring;
+CREATE INDEX posts_sending_idx ON app_public.posts USING btree (sending_started_at) WHERE (status = 'sending'::text);
+CREATE INDEX posts_series_idx ON app_public.posts USING btree (series_id) WHERE (series_id IS NOT NULL);
+CREATE UNIQUE INDEX posts_one_live_per_draft ON app_public.posts USING btree (draft_id) WHERE ((draft_id IS NOT NULL) AND (status <> ALL (ARRAY['rejected'::text, 'failed'::text])));
+CREATE TRIGGER _100_touch BEFORE UPDATE ON app_public.posts FOR EACH ROW EXECUTE FUNCTION app_private.touch_updated_at();
+CREATE TRIGGER _200_bump_version_delete AFTER DELETE ON app_public.posts REFERENCING OLD TABLE AS changed_posts FOR EACH STATEMENT EXECUTE FUNCTION app_private.bump_posts_version();
+CREATE TRIGGER _200_bump_version_insert AFTER INSERT ON app_public.posts REFERENCING NEW TABLE AS changed_posts FOR EACH STATEMENT EXECUTE FUNCTION app_private.bump_posts_version();
+CREATE TRIGGER _200_bump_version_update AFTER UPDATE ON app_public.posts REFERENCING NEW TABLE AS changed_posts FOR EACH STATEMENT EXECUTE FUNCTION app_private.bump_posts_version();
+
+create table app_public.projects (
+  id bigint generated always as identity not null,
+  user_id bigint not null,
+  name text not null,
+  description text default ''::text not null,
+  writing_style jsonb default '{"formality": 2, "emojiUsage": 1, "seriousness": 2}'::jsonb not null,
+  admin_handle text not null,
+  timezone text default 'Europe/Moscow'::text not null,
+  language text default 'ru'::text not null,
+  sources text default ''::text not null,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint projects_admin_handle_check CHECK ((admin_handle ~ '^[A-Za-z0-9_]{5,64}$'::text)),
+  constraint projects_description_check CHECK ((length(description) <= 2000)),
+  constraint projects_language_check CHECK ((language = ANY (ARRAY['ru'::text, 'en'::text]))),
+  constraint projects_name_check CHECK (((btrim(name) <> ''::text) AND (length(name) <= 100))),
+  constraint projects_pkey PRIMARY KEY (id),
+  constraint projects_sources_check CHECK ((length(sources) <= 5000)),
+  constraint projects_timezone_check CHECK (app_private.is_supported_timezone(timezone)),
+  constraint projects_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE CASCADE,
+  constraint projects_writing_style_check CHECK ((((jsonb_typeof(writing_style) = 'object'::text) AND (jsonb_typeof((writing_style -> 'formality'::text)) = 'number'::text) AND (jsonb_typeof((writing_style -> 'seriousness'::text)) = 'number'::text) AND (jsonb_typeof((writing_style -> 'emojiUsage'::text)) = 'number'::text) AND (((writing_style ->> 'formality'::text))::numeric = ANY (ARRAY[(0)::numeric, (1)::numeric, (2)::numeric, (3)::numeric, (4)::numeric])) AND (((writing_style ->> 'seriousness'::text))::numeric = ANY (ARRAY[(0)::numeric, (1)::numeric, (2)::numeric, (3)::numeric, (4)::numeric])) AND (((writing_style ->> 'emojiUsage'::text))::numeric = ANY (ARRAY[(0)::numeric, (1)::numeric, (2)::numeric]))) IS TRUE))
+);
+CREATE INDEX projects_user_created_idx ON app_public.projects USING btree (user_id, created_at DESC, id DESC);
+CREATE TRIGGER _100_touch BEFORE UPDATE ON app_public.projects FOR EACH ROW EXECUTE FUNCTION app_private.touch_updated_at();
+
+create table app_public.users (
+  id bigint generated always as identity not null,
+  email text not null,
+  is_admin boolean default false not null,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint users_email_check CHECK (((email = lower(btrim(email))) AND (email ~ '^[^@\s]+@[^@\s]+$'::text) AND (length(email) <= 254))),
+  constraint users_email_key UNIQUE (email),
+  constraint users_pkey PRIMARY KEY (id)
+);
+CREATE INDEX users_email_trgm_idx ON app_public.users USING gin (email gin_trgm_ops);
+CREATE TRIGGER _100_touch BEFORE UPDATE ON app_public.users FOR EACH ROW EXECUTE FUNCTION app_private.touch_updated_at();
+
+create type app_public.post_delivery as (post_id bigint, status text, title text, content text, image_url text, scheduled_for timestamp with time zone, channel_chat_id bigint, channel_link text, admin_chat_id bigint, approval_message_ids jsonb, channel_message_ids jsonb, last_error text, project_language text, project_timezone text, channel_id bigint, approver_handle text, rights_checked_at timestamp with time zone, sent_chat_id bigint);
