@@ -96,10 +96,12 @@ export function postRoutes({ sql, telegram, log }: ApiDeps) {
       const userId = currentUser(c).id;
       const range = postsRange(c.req.query());
       // The project's posts version is the ETag (ownership included: another's project has none).
+      const readVersion = async () =>
+        (await sql<{ version: number | null }[]>`select app_public.posts_version(${userId}, ${projectId}) as version`)[0].version;
       const answer = await versionedJson(
         c,
         range ? `${range.from}/${range.to}` : "all",
-        async () => (await sql<{ version: number | null }[]>`select app_public.posts_version(${userId}, ${projectId}) as version`)[0].version,
+        readVersion,
         async () => {
           // The version beside every row, from the rows' snapshot (a scalar subquery keeps the
           // posts function inlined: as a join it cost 3× the time). No rows: it is asked alone.
@@ -109,10 +111,7 @@ export function postRoutes({ sql, telegram, log }: ApiDeps) {
                 from app_public.project_posts_between(${userId}, ${projectId}, ${range.from}, ${range.to})`
             : sql<(Post & { postsVersion: number | null })[]>`select ${version}, ${sql(POST_COLUMNS)}
                 from app_public.project_posts(${userId}, ${projectId})`);
-          if (rows.length === 0) {
-            const [row] = await sql<{ version: number | null }[]>`select app_public.posts_version(${userId}, ${projectId}) as version`;
-            return { version: row.version, rows: [] };
-          }
+          if (rows.length === 0) return { version: await readVersion(), rows: [] };
           return { version: rows[0].postsVersion, rows: rows.map(({ postsVersion: _, ...post }) => post) };
         },
       );

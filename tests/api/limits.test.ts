@@ -5,6 +5,7 @@
  * the sessions' absolute lifetime and a scheduling race.
  */
 import { afterEach, describe, expect, test } from "vitest";
+import { DAILY_BUDGET_SPENT } from "../../tasks/drafts__generate_content.ts";
 import { makePng, uploadedImage } from "../helpers/images.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
 
@@ -94,6 +95,8 @@ describe("AI tokens per day, per account", () => {
     const refused = await stack.call("POST", `${alice.base}/generate-title`, {}, alice.cookie);
     expect(refused.status).toBe(429);
     expect(refused.json.code).toBe("ai.dailyBudgetSpent");
+    // the same words as a generation job's drafts get once the day is spent (one dictionary key)
+    expect(refused.json.message).toBe(DAILY_BUDGET_SPENT);
     const now = new Date();
     const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
     expect(Math.abs(Number(refused.headers.get("retry-after")) - (midnight - Date.now()) / 1000)).toBeLessThan(5);
@@ -110,7 +113,7 @@ describe("AI tokens per day, per account", () => {
       .toBe("completed");
     const done = (await stack.call("GET", `${alice.base}/jobs/${job.jobId}`, undefined, alice.cookie)).json;
     expect(done.result.failed).toHaveLength(2);
-    expect(done.result.failed[0].error).toBe("The daily AI budget of this account is spent. It renews at midnight UTC.");
+    expect(done.result.failed[0].error).toBe(DAILY_BUDGET_SPENT);
     expect(stack.openai!.journal).toHaveLength(1);
   });
 });
