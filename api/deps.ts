@@ -1,9 +1,9 @@
 import type { Api } from "grammy";
-import type { Ai } from "./ai/client.ts";
-import type { Config } from "./config.ts";
-import type { Sql } from "./db.ts";
-import type { Log } from "./log.ts";
-import type { FileStorage } from "./storage.ts";
+import type { Ai } from "../core/ai/client.ts";
+import type { Config } from "../core/config.ts";
+import type { Sql } from "../core/db.ts";
+import type { Log } from "../core/log.ts";
+import type { FileStorage } from "../core/storage.ts";
 
 /** What the API needs from the outside world; tests build it the same way main.ts does. */
 export type ApiDeps = {

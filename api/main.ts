@@ -1,13 +1,13 @@
 /* Serves the API and the built SPA on PORT. DATABASE_URL must point at a migrated database. */
-import { createAi } from "./ai/client.ts";
+import { createAi } from "../core/ai/client.ts";
 import { createApp } from "./app.ts";
-import { readConfig } from "./config.ts";
-import { connect } from "./db.ts";
-import { jsonLog } from "./log.ts";
-import { refuseToStartOnProblems } from "./startup_checks.ts";
-import { createStorage } from "./storage.ts";
-import { createTelegramApi } from "./telegram/client.ts";
-import { databaseBudget } from "./telegram/send_budget.ts";
+import { readConfig } from "../core/config.ts";
+import { connect } from "../core/db.ts";
+import { jsonLog } from "../core/log.ts";
+import { refuseToStartOnProblems } from "../core/startup_checks.ts";
+import { createStorage } from "../core/storage.ts";
+import { createTelegramApi } from "../core/telegram/client.ts";
+import { databaseBudget } from "../core/telegram/send_budget.ts";
 
 const config = readConfig();
 const log = jsonLog("api");

@@ -1,4 +1,4 @@
-import type { Sql } from "./db.ts";
+import type { Sql } from "../core/db.ts";
 
 /**
  * A project's list answered by a SQL function that filters by owner: an empty list may

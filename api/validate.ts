@@ -5,7 +5,7 @@
 import { vValidator } from "@hono/valibot-validator";
 import * as v from "valibot";
 import type { GenericSchema } from "valibot";
-import { ApiError } from "./errors.ts";
+import { ApiError } from "../core/errors.ts";
 
 /** valibot's object() also takes arrays; a JSON body must be an object. */
 const JsonObject = v.custom<Record<string, unknown>>(

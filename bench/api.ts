@@ -13,7 +13,7 @@
  * folder for the API's CPU profile), BENCH_API_PROCESSES (API processes sharing the port).
  */
 import autocannon from "autocannon";
-import { connect } from "../api/db.ts";
+import { connect } from "../core/db.ts";
 import { startEmbeddedPostgres, freePort } from "../scripts/postgres.ts";
 import { applyCurrentMigration, ensureDatabase, migrateDatabase } from "../sql/migrate.ts";
 

@@ -11,11 +11,11 @@
  * costs (database calls per message, their server time and round trip).
  *
  * WORKERS=2 runs two worker processes (default 1); they share Telegram's limits through
- * the database (api/telegram/send_budget.ts).
+ * the database (core/telegram/send_budget.ts).
  */
-import { connect } from "../api/db.ts";
-import { BOT_MESSAGES_PER_SECOND } from "../api/telegram/client.ts";
-import { databaseBudget } from "../api/telegram/send_budget.ts";
+import { connect } from "../core/db.ts";
+import { BOT_MESSAGES_PER_SECOND } from "../core/telegram/client.ts";
+import { databaseBudget } from "../core/telegram/send_budget.ts";
 import { startEmbeddedPostgres } from "../scripts/postgres.ts";
 import { applyCurrentMigration, ensureDatabase, migrateDatabase } from "../sql/migrate.ts";
 import { startTelegramServer } from "../tests/doubles/telegram/server.ts";

@@ -4,10 +4,10 @@
  */
 import { sequentialize } from "@grammyjs/runner";
 import { Bot } from "grammy";
-import type { Sql } from "../api/db.ts";
-import type { Log } from "../api/log.ts";
-import { rateLimitTransformer, TELEGRAM_CLIENT } from "../api/telegram/client.ts";
-import type { SendBudget } from "../api/telegram/send_budget.ts";
+import type { Sql } from "../core/db.ts";
+import type { Log } from "../core/log.ts";
+import { rateLimitTransformer, TELEGRAM_CLIENT } from "../core/telegram/client.ts";
+import type { SendBudget } from "../core/telegram/send_budget.ts";
 import { approval } from "./features/approval.ts";
 import { registration } from "./features/registration.ts";
 

@@ -1,10 +1,10 @@
 /* The bot process: long polling with @grammyjs/runner, updates of one chat in order. */
 import { run } from "@grammyjs/runner";
-import { readConfig } from "../api/config.ts";
-import { connect } from "../api/db.ts";
-import { jsonLog } from "../api/log.ts";
-import { refuseToStartOnProblems } from "../api/startup_checks.ts";
-import { databaseBudget } from "../api/telegram/send_budget.ts";
+import { readConfig } from "../core/config.ts";
+import { connect } from "../core/db.ts";
+import { jsonLog } from "../core/log.ts";
+import { refuseToStartOnProblems } from "../core/startup_checks.ts";
+import { databaseBudget } from "../core/telegram/send_budget.ts";
 import { createBot } from "./bot.ts";
 
 const config = readConfig();

@@ -8,8 +8,8 @@
  * The database and the processes run in sessions of their own (scripts/session.ts): a
  * terminal's Ctrl-C reaches only this script, which alone decides the order of the stop.
  */
-import { readConfig } from "../api/config.ts";
-import { jsonLog } from "../api/log.ts";
+import { readConfig } from "../core/config.ts";
+import { jsonLog } from "../core/log.ts";
 import { ensureDatabase, migrateDatabase } from "../sql/migrate.ts";
 import { buildWebIfStale } from "./web_build.ts";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "./postgres.ts";

@@ -1,6 +1,6 @@
 /* Builds the SPA with Vite (on Node) when web/dist is missing or older than its sources. */
 import { join } from "node:path";
-import type { Log } from "../api/log.ts";
+import type { Log } from "../core/log.ts";
 
 async function newestMtime(dir: string): Promise<number> {
   let newest = 0;

@@ -10,10 +10,10 @@
  */
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
-import { AI_NOT_CONFIGURED, type Ai, aiError } from "../api/ai/client.ts";
-import type { Limits } from "../api/config.ts";
-import { causeOf } from "../api/errors.ts";
-import { fitForTelegram, postPrompt, type ProjectVoice, tokensFor } from "../api/ai/prompts.ts";
+import { AI_NOT_CONFIGURED, type Ai, aiError } from "../core/ai/client.ts";
+import type { Limits } from "../core/config.ts";
+import { causeOf } from "../core/errors.ts";
+import { fitForTelegram, postPrompt, type ProjectVoice, tokensFor } from "../core/ai/prompts.ts";
 
 const Payload = v.object({ jobId: v.number() });
 

@@ -2,13 +2,13 @@
  * Outgoing e-mail. With SMTP_URL, nodemailer delivers through that server (one pooled
  * connection); without it the message is written to the log so a developer can sign in
  * on a machine with no mail server — only while PUBLIC_URL is a loopback address. With a
- * public one the processes refuse to start (api/startup_checks.ts); should a worker run
+ * public one the processes refuse to start (core/startup_checks.ts); should a worker run
  * anyway, sending fails with the reason and the message (a sign-in code) is never logged.
  */
 import nodemailer from "nodemailer";
-import type { Config } from "../api/config.ts";
-import type { Log } from "../api/log.ts";
-import { mailToLogProblem } from "../api/startup_checks.ts";
+import type { Config } from "../core/config.ts";
+import type { Log } from "../core/log.ts";
+import { mailToLogProblem } from "../core/startup_checks.ts";
 
 export type Mail = { to: string; subject: string; text: string; html?: string };
 export type Mailer = { send(mail: Mail): Promise<void>; close(): void };

@@ -1,12 +1,12 @@
 /* The worker process: runs queued jobs until SIGINT/SIGTERM, letting running jobs finish. */
-import { createAi } from "../api/ai/client.ts";
-import { readConfig } from "../api/config.ts";
-import { connect } from "../api/db.ts";
-import { jsonLog } from "../api/log.ts";
-import { refuseToStartOnProblems } from "../api/startup_checks.ts";
-import { createStorage } from "../api/storage.ts";
-import { createTelegramApi } from "../api/telegram/client.ts";
-import { databaseBudget } from "../api/telegram/send_budget.ts";
+import { createAi } from "../core/ai/client.ts";
+import { readConfig } from "../core/config.ts";
+import { connect } from "../core/db.ts";
+import { jsonLog } from "../core/log.ts";
+import { refuseToStartOnProblems } from "../core/startup_checks.ts";
+import { createStorage } from "../core/storage.ts";
+import { createTelegramApi } from "../core/telegram/client.ts";
+import { databaseBudget } from "../core/telegram/send_budget.ts";
 import { startWorker } from "./worker.ts";
 
 const config = readConfig();

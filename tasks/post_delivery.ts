@@ -1,6 +1,6 @@
 /* The post_delivery rows the worker reads (graphile-worker queries with `pg`: snake_case, int8 as text). */
 import type { Api } from "grammy";
-import { channelRightsProblem, lostRightsReason, RIGHTS_FRESH_MS } from "../api/telegram/channel_rights.ts";
+import { channelRightsProblem, lostRightsReason, RIGHTS_FRESH_MS } from "../core/telegram/channel_rights.ts";
 
 export type Delivery = {
   postId: number;

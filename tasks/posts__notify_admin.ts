@@ -5,8 +5,8 @@
 import type { Api } from "grammy";
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
-import { ADMIN_TEXTS, adminLanguage, callbackData } from "../api/telegram/admin_texts.ts";
-import { describeTelegramError } from "../api/telegram/errors.ts";
+import { ADMIN_TEXTS, adminLanguage, callbackData } from "../core/telegram/bot_texts.ts";
+import { describeTelegramError } from "../core/telegram/errors.ts";
 import { deliveryQuery } from "./post_delivery.ts";
 
 const Payload = v.object({ postId: v.number(), kind: v.picklist(["failed", "uncertain"]) });

@@ -17,9 +17,9 @@
 import type { Api } from "grammy";
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
-import type { FileStorage } from "../api/storage.ts";
-import { describeTelegramError } from "../api/telegram/errors.ts";
-import { messageLink, removeMessages, sendPost } from "../api/telegram/post_message.ts";
+import type { FileStorage } from "../core/storage.ts";
+import { describeTelegramError } from "../core/telegram/errors.ts";
+import { messageLink, removeMessages, sendPost } from "../core/telegram/post_message.ts";
 import { deliveryQuery, lostChannelRights } from "./post_delivery.ts";
 
 const Payload = v.object({ postId: v.number() });

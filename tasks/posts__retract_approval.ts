@@ -2,8 +2,8 @@
 import type { Api } from "grammy";
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
-import { ADMIN_TEXTS } from "../api/telegram/admin_texts.ts";
-import { describeTelegramError } from "../api/telegram/errors.ts";
+import { ADMIN_TEXTS } from "../core/telegram/bot_texts.ts";
+import { describeTelegramError } from "../core/telegram/errors.ts";
 
 const Payload = v.object({
   chatId: v.number(),

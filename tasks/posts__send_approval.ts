@@ -9,10 +9,10 @@
 import type { Api } from "grammy";
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
-import type { FileStorage } from "../api/storage.ts";
-import { ADMIN_TEXTS, adminLanguage, callbackData, formatWhen } from "../api/telegram/admin_texts.ts";
-import { describeTelegramError } from "../api/telegram/errors.ts";
-import { sendPost } from "../api/telegram/post_message.ts";
+import type { FileStorage } from "../core/storage.ts";
+import { ADMIN_TEXTS, adminLanguage, callbackData, formatWhen } from "../core/telegram/bot_texts.ts";
+import { describeTelegramError } from "../core/telegram/errors.ts";
+import { sendPost } from "../core/telegram/post_message.ts";
 import { deliveryQuery, lostChannelRights } from "./post_delivery.ts";
 
 const Payload = v.object({ postId: v.number() });

@@ -5,7 +5,7 @@
  * deleted in one transaction: if a file cannot be deleted, its row comes back for next time.
  */
 import type { Task } from "graphile-worker";
-import type { FileStorage } from "../api/storage.ts";
+import type { FileStorage } from "../core/storage.ts";
 
 export function cleanupUploads(storage: FileStorage): Task {
   return async (_payload, helpers) => {

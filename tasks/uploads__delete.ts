@@ -5,8 +5,8 @@
  */
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
-import type { FileStorage } from "../api/storage.ts";
-import { isStorageKey } from "../api/storage.ts";
+import type { FileStorage } from "../core/storage.ts";
+import { isStorageKey } from "../core/storage.ts";
 
 const Payload = v.object({ keys: v.array(v.string()) });
 

@@ -13,13 +13,13 @@
  * a dead worker's jobs locked for hours.
  */
 import type { Api } from "grammy";
-import type { Ai } from "../api/ai/client.ts";
+import type { Ai } from "../core/ai/client.ts";
 import { EventEmitter } from "node:events";
 import { Logger, run, type Runner, type TaskList, type WorkerEvents } from "graphile-worker";
-import type { Config } from "../api/config.ts";
-import { connect } from "../api/db.ts";
-import type { Log } from "../api/log.ts";
-import type { FileStorage } from "../api/storage.ts";
+import type { Config } from "../core/config.ts";
+import { connect } from "../core/db.ts";
+import type { Log } from "../core/log.ts";
+import type { FileStorage } from "../core/storage.ts";
 import { generateContent } from "./drafts__generate_content.ts";
 import { createMailer } from "./mailer.ts";
 import { notifyAdmin } from "./posts__notify_admin.ts";

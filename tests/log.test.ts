@@ -7,7 +7,7 @@ import { expect, test } from "vitest";
 test("an error quoting the Bot API URL is logged without the bot's token", async () => {
   const token = "123456789:AAFakeTokenForTheLogTest_0123456789";
   const script = `
-    import { jsonLog } from "./api/log.ts";
+    import { jsonLog } from "./core/log.ts";
     const error = new Error("request to https://api.telegram.org/bot${token}/sendMessage failed, reason: socket hang up");
     jsonLog("test")("error", "send failed", { error });
   `;
@@ -27,7 +27,7 @@ test("an error quoting the Bot API URL is logged without the bot's token", async
 test("a message or a field quoting the bot's token is logged without it", async () => {
   const token = "987654321:AAAnotherFakeToken-forTheMessage_42";
   const script = `
-    import { jsonLog } from "./api/log.ts";
+    import { jsonLog } from "./core/log.ts";
     const log = jsonLog("test");
     log("warn", "Telegram answered 502 for https://api.telegram.org/bot${token}/getUpdates", { url: "https://api.telegram.org/bot${token}/getMe", nested: { text: "token ${token} leaked" } });
     log("info", "plain ${token}");

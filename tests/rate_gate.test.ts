@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { RateGate } from "../api/telegram/rate_gate.ts";
+import { RateGate } from "../core/telegram/rate_gate.ts";
 
 test("a gate never lets more than `limit` passes into any window", async () => {
   const gate = new RateGate(3, 300);

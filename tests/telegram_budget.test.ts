@@ -5,9 +5,9 @@
  * enforcing Telegram's limits. bench:publish does the same with two real worker processes.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { connect, type Sql } from "../api/db.ts";
-import { createTelegramApi } from "../api/telegram/client.ts";
-import { BOT_GAP_MS, CHANNEL_MESSAGES_PER_MINUTE, databaseBudget } from "../api/telegram/send_budget.ts";
+import { connect, type Sql } from "../core/db.ts";
+import { createTelegramApi } from "../core/telegram/client.ts";
+import { BOT_GAP_MS, CHANNEL_MESSAGES_PER_MINUTE, databaseBudget } from "../core/telegram/send_budget.ts";
 import { startTelegramServer, type TelegramServer } from "./doubles/telegram/server.ts";
 import { freshDatabase } from "./helpers/db.ts";
 

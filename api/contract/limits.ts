@@ -22,7 +22,6 @@ export const PHOTO_CAPTION_MAX = 1024;
 export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 export const IMAGE_MAX_DIMENSION_SUM = 10000;
 export const IMAGE_MAX_ASPECT_RATIO = 20;
-export const DRAFT_PREVIEW_LENGTH = 100;
 
 export const WRITING_STYLE_RANGES = {
   formality: { min: 0, max: 4 },
@@ -63,15 +62,8 @@ export const TIMEZONES = [
   "Australia/Sydney",
 ] as const;
 
-export const POSTS_REFETCH_MS = 5000;
 /** The longest range the calendar may ask for at once (a month's grid is at most 42 days). */
 export const POSTS_RANGE_MAX_DAYS = 100;
-export const JOB_POLL_MS = 1000;
-export const JOB_BANNER_DISMISS_MS = 5000;
-export const CALENDAR_TICK_MS = 60_000;
-/** Width of the schedule page's dialogs (spec §2 Schedule, §9), in px. */
-export const SCHEDULE_DIALOG_WIDTH = 425;
-export const VIRTUAL_POST_ID_MULTIPLIER = 1_000_000;
 export const CHAT_HISTORY_PAGE_SIZE = 5;
 export const CHAT_CONTEXT_MESSAGES = 10;
 /** The Published page loads this many posts at a time ("Show more" for the next ones). */

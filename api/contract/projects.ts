@@ -128,4 +128,4 @@ export type Project = {
 };
 
 /** The API's error body for every non-OK answer. */
-export type ApiError = { message: string; code: string };
+export type ErrorBody = { message: string; code: string };

@@ -3,7 +3,7 @@
  * line per request with its status and duration.
  */
 import type { MiddlewareHandler } from "hono";
-import type { Log } from "../log.ts";
+import type { Log } from "../../core/log.ts";
 
 export function requestLog(log: Log): MiddlewareHandler {
   return async (c, next) => {

@@ -5,7 +5,7 @@
  * carrying someone's cookie by surprise, so they pass.
  */
 import type { MiddlewareHandler } from "hono";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../../core/errors.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 

@@ -5,8 +5,8 @@
 import type { MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import type { SessionUser } from "../contract/auth.ts";
-import type { Sql } from "../db.ts";
-import { ApiError } from "../errors.ts";
+import type { Sql } from "../../core/db.ts";
+import { ApiError } from "../../core/errors.ts";
 import { SESSION_TTL_DAYS } from "../contract/limits.ts";
 import { sessionCookieName, sessionId, setSessionCookie } from "../session.ts";
 

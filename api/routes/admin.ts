@@ -13,7 +13,7 @@ import {
 } from "../contract/bug_reports.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../../core/errors.ts";
 import { requireAdmin } from "../middleware/session.ts";
 import { body, idParam } from "../validate.ts";
 

@@ -1,6 +1,6 @@
 /*
  * AI writing (spec §5, §7): titles, posts, batch content generation as a job, and the
- * assistant chat (plain and streamed). Prompts are in api/ai/prompts.ts.
+ * assistant chat (plain and streamed). Prompts are in core/ai/prompts.ts.
  *
  * The operator pays for every token, so each request counts one call against the account
  * (app_public.begin_ai_call: calls per minute, tokens per UTC day; 429 over either) and every
@@ -11,15 +11,16 @@
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import * as v from "valibot";
-import { type Ai, type AiMessage, aiError, requireAi } from "../ai/client.ts";
-import { chatPrompt, fitForTelegram, postPrompt, type ProjectVoice, titlePrompt, titlesFrom, titlesPrompt, tokensFor } from "../ai/prompts.ts";
+import { type Ai, type AiMessage, aiError, requireAi } from "../../core/ai/client.ts";
+import { chatPrompt, fitForTelegram, postPrompt, type ProjectVoice, titlePrompt, titlesFrom, titlesPrompt, tokensFor } from "../../core/ai/prompts.ts";
 import { ChatSchema, GenerateContentSchema, GeneratePostSchema, type GenerationJob, GenerateTitlesSchema } from "../contract/ai.ts";
 import { CHAT_CONTEXT_MESSAGES, CHAT_HISTORY_PAGE_SIZE } from "../contract/limits.ts";
-import type { Sql } from "../db.ts";
+import type { Sql } from "../../core/db.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import type { Context } from "hono";
-import { ApiError, logCause } from "../errors.ts";
+import { ApiError } from "../../core/errors.ts";
+import { logCause } from "../errors.ts";
 import { requireUser } from "../middleware/session.ts";
 import { body, idParam, optionalJsonObject } from "../validate.ts";
 

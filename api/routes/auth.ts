@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import { RequestCodeSchema, VerifyCodeSchema } from "../contract/auth.ts";
 import type { ApiDeps } from "../deps.ts";
 import type { AppEnv } from "../env.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../../core/errors.ts";
 import { clearSessionCookie, newSessionToken, sessionId, setSessionCookie } from "../session.ts";
 import { forgetSession } from "../middleware/session.ts";
 import { body, optionalJsonObject } from "../validate.ts";

@@ -7,7 +7,7 @@ import * as v from "valibot";
 import { BugReportFormSchema } from "../contract/bug_reports.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../../core/errors.ts";
 import { requireUser } from "../middleware/session.ts";
 import { parseMultipart, readImageField, storeUpload } from "./uploads.ts";
 

@@ -9,11 +9,11 @@ import { ChannelCreateSchema, channelUsername } from "../contract/channels.ts";
 import type { Channel } from "../contract/channels.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../../core/errors.ts";
 import { ownProjectList } from "../ownership.ts";
 import { requireUser } from "../middleware/session.ts";
-import { approverCheck, botProblem } from "../telegram/channel_rights.ts";
-import { describeTelegramError } from "../telegram/errors.ts";
+import { approverCheck, botProblem } from "../../core/telegram/channel_rights.ts";
+import { describeTelegramError } from "../../core/telegram/errors.ts";
 import { body, idParam } from "../validate.ts";
 
 export function telegramUnavailable(err: unknown): ApiError {

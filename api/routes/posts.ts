@@ -10,11 +10,11 @@ import { POSTS_RANGE_MAX_DAYS, PUBLISHED_PAGE_MAX, PUBLISHED_PAGE_SIZE } from ".
 import { type Post, PostDeleteSchema, PostResolveSchema, PostWriteSchema } from "../contract/posts.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../../core/errors.ts";
 import { ownProjectList } from "../ownership.ts";
 import { requireUser } from "../middleware/session.ts";
 import { revalidatedJson, versionedJson } from "../revalidate.ts";
-import { removeMessages } from "../telegram/post_message.ts";
+import { removeMessages } from "../../core/telegram/post_message.ts";
 import { body, idParam, optionalJsonObject } from "../validate.ts";
 import { requireTelegram } from "./channels.ts";
 

@@ -1,16 +1,16 @@
 /*
  * Image upload (multipart field `image`) and serving. The 10 MB limit is enforced while
  * the body streams in (api/app.ts limits every multipart body), so a huge upload is cut
- * off early instead of being buffered; the type and size come from the bytes (api/images.ts).
+ * off early instead of being buffered; the type and size come from the bytes (core/images.ts).
  */
 import { Hono } from "hono";
 import { IMAGE_MAX_BYTES } from "../contract/limits.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
-import { ApiError } from "../errors.ts";
-import { acceptableDimensions, inspectImage } from "../images.ts";
+import { ApiError } from "../../core/errors.ts";
+import { acceptableDimensions, inspectImage } from "../../core/images.ts";
 import { requireUser } from "../middleware/session.ts";
-import { isStorageKey, newStorageKey } from "../storage.ts";
+import { isStorageKey, newStorageKey } from "../../core/storage.ts";
 import { idParam } from "../validate.ts";
 
 const tooBig = () => new ApiError(413, "drafts.imageTooBig", "drafts.imageTooBig");

@@ -5,7 +5,7 @@
  */
 import { Composer } from "grammy";
 import type { Context } from "grammy";
-import { ADMIN_TEXTS, adminLanguage, formatWhen, parseCallbackData } from "../../api/telegram/admin_texts.ts";
+import { ADMIN_TEXTS, adminLanguage, formatWhen, parseCallbackData } from "../../core/telegram/bot_texts.ts";
 import type { BotDeps } from "../bot.ts";
 
 type DeliveryInfo = {

@@ -6,9 +6,9 @@
  * for the database password, the mail server or the https address.
  */
 import { describe, expect, test } from "vitest";
-import { readConfig } from "../../api/config.ts";
-import type { Log } from "../../api/log.ts";
-import { isLoopbackUrl, mailToLogProblem, startupProblems } from "../../api/startup_checks.ts";
+import { readConfig } from "../../core/config.ts";
+import type { Log } from "../../core/log.ts";
+import { isLoopbackUrl, mailToLogProblem, startupProblems } from "../../core/startup_checks.ts";
 import { createMailer } from "../../tasks/mailer.ts";
 
 const root = new URL("../..", import.meta.url).pathname;

@@ -3,7 +3,7 @@
  * same text Date#toJSON printed before rows kept strings, whatever the server's time zone.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { connect, type Sql } from "../../api/db.ts";
+import { connect, type Sql } from "../../core/db.ts";
 import { freshDatabase } from "../helpers/db.ts";
 
 let sql: Sql;

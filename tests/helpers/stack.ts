@@ -4,13 +4,13 @@
  * (browser tests); otherwise tests call app.request directly.
  */
 import { createApp } from "../../api/app.ts";
-import { type Config, readConfig } from "../../api/config.ts";
-import { connect } from "../../api/db.ts";
-import { type Log, silentLog } from "../../api/log.ts";
-import { localDiskStorage } from "../../api/storage.ts";
+import { type Config, readConfig } from "../../core/config.ts";
+import { connect } from "../../core/db.ts";
+import { type Log, silentLog } from "../../core/log.ts";
+import { localDiskStorage } from "../../core/storage.ts";
 import { run } from "@grammyjs/runner";
-import { createAi } from "../../api/ai/client.ts";
-import { createTelegramApi } from "../../api/telegram/client.ts";
+import { createAi } from "../../core/ai/client.ts";
+import { createTelegramApi } from "../../core/telegram/client.ts";
 import { createBot } from "../../bot/bot.ts";
 import { startWorker } from "../../tasks/worker.ts";
 import { type OpenAiServer, startOpenAiServer } from "../doubles/openai/server.ts";

@@ -5,9 +5,9 @@
  */
 import { expect, test } from "vitest";
 import ru from "../../web/src/i18n/ru.json" with { type: "json" };
-import { AI_NOT_CONFIGURED } from "../../api/ai/client.ts";
+import { AI_NOT_CONFIGURED } from "../../core/ai/client.ts";
 
-const SOURCES = ["api/ai/client.ts", "api/routes/ai.ts"];
+const SOURCES = ["core/ai/client.ts", "api/routes/ai.ts"];
 
 test("each AI error message has a Russian text", async () => {
   const messages = new Set<string>([AI_NOT_CONFIGURED]);

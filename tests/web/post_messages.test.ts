@@ -7,7 +7,7 @@
 import { expect, test } from "vitest";
 import en from "../../web/src/i18n/en.json" with { type: "json" };
 import ru from "../../web/src/i18n/ru.json" with { type: "json" };
-import { lostRightsReason } from "../../api/telegram/channel_rights.ts";
+import { lostRightsReason } from "../../core/telegram/channel_rights.ts";
 import type { TFunction } from "../../web/src/i18n/i18n.tsx";
 import { postMessage } from "../../web/src/lib/postMessages.ts";
 

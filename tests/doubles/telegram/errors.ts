@@ -8,14 +8,14 @@ export interface ResponseParameters {
 }
 
 /** A Bot API error: becomes `{ ok: false, error_code, description, parameters? }` with HTTP status = code. */
-export class ApiError extends Error {
+export class BotApiError extends Error {
   constructor(
     readonly code: number,
     readonly description: string,
     readonly parameters?: ResponseParameters,
   ) {
     super(description);
-    this.name = "ApiError";
+    this.name = "BotApiError";
   }
 
   toJSON() {
@@ -28,13 +28,13 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (what: string) => new ApiError(400, `Bad Request: ${what}`);
-export const forbidden = (what: string) => new ApiError(403, `Forbidden: ${what}`);
-export const unauthorized = () => new ApiError(401, "Unauthorized");
-export const notFound = () => new ApiError(404, "Not Found");
-export const conflict = (what: string) => new ApiError(409, `Conflict: ${what}`);
+export const badRequest = (what: string) => new BotApiError(400, `Bad Request: ${what}`);
+export const forbidden = (what: string) => new BotApiError(403, `Forbidden: ${what}`);
+export const unauthorized = () => new BotApiError(401, "Unauthorized");
+export const notFound = () => new BotApiError(404, "Not Found");
+export const conflict = (what: string) => new BotApiError(409, `Conflict: ${what}`);
 export const tooManyRequests = (retryAfter: number) =>
-  new ApiError(429, `Too Many Requests: retry after ${retryAfter}`, { retry_after: retryAfter });
+  new BotApiError(429, `Too Many Requests: retry after ${retryAfter}`, { retry_after: retryAfter });
 
 /** The default description Telegram uses for a bare status code. */
 export function defaultDescription(code: number): string {

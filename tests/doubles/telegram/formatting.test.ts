@@ -2,7 +2,7 @@
 // "Formatting options" section.
 
 import { describe, expect, test } from "vitest";
-import { ApiError } from "./errors.ts";
+import { BotApiError } from "./errors.ts";
 import { detectedEntities, formatText } from "./formatting.ts";
 
 const html = (source: string) => formatText(source, "HTML", undefined);
@@ -12,8 +12,8 @@ function parseError(run: () => unknown): string {
   try {
     run();
   } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    return (error as ApiError).description;
+    expect(error).toBeInstanceOf(BotApiError);
+    return (error as BotApiError).description;
   }
   throw new Error("expected a parse error");
 }

@@ -14,7 +14,7 @@ import type {
   Update,
 } from "grammy/types";
 import {
-  ApiError,
+  BotApiError,
   badRequest,
   CHAT_NOT_FOUND,
   conflict,
@@ -419,7 +419,7 @@ function deleteMessages({ args, world }: CallContext): true {
     try {
       world.removeMessage(record, deletableMessage(world, record, id));
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
+      if (!(error instanceof BotApiError)) throw error;
     }
   }
   return true;

@@ -18,7 +18,7 @@ import { Buffer } from "node:buffer";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { BotCommand, BotCommandScope, Chat, Message, Update, User, UserFromGetMe } from "grammy/types";
-import { ApiError, defaultDescription, notFound, tooManyRequests, unauthorized } from "./errors.ts";
+import { BotApiError, defaultDescription, notFound, tooManyRequests, unauthorized } from "./errors.ts";
 import { detectedEntities } from "./formatting.ts";
 import { METHODS, UNIMPLEMENTED_METHODS } from "./methods.ts";
 import { Args, type RawParams, readParams } from "./params.ts";
@@ -237,7 +237,7 @@ class FakeTelegram implements TelegramServer {
       if (UNIMPLEMENTED_METHODS.has(name)) {
         return respondError(
           response,
-          new ApiError(501, `Not Implemented: the Telegram test double has no ${method}`),
+          new BotApiError(501, `Not Implemented: the Telegram test double has no ${method}`),
         );
       }
       return respondError(response, notFound());
@@ -247,7 +247,7 @@ class FakeTelegram implements TelegramServer {
     try {
       params = await readParams(url, request.headers["content-type"], body);
     } catch (error) {
-      if (error instanceof ApiError) return respondError(response, error);
+      if (error instanceof BotApiError) return respondError(response, error);
       throw error;
     }
     const entry: RequestLogEntry = { method, params, time: Date.now() };
@@ -263,7 +263,7 @@ class FakeTelegram implements TelegramServer {
     if (failure && "code" in failure) {
       const error = failure.code === 429
         ? tooManyRequests(failure.retryAfter)
-        : new ApiError(failure.code, failure.description ?? defaultDescription(failure.code));
+        : new BotApiError(failure.code, failure.description ?? defaultDescription(failure.code));
       return this.answer(response, entry, error);
     }
 
@@ -281,7 +281,7 @@ class FakeTelegram implements TelegramServer {
         limiter: this.limiter,
       });
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
+      if (!(error instanceof BotApiError)) throw error;
       outcome = error;
     }
     if (failure && "drop" in failure) return this.drop(request, entry); // { drop: true, processed: true }
@@ -289,7 +289,7 @@ class FakeTelegram implements TelegramServer {
   }
 
   private answer(response: ServerResponse, entry: RequestLogEntry, outcome: unknown) {
-    if (outcome instanceof ApiError) {
+    if (outcome instanceof BotApiError) {
       entry.status = outcome.code;
       respondError(response, outcome);
     } else {
@@ -476,6 +476,6 @@ function respond(response: ServerResponse, status: number, body: unknown) {
   response.end(text);
 }
 
-function respondError(response: ServerResponse, error: ApiError) {
+function respondError(response: ServerResponse, error: BotApiError) {
   respond(response, error.code, error.toJSON());
 }

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import useSWR, { mutate } from "swr";
 import type { GenerationJob } from "../../../api/contract/ai.ts";
-import { JOB_POLL_MS } from "../../../api/contract/limits.ts";
+import { JOB_POLL_MS } from "../lib/ui.ts";
 import { apiFetch, hasStatus } from "./fetcher.ts";
 import { pollingDedupe } from "./swrConfig.ts";
 

@@ -1,4 +1,4 @@
-import type { ApiError } from "../../../api/contract/projects.ts";
+import type { ErrorBody } from "../../../api/contract/projects.ts";
 
 /**
  * Every non-OK answer becomes this error. Its message is "<status>: <body text>" (spec §8),
@@ -6,11 +6,11 @@ import type { ApiError } from "../../../api/contract/projects.ts";
  */
 export class ApiRequestError extends Error {
   readonly status: number;
-  readonly body: ApiError | undefined;
+  readonly body: ErrorBody | undefined;
   /** The HTTP status text ("Bad Gateway"): the next best words when the body has no message. */
   readonly statusText: string;
 
-  constructor(status: number, text: string, body: ApiError | undefined, statusText = "") {
+  constructor(status: number, text: string, body: ErrorBody | undefined, statusText = "") {
     super(`${status}: ${text}`);
     this.name = "ApiRequestError";
     this.status = status;
@@ -19,11 +19,11 @@ export class ApiRequestError extends Error {
   }
 }
 
-export function parseErrorBody(text: string): ApiError | undefined {
+export function parseErrorBody(text: string): ErrorBody | undefined {
   try {
     const parsed: unknown = JSON.parse(text);
-    if (parsed && typeof parsed === "object" && typeof (parsed as ApiError).message === "string") {
-      const { message, code } = parsed as Partial<ApiError>;
+    if (parsed && typeof parsed === "object" && typeof (parsed as ErrorBody).message === "string") {
+      const { message, code } = parsed as Partial<ErrorBody>;
       return { message: message ?? "", code: typeof code === "string" ? code : "" };
     }
   } catch {

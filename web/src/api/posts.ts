@@ -1,6 +1,7 @@
 import useSWR, { mutate, preload } from "swr";
 import useSWRInfinite, { unstable_serialize } from "swr/infinite";
-import { POSTS_REFETCH_MS, PUBLISHED_PAGE_SIZE } from "../../../api/contract/limits.ts";
+import { PUBLISHED_PAGE_SIZE } from "../../../api/contract/limits.ts";
+import { POSTS_REFETCH_MS } from "../lib/ui.ts";
 import type { Post } from "../../../api/contract/posts.ts";
 import { draftsKey } from "./drafts.ts";
 import { apiFetch, fetcher } from "./fetcher.ts";

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { JOB_BANNER_DISMISS_MS, JOB_POLL_MS } from "../../../api/contract/limits.ts";
+import { JOB_BANNER_DISMISS_MS, JOB_POLL_MS } from "../lib/ui.ts";
 import { isJobActive, startContentGeneration, useGenerationJob } from "../api/ai.ts";
 import { useDrafts } from "../api/drafts.ts";
 import { ApiRequestError, hasStatus } from "../api/fetcher.ts";

@@ -1,6 +1,6 @@
 import { now, type ZonedDateTime } from "@internationalized/date";
 import { useEffect, useState } from "react";
-import { CALENDAR_TICK_MS } from "../../../api/contract/limits.ts";
+import { CALENDAR_TICK_MS } from "../lib/ui.ts";
 
 /**
  * The current time in the project's timezone, refreshed every 60 seconds (spec §9), so

@@ -5,7 +5,7 @@ import { translateMessage } from "./messages.ts";
 const CAPTION_TOO_LONG = /^schedule\.captionTooLong\b\D*(\d+)\s*\/\s*(\d+)/;
 
 /**
- * Reasons the server writes with names in them (api/telegram/channel_rights.ts, SQL
+ * Reasons the server writes with names in them (core/telegram/channel_rights.ts, SQL
  * delete_channel): the interface says them in its language with the same names.
  */
 const NAMED_REASONS: { pattern: RegExp; key: TranslationKey; names: (match: RegExpExecArray) => Record<string, string> }[] = [

@@ -6,7 +6,7 @@
  */
 import { type CalendarDate, toCalendarDate, toCalendarDateTime, toZoned, type ZonedDateTime } from "@internationalized/date";
 import type { Draft } from "../../../api/contract/drafts.ts";
-import { VIRTUAL_POST_ID_MULTIPLIER } from "../../../api/contract/limits.ts";
+import { VIRTUAL_POST_ID_MULTIPLIER } from "./ui.ts";
 import type { Post, PostStatus } from "../../../api/contract/posts.ts";
 import { zonedAt } from "./projectTime.ts";
 

@@ -3,7 +3,7 @@ import "@mantine/core/styles/Card.layer.css";
 import "@mantine/core/styles/EmptyState.layer.css";
 import { type CalendarDate, endOfMonth, endOfWeek, startOfMonth, startOfWeek, toCalendarDate, toZoned } from "@internationalized/date";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { SCHEDULE_DIALOG_WIDTH } from "../../../api/contract/limits.ts";
+import { SCHEDULE_DIALOG_WIDTH } from "../lib/ui.ts";
 import { Link } from "react-router-dom";
 import type { Draft } from "../../../api/contract/drafts.ts";
 import type { Post } from "../../../api/contract/posts.ts";

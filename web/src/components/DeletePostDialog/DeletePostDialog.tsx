@@ -12,7 +12,7 @@ import { formatDateTime } from "../../lib/projectTime.ts";
 import { type CalendarPost, isVirtualPost } from "../../lib/recurrence.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { seriesName } from "../PostStatus/PostStatus.tsx";
-import { SCHEDULE_DIALOG_WIDTH } from "../../../../api/contract/limits.ts";
+import { SCHEDULE_DIALOG_WIDTH } from "../../lib/ui.ts";
 
 type DeletePostDialogProps = {
   projectId: number;

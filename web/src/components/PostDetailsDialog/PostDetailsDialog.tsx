@@ -6,7 +6,7 @@ import "@mantine/core/styles/Tooltip.layer.css";
 import { getLocalTimeZone, toCalendarDate } from "@internationalized/date";
 import { useState } from "react";
 import { Link } from "react-router-dom";
-import { SCHEDULE_DIALOG_WIDTH } from "../../../../api/contract/limits.ts";
+import { SCHEDULE_DIALOG_WIDTH } from "../../lib/ui.ts";
 import type { Draft } from "../../../../api/contract/drafts.ts";
 import type { Post } from "../../../../api/contract/posts.ts";
 import { publishPost, resolveUncertainPost } from "../../api/posts.ts";

@@ -4,7 +4,7 @@ import "@mantine/core/styles/SegmentedControl.layer.css";
 import { type CalendarDate, now, parseDate, toCalendarDate } from "@internationalized/date";
 import { useEffect, useState, type FormEvent, type ReactNode } from "react";
 import * as v from "valibot";
-import { SCHEDULE_DIALOG_WIDTH } from "../../../../api/contract/limits.ts";
+import { SCHEDULE_DIALOG_WIDTH } from "../../lib/ui.ts";
 import type { Draft } from "../../../../api/contract/drafts.ts";
 import { type Post, ScheduleFormSchema } from "../../../../api/contract/posts.ts";
 import { ApiRequestError } from "../../api/fetcher.ts";

@@ -7,7 +7,7 @@
  */
 import { type Api, InputFile } from "grammy";
 import type { InlineKeyboardMarkup } from "grammy/types";
-import { PHOTO_CAPTION_MAX } from "../contract/limits.ts";
+import { PHOTO_CAPTION_MAX } from "../../api/contract/limits.ts";
 import type { FileStorage } from "../storage.ts";
 import { describeTelegramError, type TelegramFailure } from "./errors.ts";
 

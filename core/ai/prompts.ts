@@ -3,8 +3,8 @@
  * its name, description, sources, writing style and language. Output is plain text for
  * Telegram (no Markdown, no HTML: DESIGN.md "Post content"), at most 4096 characters.
  */
-import { POST_CONTENT_MAX } from "../contract/limits.ts";
-import type { WritingStyle } from "../contract/projects.ts";
+import { POST_CONTENT_MAX } from "../../api/contract/limits.ts";
+import type { WritingStyle } from "../../api/contract/projects.ts";
 import type { AiMessage } from "./client.ts";
 
 export type ProjectVoice = {

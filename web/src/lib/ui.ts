@@ -1,0 +1,12 @@
+/*
+ * Constants of the interface only (timings, sizes, the ids of not-yet-created occurrences);
+ * the product's rules and limits are in api/contract/limits.ts, shared with the server.
+ */
+export const POSTS_REFETCH_MS = 5000;
+export const JOB_POLL_MS = 1000;
+export const JOB_BANNER_DISMISS_MS = 5000;
+export const CALENDAR_TICK_MS = 60_000;
+/** Width of the schedule page's dialogs (spec §2 Schedule, §9), in px. */
+export const SCHEDULE_DIALOG_WIDTH = 425;
+export const VIRTUAL_POST_ID_MULTIPLIER = 1_000_000;
+export const DRAFT_PREVIEW_LENGTH = 100;
