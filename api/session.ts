@@ -1,7 +1,8 @@
 /*
  * Sessions after Lucia's session guide: a random token lives only in the browser's
- * HttpOnly cookie; the database keeps its SHA-256. The expiry slides in SQL
- * (app_public.session_user), 30 days from the last use.
+ * HttpOnly cookie; the database keeps its SHA-256. Reading a session (app_public.session_user)
+ * never writes; the session middleware extends it (app_public.extend_session) once less than
+ * half of its 30 days is left, to 30 days from that use but never past 90 days from sign-in.
  */
 import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";

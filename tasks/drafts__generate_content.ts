@@ -12,6 +12,7 @@ import type { Task } from "graphile-worker";
 import * as v from "valibot";
 import { AI_NOT_CONFIGURED, type Ai, aiError } from "../core/ai/client.ts";
 import type { Limits } from "../core/config.ts";
+import type { Sql } from "../core/db.ts";
 import { causeOf } from "../core/errors.ts";
 import { fitForTelegram, postPrompt, type ProjectVoice, tokensFor } from "../core/ai/prompts.ts";
 
@@ -20,42 +21,34 @@ const Payload = v.object({ jobId: v.number() });
 /** The words begin_ai_call uses for a spent day (a dictionary key of the interface). */
 export const DAILY_BUDGET_SPENT = "The daily AI budget of this account is spent. It renews at midnight UTC.";
 
-export function generateContent(ai: Ai | undefined, limits: Pick<Limits, "aiDailyTokens">): Task {
+export function generateContent(sql: Sql, ai: Ai | undefined, limits: Pick<Limits, "aiDailyTokens">): Task {
   return async (payload, helpers) => {
     const parsed = v.safeParse(Payload, payload);
     if (!parsed.success) return helpers.logger.error("drafts__generate_content: malformed payload, dropped");
     const { jobId } = parsed.output;
     if (!ai) {
-      await helpers.query("select app_public.fail_generation_job($1, $2)", [jobId, AI_NOT_CONFIGURED]);
+      await sql`select app_public.fail_generation_job(${jobId}, ${AI_NOT_CONFIGURED})`;
       return;
     }
-    const { rows: todo } = await helpers.query<{ draft_id: string; title: string; post_length: number; project_id: string }>(
-      "select * from app_public.start_generation_job($1)",
-      [jobId],
-    );
+    const todo = await sql<{ draftId: number; title: string; postLength: number; projectId: number }[]>`
+      select * from app_public.start_generation_job(${jobId})`;
     if (todo.length > 0) {
-      const { rows: [project] } = await helpers.query<
-        { user_id: string; name: string; description: string; sources: string; writing_style: ProjectVoice["writingStyle"]; language: string }
-      >(
-        "select user_id, name, description, sources, writing_style, language from app_public.projects where id = $1",
-        [todo[0].project_id],
-      );
-      const voice: ProjectVoice = { ...project, writingStyle: project.writing_style };
+      const [project] = await sql<(ProjectVoice & { userId: number })[]>`
+        select user_id, name, description, sources, writing_style, language from app_public.projects where id = ${todo[0].projectId}`;
+      const voice: ProjectVoice = project;
       for (const draft of todo) {
         let content: string | null = null;
         let error: string | null = null;
-        const { rows: [budget] } = await helpers.query<{ spent: boolean }>(
-          "select app_public.ai_budget_spent($1, $2) as spent",
-          [project.user_id, limits.aiDailyTokens],
-        );
+        const [budget] = await sql<{ spent: boolean }[]>`
+          select app_public.ai_budget_spent(${project.userId}, ${limits.aiDailyTokens}) as spent`;
         if (budget.spent) {
-          await helpers.query("select app_public.record_draft_generation($1, $2, $3, $4)", [jobId, draft.draft_id, null, DAILY_BUDGET_SPENT]);
+          await sql`select app_public.record_draft_generation(${jobId}, ${draft.draftId}, ${null}, ${DAILY_BUDGET_SPENT})`;
           continue;
         }
         let tokens = 0;
         try {
-          content = fitForTelegram(await ai.complete(postPrompt(voice, draft.title, draft.post_length), {
-            maxTokens: tokensFor(draft.post_length),
+          content = fitForTelegram(await ai.complete(postPrompt(voice, draft.title, draft.postLength), {
+            maxTokens: tokensFor(draft.postLength),
             signal: helpers.abortSignal,
             onUsage: (used) => void (tokens = used),
           }));
@@ -63,13 +56,13 @@ export function generateContent(ai: Ai | undefined, limits: Pick<Limits, "aiDail
           if (helpers.abortSignal?.aborted) throw err; // shutting down: the rest resumes on restart
           const failure = aiError(err);
           const cause = causeOf(failure);
-          if (cause) helpers.logger.warn(`draft ${draft.draft_id}: ${failure.message}`, { code: failure.code, cause });
+          if (cause) helpers.logger.warn(`draft ${draft.draftId}: ${failure.message}`, { code: failure.code, cause });
           error = failure.message;
         }
-        if (tokens > 0) await helpers.query("select app_public.record_ai_tokens($1, $2)", [project.user_id, tokens]);
-        await helpers.query("select app_public.record_draft_generation($1, $2, $3, $4)", [jobId, draft.draft_id, content, error]);
+        if (tokens > 0) await sql`select app_public.record_ai_tokens(${project.userId}, ${tokens})`;
+        await sql`select app_public.record_draft_generation(${jobId}, ${draft.draftId}, ${content}, ${error})`;
       }
     }
-    await helpers.query("select app_public.finish_generation_job($1)", [jobId]);
+    await sql`select app_public.finish_generation_job(${jobId})`;
   };
 }

@@ -1,6 +1,10 @@
-/* The post_delivery rows the worker reads (graphile-worker queries with `pg`: snake_case, int8 as text). */
+/* The post_delivery rows the worker reads, in core/db.ts's shape (camelCase, int8 as numbers, ISO times). */
 import type { Api } from "grammy";
+import type { Sql } from "../core/db.ts";
 import { channelRightsProblem, lostRightsReason, RIGHTS_FRESH_MS } from "../core/telegram/channel_rights.ts";
+
+/** The SQL functions that answer one app_public.post_delivery (never a name from outside). */
+type DeliveryFunction = "app_public.post_delivery_info" | "app_public.begin_sending" | "app_public.post_for_approval";
 
 export type Delivery = {
   postId: number;
@@ -8,7 +12,7 @@ export type Delivery = {
   title: string;
   content: string;
   imageUrl: string | null;
-  scheduledFor: Date;
+  scheduledFor: string;
   channelChatId: number | null;
   channelLink: string | null;
   adminChatId: number | null;
@@ -20,43 +24,25 @@ export type Delivery = {
   /** The project's connected channel, its pinned approver and when Telegram last confirmed both. */
   channelId: number | null;
   approverHandle: string | null;
-  rightsCheckedAt: Date | null;
+  rightsCheckedAt: string | null;
   /** The chat holding channelMessageIds (what an earlier attempt left), when any. */
   sentChatId: number | null;
 };
 
-// deno-lint-ignore no-explicit-any
-type Query = (text: string, values?: any[]) => Promise<{ rows: any[] }>;
-
 /** Calls a SQL function answering app_public.post_delivery; null when it answers null. */
-export async function deliveryQuery(query: Query, fn: string, args: unknown[]): Promise<Delivery | null> {
+export async function deliveryQuery(sql: Sql, fn: DeliveryFunction, args: (number | string)[]): Promise<Delivery | null> {
   const placeholders = args.map((_, i) => `$${i + 1}`).join(", ");
-  const { rows } = await query(
-    `select (d).* from (select ${fn}(${placeholders}) as d) s where (d).post_id is not null`,
+  const [row] = await sql.unsafe<Delivery[]>(
+    `select (d).post_id, (d).status, (d).title, (d).content, (d).image_url, (d).scheduled_for, (d).channel_chat_id,
+            (d).channel_link, (d).admin_chat_id, coalesce((d).approval_message_ids, '{}') as approval_message_ids,
+            coalesce((d).channel_message_ids, '{}') as channel_message_ids, (d).last_error,
+            coalesce((d).project_language, 'ru') as project_language,
+            coalesce((d).project_timezone, 'Europe/Moscow') as project_timezone,
+            (d).channel_id, (d).approver_handle, (d).rights_checked_at, (d).sent_chat_id
+     from (select ${fn}(${placeholders}) as d) s where (d).post_id is not null`,
     args,
   );
-  const r = rows[0];
-  if (!r) return null;
-  return {
-    postId: Number(r.post_id),
-    status: r.status as string,
-    title: r.title as string,
-    content: r.content as string,
-    imageUrl: (r.image_url as string | null) ?? null,
-    scheduledFor: r.scheduled_for as Date,
-    channelChatId: r.channel_chat_id == null ? null : Number(r.channel_chat_id),
-    channelLink: (r.channel_link as string | null) ?? null,
-    adminChatId: r.admin_chat_id == null ? null : Number(r.admin_chat_id),
-    approvalMessageIds: (r.approval_message_ids ?? {}) as Delivery["approvalMessageIds"],
-    channelMessageIds: (r.channel_message_ids ?? []) as number[],
-    lastError: (r.last_error as string | null) ?? null,
-    projectLanguage: (r.project_language as string) ?? "ru",
-    projectTimezone: (r.project_timezone as string) ?? "Europe/Moscow",
-    channelId: r.channel_id == null ? null : Number(r.channel_id),
-    approverHandle: (r.approver_handle as string | null) ?? null,
-    rightsCheckedAt: (r.rights_checked_at as Date | null) ?? null,
-    sentChatId: r.sent_chat_id == null ? null : Number(r.sent_chat_id),
-  };
+  return row ?? null;
 }
 
 /**
@@ -65,11 +51,11 @@ export async function deliveryQuery(query: Query, fn: string, args: unknown[]): 
  * RIGHTS_FRESH_MS is reused. Answers the reason the post fails, or null to go on; throws
  * when Telegram gives no definite answer (the job is retried).
  */
-export async function lostChannelRights(telegram: Api, query: Query, post: Delivery): Promise<string | null> {
+export async function lostChannelRights(telegram: Api, sql: Sql, post: Delivery): Promise<string | null> {
   if (post.channelId === null || post.channelChatId === null || post.adminChatId === null) return null;
-  if (post.rightsCheckedAt && Date.now() - new Date(post.rightsCheckedAt).getTime() < RIGHTS_FRESH_MS) return null;
+  if (post.rightsCheckedAt && Date.now() - Date.parse(post.rightsCheckedAt) < RIGHTS_FRESH_MS) return null;
   const problem = await channelRightsProblem(telegram, post.channelChatId, post.adminChatId);
   if (problem) return lostRightsReason(problem, post.approverHandle ?? String(post.adminChatId), post.channelLink ?? "");
-  await query("select app_public.record_channel_rights_checked($1, $2)", [post.channelId, post.adminChatId]);
+  await sql`select app_public.record_channel_rights_checked(${post.channelId}, ${post.adminChatId})`;
   return null;
 }

@@ -7,16 +7,17 @@ import type { Task } from "graphile-worker";
 import * as v from "valibot";
 import { ADMIN_TEXTS, adminLanguage, callbackData } from "../core/telegram/bot_texts.ts";
 import { describeTelegramError } from "../core/telegram/errors.ts";
+import type { Sql } from "../core/db.ts";
 import { deliveryQuery } from "./post_delivery.ts";
 
 const Payload = v.object({ postId: v.number(), kind: v.picklist(["failed", "uncertain"]) });
 
-export function notifyAdmin(telegram: Api | undefined): Task {
+export function notifyAdmin(sql: Sql, telegram: Api | undefined): Task {
   return async (payload, helpers) => {
     const parsed = v.safeParse(Payload, payload);
     if (!parsed.success) return helpers.logger.error("posts__notify_admin: malformed payload, dropped");
     const { postId, kind } = parsed.output;
-    const post = await deliveryQuery(helpers.query, "app_public.post_delivery_info", [postId]);
+    const post = await deliveryQuery(sql, "app_public.post_delivery_info", [postId]);
     if (!post || !telegram || !post.adminChatId || post.status !== kind) return;
     const texts = ADMIN_TEXTS[adminLanguage(post.projectLanguage)];
     const channel = post.channelLink ?? "";

@@ -17,6 +17,7 @@
 import type { Api } from "grammy";
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
+import type { Sql } from "../core/db.ts";
 import type { FileStorage } from "../core/storage.ts";
 import { describeTelegramError } from "../core/telegram/errors.ts";
 import { messageLink, removeMessages, sendPost } from "../core/telegram/post_message.ts";
@@ -24,7 +25,7 @@ import { deliveryQuery, lostChannelRights } from "./post_delivery.ts";
 
 const Payload = v.object({ postId: v.number() });
 
-export function publishPost(telegram: Api | undefined, storage: FileStorage): Task {
+export function sendToChannel(sql: Sql, telegram: Api | undefined, storage: FileStorage): Task {
   return async (payload, helpers) => {
     const parsed = v.safeParse(Payload, payload);
     if (!parsed.success) return helpers.logger.error("posts__publish: malformed payload, dropped");
@@ -32,22 +33,22 @@ export function publishPost(telegram: Api | undefined, storage: FileStorage): Ta
     const workerId = helpers.job.locked_by ?? "unknown";
     // Before anything is marked as being sent: the approver must still administer the
     // channel and the bot still post there, or the post fails and nothing goes out.
-    const approved = await deliveryQuery(helpers.query, "app_public.post_delivery_info", [postId]);
+    const approved = await deliveryQuery(sql, "app_public.post_delivery_info", [postId]);
     if (telegram && approved?.status === "approved") {
-      const lost = await lostChannelRights(telegram, helpers.query, approved);
-      if (lost) return void await helpers.query("select app_public.fail_post_for_channel_rights($1, $2)", [postId, lost]);
+      const lost = await lostChannelRights(telegram, sql, approved);
+      if (lost) return void await sql`select app_public.fail_post_for_channel_rights(${postId}, ${lost})`;
     }
-    const post = await deliveryQuery(helpers.query, "app_public.begin_sending", [postId, workerId]);
+    const post = await deliveryQuery(sql, "app_public.begin_sending", [postId, workerId]);
     if (!post) return;
     const failed = (reason: string, definite: boolean) =>
-      helpers.query("select app_public.record_send_failed($1, $2, $3)", [postId, reason, definite]);
+      sql`select app_public.record_send_failed(${postId}, ${reason}, ${definite})`;
     if (!telegram) return void await failed("The Telegram bot is not configured on the server", true);
     if (!post.channelChatId || !post.channelLink) return void await failed("The project has no connected channel", true);
 
     // begin_sending answers only a post approved for the channel the project has now.
     const chatId = post.channelChatId;
     const recordSent = (chat: number, ids: number[]) =>
-      helpers.query("select app_public.record_sent_part($1, $2, $3)", [postId, chat, ids]);
+      sql`select app_public.record_sent_part(${postId}, ${chat}, ${ids}::bigint[])`;
     if (post.channelMessageIds.length > 0) {
       const leftoverChat = post.sentChatId ?? chatId;
       const { removed, refusal } = await removeMessages(telegram, leftoverChat, post.channelMessageIds);
@@ -77,7 +78,7 @@ export function publishPost(telegram: Api | undefined, storage: FileStorage): Ta
         await recordSent(chatId, []);
       }
       if (failure.code === "telegram.rateLimited" && failure.retryAfter !== undefined) {
-        await helpers.query("select app_public.postpone_sending($1, $2)", [postId, failure.retryAfter]);
+        await sql`select app_public.postpone_sending(${postId}, ${failure.retryAfter})`;
       } else if (err instanceof Error && /is missing from storage/.test(err.message)) {
         await failed("The post's image is missing from storage", true);
       } else {
@@ -86,6 +87,6 @@ export function publishPost(telegram: Api | undefined, storage: FileStorage): Ta
       return;
     }
     const links = { [post.channelLink.replace(/^@/, "")]: messageLink(post.channelLink, ids[0]) };
-    await helpers.query("select app_public.record_published($1, $2, $3, $4)", [postId, chatId, ids, JSON.stringify(links)]);
+    await sql`select app_public.record_published(${postId}, ${chatId}, ${ids}::bigint[], ${sql.json(links)})`;
   };
 }

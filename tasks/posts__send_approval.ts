@@ -9,6 +9,7 @@
 import type { Api } from "grammy";
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
+import type { Sql } from "../core/db.ts";
 import type { FileStorage } from "../core/storage.ts";
 import { ADMIN_TEXTS, adminLanguage, callbackData, formatWhen } from "../core/telegram/bot_texts.ts";
 import { describeTelegramError } from "../core/telegram/errors.ts";
@@ -17,19 +18,19 @@ import { deliveryQuery, lostChannelRights } from "./post_delivery.ts";
 
 const Payload = v.object({ postId: v.number() });
 
-export function sendApproval(telegram: Api | undefined, storage: FileStorage): Task {
+export function sendApproval(sql: Sql, telegram: Api | undefined, storage: FileStorage): Task {
   return async (payload, helpers) => {
     const parsed = v.safeParse(Payload, payload);
     if (!parsed.success) return helpers.logger.error("posts__send_approval: malformed payload, dropped");
     const { postId } = parsed.output;
-    const post = await deliveryQuery(helpers.query, "app_public.post_for_approval", [postId, helpers.job.id]);
+    const post = await deliveryQuery(sql, "app_public.post_for_approval", [postId, helpers.job.id]);
     if (!post) return; // already sent, or the post moved on
-    const fail = (reason: string) => helpers.query("select app_public.record_approval_failed($1, $2)", [postId, reason]);
+    const fail = (reason: string) => sql`select app_public.record_approval_failed(${postId}, ${reason})`;
     if (!telegram) return void await fail("The Telegram bot is not configured on the server");
     if (!post.adminChatId) return void await fail("The project's admin has not messaged the bot yet");
     // Only someone who still administers the channel sees the post (nothing is sent otherwise).
-    const lost = await lostChannelRights(telegram, helpers.query, post);
-    if (lost) return void await helpers.query("select app_public.fail_post_for_channel_rights($1, $2)", [postId, lost]);
+    const lost = await lostChannelRights(telegram, sql, post);
+    if (lost) return void await sql`select app_public.fail_post_for_channel_rights(${postId}, ${lost})`;
     const texts = ADMIN_TEXTS[adminLanguage(post.projectLanguage)];
     try {
       const header = await telegram.sendMessage(
@@ -47,7 +48,7 @@ export function sendApproval(telegram: Api | undefined, storage: FileStorage): T
           ]],
         },
       });
-      await helpers.query("select app_public.record_approval_sent($1, $2, $3)", [postId, post.adminChatId, [header.message_id, ...ids]]);
+      await sql`select app_public.record_approval_sent(${postId}, ${post.adminChatId}, ${[header.message_id, ...ids]}::bigint[])`;
     } catch (err) {
       const failure = describeTelegramError(err);
       if (failure.definite && failure.code !== "telegram.rateLimited") {

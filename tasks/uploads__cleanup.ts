@@ -5,23 +5,16 @@
  * deleted in one transaction: if a file cannot be deleted, its row comes back for next time.
  */
 import type { Task } from "graphile-worker";
+import type { Sql } from "../core/db.ts";
 import type { FileStorage } from "../core/storage.ts";
 
-export function cleanupUploads(storage: FileStorage): Task {
+export function cleanupUploads(sql: Sql, storage: FileStorage): Task {
   return async (_payload, helpers) => {
-    await helpers.withPgClient(async (client) => {
-      await client.query("begin");
-      try {
-        const { rows } = await client.query<{ key: string }>(
-          "select k as key from app_public.take_orphan_uploads('1 day') as k",
-        );
-        for (const { key } of rows) await storage.delete(key);
-        await client.query("commit");
-        if (rows.length > 0) helpers.logger.info(`removed ${rows.length} orphaned upload(s)`);
-      } catch (err) {
-        await client.query("rollback");
-        throw err;
-      }
+    const removed = await sql.begin(async (tx) => {
+      const rows = await tx<{ key: string }[]>`select k as key from app_public.take_orphan_uploads('1 day') as k`;
+      for (const { key } of rows) await storage.delete(key);
+      return rows.length;
     });
+    if (removed > 0) helpers.logger.info(`removed ${removed} orphaned upload(s)`);
   };
 }

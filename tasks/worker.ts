@@ -23,7 +23,7 @@ import type { FileStorage } from "../core/storage.ts";
 import { generateContent } from "./drafts__generate_content.ts";
 import { createMailer } from "./mailer.ts";
 import { notifyAdmin } from "./posts__notify_admin.ts";
-import { publishPost } from "./posts__publish.ts";
+import { sendToChannel } from "./posts__publish.ts";
 import { retractApproval } from "./posts__retract_approval.ts";
 import { sendApproval } from "./posts__send_approval.ts";
 import { spawnOccurrence } from "./posts__spawn_occurrence.ts";
@@ -57,21 +57,23 @@ export type WorkerDeps = { storage: FileStorage; telegram?: Api; ai?: Ai };
 
 export async function startWorker(connectionString: string, config: Config, log: Log, deps: WorkerDeps): Promise<WorkerHandle> {
   const mailer = createMailer(config, log);
+  // The tasks' and the heartbeat's connections: the same client, row shape and types as the API's.
+  const sql = connect(connectionString, { max: CONCURRENCY + AI_CONCURRENCY + 1 });
   const taskList: TaskList = {
     sign_in_codes__send: sendSignInCode(mailer),
     uploads__delete: deleteUploads(deps.storage),
-    sessions__cleanup: async (_payload, helpers) => {
-      await helpers.query("select app_public.delete_expired_sign_in_state()");
+    sessions__cleanup: async () => {
+      await sql`select app_public.delete_expired_sign_in_state()`;
     },
-    uploads__cleanup: cleanupUploads(deps.storage),
-    posts__send_approval: sendApproval(deps.telegram, deps.storage),
-    posts__publish: publishPost(deps.telegram, deps.storage),
-    posts__notify_admin: notifyAdmin(deps.telegram),
+    uploads__cleanup: cleanupUploads(sql, deps.storage),
+    posts__send_approval: sendApproval(sql, deps.telegram, deps.storage),
+    posts__publish: sendToChannel(sql, deps.telegram, deps.storage),
+    posts__notify_admin: notifyAdmin(sql, deps.telegram),
     posts__retract_approval: retractApproval(deps.telegram),
-    posts__spawn_occurrence: spawnOccurrence,
+    posts__spawn_occurrence: spawnOccurrence(sql),
   };
   const aiTaskList: TaskList = {
-    drafts__generate_content: generateContent(deps.ai, config.limits),
+    drafts__generate_content: generateContent(sql, deps.ai, config.limits),
   };
   // Our own emitter, listened to before run() creates its workers, so no id is missed.
   const events: WorkerEvents = new EventEmitter();
@@ -93,7 +95,6 @@ export async function startWorker(connectionString: string, config: Config, log:
     await run({ ...common, taskList: aiTaskList, concurrency: AI_CONCURRENCY }),
   ];
 
-  const sql = connect(connectionString, { max: 1 });
   const beat = async () => {
     try {
       if (workerIds.size > 0) await sql`select app_public.worker_heartbeat(${[...workerIds]}::text[])`;

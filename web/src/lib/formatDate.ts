@@ -13,7 +13,7 @@ export function formatDate(value: string | number | Date, language: Language): s
 const pad = (value: number) => String(value).padStart(2, "0");
 
 /** Spec §2 admin tables: dd.MM.yyyy HH:mm in the viewer's own time zone, whatever the language. */
-export function formatDateTime(value: string | number | Date): string {
+export function formatAdminDateTime(value: string | number | Date): string {
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return "";
   return `${pad(date.getDate())}.${pad(date.getMonth() + 1)}.${date.getFullYear()} ${pad(date.getHours())}:${pad(date.getMinutes())}`;

@@ -12,7 +12,6 @@ import {
   fromDate,
   startOfMonth,
   startOfWeek,
-  toCalendarDate,
   toZoned,
   type ZonedDateTime,
 } from "@internationalized/date";
@@ -35,11 +34,6 @@ export function projectTimeZone(timeZone: string | null | undefined): string {
 /** An instant from the API (ISO text) as a wall-clock time in `timeZone`. */
 export function zonedAt(iso: string, timeZone: string): ZonedDateTime {
   return fromDate(new Date(iso), timeZone);
-}
-
-/** The calendar day an instant falls on in `timeZone`. */
-export function dayOf(iso: string, timeZone: string): CalendarDate {
-  return toCalendarDate(zonedAt(iso, timeZone));
 }
 
 const pad = (value: number) => String(value).padStart(2, "0");
@@ -94,7 +88,7 @@ export function formatDayLong(date: CalendarDate, locale: string, currentYear?: 
 }
 
 /** "12 мар. 2025 г., 14:30" / "12 Mar 2025, 14:30": an instant read in `timeZone`. */
-export function formatDateTime(iso: string, locale: string, timeZone: string): string {
+export function formatInstant(iso: string, locale: string, timeZone: string): string {
   return new DateFormatter(locale, {
     day: "numeric",
     month: "short",

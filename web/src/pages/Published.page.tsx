@@ -17,7 +17,7 @@ import { useLanguage, useT } from "../i18n/i18n.tsx";
 import { LOCALES } from "../lib/formatDate.ts";
 import { usePageTitle } from "../lib/pageTitle.ts";
 import { projectPath } from "../lib/projectSections.ts";
-import { formatDateTime, projectTimeZone } from "../lib/projectTime.ts";
+import { formatInstant, projectTimeZone } from "../lib/projectTime.ts";
 import classes from "./Published.module.css";
 
 /**
@@ -105,7 +105,7 @@ function PublishedRow({ post, timeZone }: { post: Post; timeZone: string }) {
         </Text>
         <Text size="sm" c="dimmed" className={classes.meta}>
           <time dateTime={when} data-testid="published-time">
-            {formatDateTime(when, LOCALES[language], timeZone)}
+            {formatInstant(when, LOCALES[language], timeZone)}
           </time>
           {post.content.trim() && (
             <>

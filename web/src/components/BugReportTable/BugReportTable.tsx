@@ -10,7 +10,7 @@ import {
 import { updateBugReportStatus } from "../../api/admin.ts";
 import { errorMessage } from "../../api/fetcher.ts";
 import { type TranslationKey, useT } from "../../i18n/i18n.tsx";
-import { formatDateTime } from "../../lib/formatDate.ts";
+import { formatAdminDateTime } from "../../lib/formatDate.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { BugReportStatusBadge } from "./BugReportStatusBadge.tsx";
 import classes from "./BugReportTable.module.css";
@@ -142,7 +142,7 @@ export function BugReportTable({ reports, texts }: BugReportTableProps) {
               </Table.Td>
               <Table.Td className={classes.cellTop}>
                 <Text size="sm" style={{ whiteSpace: "nowrap", fontVariantNumeric: "tabular-nums" }}>
-                  {formatDateTime(report.createdAt)}
+                  {formatAdminDateTime(report.createdAt)}
                 </Text>
               </Table.Td>
               <Table.Td className={classes.cellTop} pr="md">

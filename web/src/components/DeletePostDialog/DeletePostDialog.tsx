@@ -8,7 +8,7 @@ import { deletePost } from "../../api/posts.ts";
 import { useLanguage, useT } from "../../i18n/i18n.tsx";
 import { LOCALES } from "../../lib/formatDate.ts";
 import { postFailureText } from "../../lib/postMessages.ts";
-import { formatDateTime } from "../../lib/projectTime.ts";
+import { formatInstant } from "../../lib/projectTime.ts";
 import { type CalendarPost, isVirtualPost } from "../../lib/recurrence.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { seriesName } from "../PostStatus/PostStatus.tsx";
@@ -46,7 +46,7 @@ export function DeletePostDialog({ projectId, post, opened, timeZone, onClose, o
   const virtual = isVirtualPost(post);
   const inSeries = virtual || post.isRecurring || post.seriesId !== null;
   const published = post.status === "published";
-  const when = formatDateTime(post.scheduledFor, LOCALES[language], timeZone);
+  const when = formatInstant(post.scheduledFor, LOCALES[language], timeZone);
   const title = post.title || t("schedule.noDraftsAvailable");
 
   const handleDelete = async () => {

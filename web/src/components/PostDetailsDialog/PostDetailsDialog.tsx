@@ -16,7 +16,7 @@ import { errorMessage } from "../../api/fetcher.ts";
 import { LOCALES } from "../../lib/formatDate.ts";
 import { postMessage } from "../../lib/postMessages.ts";
 import { projectPath } from "../../lib/projectSections.ts";
-import { clockText, formatDateTime, formatDayLong, zonedAt } from "../../lib/projectTime.ts";
+import { clockText, formatInstant, formatDayLong, zonedAt } from "../../lib/projectTime.ts";
 import { type CalendarPost, isVirtualPost } from "../../lib/recurrence.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { IconAlert, IconClock, IconExternalLink, IconFileText, IconHelpCircle, IconPencil, IconRepeat, IconSend, IconTrash } from "../Icons/Icons.tsx";
@@ -174,7 +174,7 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
                 <IconSend size={16} />
                 <span className={classes.factLabel}>{t("schedule.details.publishedAt")}</span>
               </dt>
-              <dd>{formatDateTime(post.publishedAt, locale, timeZone)}</dd>
+              <dd>{formatInstant(post.publishedAt, locale, timeZone)}</dd>
             </>
           )}
         </dl>
