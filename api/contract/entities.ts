@@ -1,0 +1,106 @@
+/*
+ * A post's formatting as Telegram's own MessageEntity objects (README "Post format"): the
+ * text stays plain and literal, and each entity marks a range of it. Offsets and lengths
+ * count UTF-16 code units, as Telegram does and as a JavaScript string's indices do, so
+ * "😀 bold" has its "bold" at offset 3. Messages go out with `entities` /
+ * `caption_entities`, never with a parse_mode, so no character is ever read as markup.
+ *
+ * Shared by the API (which refuses bad entities), the worker (which sends them) and the
+ * web app's editor (which makes them).
+ */
+import * as v from "valibot";
+
+/** The kinds a Pressa post may carry: what channels use, and what the editor can make. */
+export const ENTITY_TYPES = [
+  "bold",
+  "italic",
+  "underline",
+  "strikethrough",
+  "spoiler",
+  "code",
+  "pre",
+  "text_link",
+  "blockquote",
+  "expandable_blockquote",
+] as const;
+export type EntityType = (typeof ENTITY_TYPES)[number];
+
+export type MessageEntity = {
+  type: EntityType;
+  offset: number;
+  length: number;
+  /** text_link only: an https:// or tg:// address. */
+  url?: string;
+  /** pre only: the code's language, for highlighting in Telegram's apps. */
+  language?: string;
+};
+
+/** Telegram's own cap on the entities of one message; more are dropped silently there. */
+export const ENTITIES_MAX = 100;
+export const ENTITY_URL_MAX = 2048;
+const LANGUAGE_PATTERN = /^[A-Za-z0-9_+#.-]{1,32}$/;
+
+export const EntitySchema = v.object({
+  type: v.picklist(ENTITY_TYPES, "entities.unknownType"),
+  offset: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  length: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  url: v.optional(v.pipe(v.string(), v.maxLength(ENTITY_URL_MAX))),
+  language: v.optional(v.pipe(v.string(), v.regex(LANGUAGE_PATTERN))),
+});
+export const EntitiesSchema = v.pipe(v.array(EntitySchema), v.maxLength(ENTITIES_MAX, "entities.tooMany"));
+
+/** Links a channel post may carry: the web over TLS, or Telegram's own tg:// addresses. */
+export function isAllowedLink(url: string): boolean {
+  if (!/^(https|tg):\/\//i.test(url)) return false;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "tg:" || parsed.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+/** A boundary inside a surrogate pair would cut an emoji in half. */
+const splitsPair = (text: string, index: number) =>
+  index > 0 && index < text.length && isHighSurrogate(text.charCodeAt(index - 1)) && isLowSurrogate(text.charCodeAt(index));
+
+const CONTAINS_NOTHING: ReadonlySet<EntityType> = new Set(["code", "pre"]);
+const QUOTES: ReadonlySet<EntityType> = new Set(["blockquote", "expandable_blockquote"]);
+
+/** Entities in Telegram's order: by offset, the longer (outer) one first. */
+export function sortEntities(entities: readonly MessageEntity[]): MessageEntity[] {
+  return [...entities].sort((a, b) => a.offset - b.offset || b.length - a.length || a.type.localeCompare(b.type));
+}
+
+/**
+ * Why these entities cannot format this text, as an error code (null when they can):
+ * every range inside the text and on whole characters, the fields each kind needs and no
+ * others, links only to https:// or tg://, and ranges that nest as Telegram allows (no
+ * partial overlaps; nothing inside code or pre; no quote inside a quote).
+ */
+export function entitiesProblem(text: string, entities: readonly MessageEntity[]): string | null {
+  for (const entity of entities) {
+    const end = entity.offset + entity.length;
+    if (end > text.length) return "entities.outOfRange";
+    if (splitsPair(text, entity.offset) || splitsPair(text, end)) return "entities.splitsCharacter";
+    if (entity.type === "text_link" ? !entity.url || !isAllowedLink(entity.url) : entity.url !== undefined) {
+      return "entities.badLink";
+    }
+    if (entity.language !== undefined && entity.type !== "pre") return "entities.unexpectedLanguage";
+  }
+  const open: MessageEntity[] = [];
+  for (const entity of sortEntities(entities)) {
+    while (open.length > 0 && open.at(-1)!.offset + open.at(-1)!.length <= entity.offset) open.pop();
+    const end = entity.offset + entity.length;
+    for (const outer of open) {
+      if (end > outer.offset + outer.length) return "entities.overlap";
+      if (CONTAINS_NOTHING.has(outer.type)) return "entities.badNesting";
+      if (QUOTES.has(outer.type) && QUOTES.has(entity.type)) return "entities.badNesting";
+      if (outer.type === entity.type) return "entities.badNesting";
+    }
+    open.push(entity);
+  }
+  return null;
+}
