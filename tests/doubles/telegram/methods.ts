@@ -8,14 +8,15 @@ import type {
   ChatMember,
   InlineKeyboardButton,
   InlineKeyboardMarkup,
+  LinkPreviewOptions,
   Message,
   MessageEntity,
   PhotoSize,
   Update,
 } from "grammy/types";
 import {
-  BotApiError,
   badRequest,
+  BotApiError,
   CHAT_NOT_FOUND,
   conflict,
   forbidden,
@@ -26,7 +27,7 @@ import { type FormattedText, formatText } from "./formatting.ts";
 import { sniffImage } from "./images.ts";
 import { type Args, isUploadedFile, type UploadedFile } from "./params.ts";
 import type { RateLimiter } from "./rate-limit.ts";
-import { type ChatRecord, World } from "./world.ts";
+import { type ChatRecord, withoutReply, World } from "./world.ts";
 
 export interface CallContext {
   args: Args;
@@ -40,6 +41,8 @@ export type MethodHandler = (call: CallContext) => unknown | Promise<unknown>;
 
 const MAX_TEXT_LENGTH = 4096;
 const MAX_CAPTION_LENGTH = 1024;
+/** "An array describing messages to be sent, must include 2-10 items" (TDLib refuses 0 and > 10). */
+const MAX_ALBUM_SIZE = 10;
 const MAX_CALLBACK_DATA_BYTES = 64;
 /** Bots have to answer a callback query within a short time (Telegram does not publish the exact value). */
 export const CALLBACK_ANSWER_WINDOW_MS = 15_000;
@@ -134,15 +137,82 @@ function readReplyTarget(args: Args, world: World, record: ChatRecord): Message 
   const messageId = parameters?.message_id ?? args.integer("reply_to_message_id");
   if (!messageId) return undefined;
   const target = world.findMessage(record, messageId);
-  if (target) {
-    // Telegram does not nest replies further than one level.
-    const { reply_to_message: _, ...withoutReply } = target as Message & { reply_to_message?: unknown };
-    return structuredClone(withoutReply) as Message;
-  }
+  // Telegram does not nest replies further than one level.
+  if (target) return withoutReply(target);
   if (parameters?.allow_sending_without_reply ?? args.boolean("allow_sending_without_reply")) {
     return undefined;
   }
   throw badRequest("message to be replied not found");
+}
+
+const LINK_PREVIEW_FLAGS = [
+  "is_disabled",
+  "prefer_small_media",
+  "prefer_large_media",
+  "show_above_text",
+] as const;
+
+/**
+ * `link_preview_options` (or the legacy `disable_web_page_preview`), with the Bot API's
+ * parsing errors.
+ */
+function readLinkPreviewOptions(args: Args): LinkPreviewOptions | undefined {
+  const options = args.json<Record<string, unknown>>(
+    "link_preview_options",
+    "can't parse link preview options JSON object",
+  );
+  if (options === undefined) {
+    return args.boolean("disable_web_page_preview") ? { is_disabled: true } : undefined;
+  }
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw badRequest("object expected as link preview options");
+  }
+  for (const flag of LINK_PREVIEW_FLAGS) {
+    if (flag in options && typeof options[flag] !== "boolean") {
+      throw badRequest(`field "${flag}" must be of type Boolean`);
+    }
+  }
+  if ("url" in options && typeof options.url !== "string") {
+    throw badRequest('field "url" must be of type String');
+  }
+  return options as LinkPreviewOptions;
+}
+
+/**
+ * The first link a preview could be made for (TDLib's get_first_url): a `url` or
+ * `text_link` entity, except tg:, ftp: and ton: links.
+ */
+function firstUrl({ text, entities }: FormattedText): string | undefined {
+  for (const entity of entities) {
+    const url = entity.type === "url"
+      ? text.slice(entity.offset, entity.offset + entity.length)
+      : entity.type === "text_link"
+      ? entity.url
+      : undefined;
+    if (url !== undefined && !/^(tg:|ftp:|ton:|tonsite:)/i.test(url)) return url;
+  }
+  return undefined;
+}
+
+/**
+ * Message.link_preview_options as Telegram stores them: `is_disabled` only when the text
+ * has a link to preview (then `url` and the size preferences are dropped), the size
+ * preferences only with an explicit `url`, and nothing at all when everything is default.
+ */
+function storedLinkPreview(
+  text: FormattedText,
+  options: LinkPreviewOptions | undefined,
+): LinkPreviewOptions | undefined {
+  if (!options) return undefined;
+  const url = options.is_disabled ? "" : options.url ?? "";
+  const stored: LinkPreviewOptions = {
+    ...(options.is_disabled && firstUrl(text) !== undefined ? { is_disabled: true } : {}),
+    ...(url ? { url } : {}),
+    ...(url && options.prefer_small_media ? { prefer_small_media: true } : {}),
+    ...(url && options.prefer_large_media ? { prefer_large_media: true } : {}),
+    ...(options.show_above_text ? { show_above_text: true } : {}),
+  };
+  return Object.keys(stored).length > 0 ? stored : undefined;
 }
 
 const entitiesField = (key: "entities" | "caption_entities", entities: MessageEntity[]) =>
@@ -161,8 +231,8 @@ function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(canonical(a ?? null)) === JSON.stringify(canonical(b ?? null));
 }
 
-function chargeRateLimit({ limiter, world }: CallContext, record: ChatRecord) {
-  limiter?.take(record.chat.id, record.chat.type === "channel", world.nowMs());
+function chargeRateLimit({ limiter, world }: CallContext, record: ChatRecord, messages = 1) {
+  limiter?.take(record.chat.id, record.chat.type === "channel", world.nowMs(), messages);
 }
 
 // ------------------------------------------------------------------------ sending
@@ -170,6 +240,7 @@ function chargeRateLimit({ limiter, world }: CallContext, record: ChatRecord) {
 function sendMessage(call: CallContext): Message {
   const { args, world } = call;
   const chatId = args.chatId();
+  const linkPreview = readLinkPreviewOptions(args);
   const text = readText(args);
   const markup = readReplyMarkup(args);
   const record = world.visibleChat(chatId);
@@ -178,13 +249,15 @@ function sendMessage(call: CallContext): Message {
   validateButtons(markup);
   const replyTo = readReplyTarget(args, world, record);
   chargeRateLimit(call, record);
+  const preview = storedLinkPreview(text, linkPreview);
   return world.storeMessage(record, "bot", {
     ...(replyTo ? { reply_to_message: replyTo } : {}),
     text: text.text,
     ...entitiesField("entities", text.entities),
+    ...(preview ? { link_preview_options: preview } : {}),
     ...(args.boolean("protect_content") ? { has_protected_content: true } : {}),
     ...(markup ? { reply_markup: markup } : {}),
-  });
+  }, { silent: args.boolean("disable_notification") });
 }
 
 async function sendPhoto(call: CallContext): Promise<Message> {
@@ -203,13 +276,167 @@ async function sendPhoto(call: CallContext): Promise<Message> {
   chargeRateLimit(call, record);
   return world.storeMessage(record, "bot", {
     ...(replyTo ? { reply_to_message: replyTo } : {}),
-    photo,
-    ...(caption ? { caption: caption.text, ...entitiesField("caption_entities", caption.entities) } : {}),
-    ...(caption && args.boolean("show_caption_above_media") ? { show_caption_above_media: true } : {}),
-    ...(args.boolean("has_spoiler") ? { has_media_spoiler: true } : {}),
+    ...photoContent(photo, caption, {
+      showCaptionAboveMedia: args.boolean("show_caption_above_media"),
+      hasSpoiler: args.boolean("has_spoiler"),
+    }),
     ...(args.boolean("protect_content") ? { has_protected_content: true } : {}),
     ...(markup ? { reply_markup: markup } : {}),
+  }, { silent: args.boolean("disable_notification") });
+}
+
+/** The fields of a photo message (sendPhoto, or one photo of an album). */
+function photoContent(
+  photo: PhotoSize[],
+  caption: FormattedText | undefined,
+  options: { showCaptionAboveMedia: boolean; hasSpoiler: boolean },
+) {
+  return {
+    photo,
+    ...(caption ? { caption: caption.text, ...entitiesField("caption_entities", caption.entities) } : {}),
+    ...(caption && options.showCaptionAboveMedia ? { show_caption_above_media: true } : {}),
+    ...(options.hasSpoiler ? { has_media_spoiler: true } : {}),
+  };
+}
+
+// ------------------------------------------------------------------------ albums
+
+/** One InputMediaPhoto of sendMediaGroup, parsed. */
+interface AlbumItem {
+  input: UploadedFile | string;
+  caption: FormattedText | undefined;
+  showCaptionAboveMedia: boolean;
+  hasSpoiler: boolean;
+}
+
+/** A problem with one InputMedia; the Bot API prefixes it with "can't parse InputMedia: ". */
+class InputMediaError extends Error {}
+
+/** InputMedia types the Bot API accepts in albums but the double does not implement. */
+const UNIMPLEMENTED_ALBUM_TYPES: Record<string, string> = {
+  video: "InputMediaVideo",
+  audio: "InputMediaAudio",
+  document: "InputMediaDocument",
+  live_photo: "InputMediaLivePhoto",
+};
+
+function optionalField(item: Record<string, unknown>, key: string, type: "String" | "Boolean") {
+  const value = item[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== (type === "String" ? "string" : "boolean")) {
+    throw new InputMediaError(`Field "${key}" must be of type ${type}`);
+  }
+  return value as string | boolean;
+}
+
+/** Parses one InputMedia in the Bot API's order: caption, flags, type, then the file. */
+function readAlbumItem(args: Args, value: unknown): AlbumItem {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new InputMediaError("expected an Object");
+  }
+  const item = value as Record<string, unknown>;
+  const captionText = optionalField(item, "caption", "String") as string | undefined;
+  const parseMode = optionalField(item, "parse_mode", "String") as string | undefined;
+  let caption: FormattedText | undefined;
+  try {
+    caption = captionText
+      ? formatText(
+        captionText,
+        parseMode,
+        Array.isArray(item.caption_entities) ? item.caption_entities as MessageEntity[] : undefined,
+      )
+      : undefined;
+  } catch (error) {
+    if (!(error instanceof BotApiError)) throw error;
+    const reason = error.description.replace(/^Bad Request: /, "");
+    throw new InputMediaError(reason.charAt(0).toUpperCase() + reason.slice(1));
+  }
+  const showCaptionAboveMedia = optionalField(item, "show_caption_above_media", "Boolean") === true;
+  const hasSpoiler = optionalField(item, "has_spoiler", "Boolean") === true;
+  if (item.type === undefined) throw new InputMediaError('Can\'t find field "type"');
+  const type = optionalField(item, "type", "String") as string;
+  const media = (optionalField(item, "media", "String") as string | undefined) ?? "";
+  const input = media.startsWith("attach://") ? args.raw[media.slice("attach://".length)] : media;
+  if (!isUploadedFile(input) && (typeof input !== "string" || input === "")) {
+    throw new InputMediaError("media not found");
+  }
+  if (type in UNIMPLEMENTED_ALBUM_TYPES) {
+    throw new BotApiError(
+      501,
+      `Not Implemented: the Telegram test double has no ${UNIMPLEMENTED_ALBUM_TYPES[type]} in sendMediaGroup`,
+    );
+  }
+  if (type === "animation") throw new InputMediaError(`type "${type}" can't be used in sendMediaGroup`);
+  if (type !== "photo") throw new InputMediaError(`type "${type}" is unsupported`);
+  return {
+    input,
+    caption: caption && caption.text !== "" ? caption : undefined,
+    showCaptionAboveMedia,
+    hasSpoiler,
+  };
+}
+
+function readAlbum(args: Args): AlbumItem[] {
+  if (!args.has("media")) throw badRequest('parameter "media" is required');
+  const media = args.json<unknown>("media", "can't parse media JSON object");
+  if (!Array.isArray(media)) throw badRequest("expected an Array of InputMedia");
+  return media.map((item) => {
+    try {
+      return readAlbumItem(args, item);
+    } catch (error) {
+      if (error instanceof InputMediaError) throw badRequest(`can't parse InputMedia: ${error.message}`);
+      throw error;
+    }
   });
+}
+
+/**
+ * sendMediaGroup with photos. Checks run in Telegram's order: the JSON of `media`, the
+ * chat and reply, an empty album, the right to post, each item's file_id and caption, the
+ * album's size; then files are fetched (a failure there names the item, as the Bot API
+ * does) and all messages are stored at once: an album is never half-sent. Like TDLib, a
+ * single item is sent as an ordinary photo without `media_group_id`.
+ */
+async function sendMediaGroup(call: CallContext): Promise<Message[]> {
+  const { args, world } = call;
+  const chatId = args.chatId();
+  const items = readAlbum(args);
+  const record = world.visibleChat(chatId);
+  const replyTo = readReplyTarget(args, world, record);
+  if (items.length === 0) throw badRequest("there are no messages to send");
+  world.assertCanPost(record);
+  for (const { input, caption } of items) {
+    if (typeof input === "string" && !/^https?:\/\//i.test(input) && !world.photos.has(input)) {
+      throw badRequest("wrong file identifier/HTTP URL specified");
+    }
+    if (caption && caption.text.length > MAX_CAPTION_LENGTH) throw badRequest("message caption is too long");
+  }
+  if (items.length > MAX_ALBUM_SIZE) throw badRequest("too many messages to send as an album");
+  if (items.some((item) => item.showCaptionAboveMedia !== items[0].showCaptionAboveMedia)) {
+    throw badRequest("parameter show_caption_above_media must be the same for all messages");
+  }
+  const photos: PhotoSize[][] = [];
+  for (const [index, item] of items.entries()) {
+    try {
+      photos.push(await resolvePhoto(world, item.input));
+    } catch (error) {
+      if (!(error instanceof BotApiError)) throw error;
+      const reason = error.description.replace(/^Bad Request: /, "");
+      throw badRequest(`failed to send message #${index + 1} with the error message "${reason}"`);
+    }
+  }
+  chargeRateLimit(call, record, items.length);
+  const mediaGroupId = items.length > 1 ? world.newMediaGroupId() : undefined;
+  const silent = args.boolean("disable_notification");
+  const protect = args.boolean("protect_content");
+  return items.map((item, index) =>
+    world.storeMessage(record, "bot", {
+      ...(mediaGroupId ? { media_group_id: mediaGroupId } : {}),
+      ...(replyTo ? { reply_to_message: structuredClone(replyTo) } : {}),
+      ...photoContent(photos[index], item.caption, item),
+      ...(protect ? { has_protected_content: true } : {}),
+    }, { silent })
+  );
 }
 
 /** An upload, an HTTP URL Telegram downloads, or the file_id of a photo sent before. */
@@ -346,9 +573,12 @@ function applyEdit(world: World, message: Message, changes: Record<string, unkno
 
 const entitiesOrUndefined = (entities: MessageEntity[]) => (entities.length > 0 ? entities : undefined);
 
-// Leaving out reply_markup in an edit removes the message's inline keyboard, as on Telegram.
+// Leaving out reply_markup in an edit removes the message's inline keyboard, as on Telegram;
+// likewise link_preview_options (editMessageText) and show_caption_above_media
+// (editMessageCaption) go back to their defaults when left out.
 
 function editMessageText(call: CallContext): Message {
+  const linkPreview = readLinkPreviewOptions(call.args);
   const text = readText(call.args);
   const markup = readReplyMarkup(call.args);
   const { message } = editTarget(call);
@@ -358,6 +588,7 @@ function editMessageText(call: CallContext): Message {
   return applyEdit(call.world, message, {
     text: text.text,
     entities: entitiesOrUndefined(text.entities),
+    link_preview_options: storedLinkPreview(text, linkPreview),
     reply_markup: markup,
   });
 }
@@ -372,6 +603,7 @@ function editMessageCaption(call: CallContext): Message {
   return applyEdit(call.world, message, {
     caption: caption?.text,
     caption_entities: caption ? entitiesOrUndefined(caption.entities) : undefined,
+    show_caption_above_media: caption && call.args.boolean("show_caption_above_media") ? true : undefined,
     reply_markup: markup,
   });
 }
@@ -425,6 +657,45 @@ function deleteMessages({ args, world }: CallContext): true {
   return true;
 }
 
+// ------------------------------------------------------------------------ pinned messages
+
+// Telegram's order: the chat, then the message (a channel the bot is not in has none it
+// can reach), then the right to pin.
+
+function pinChatMessage({ args, world }: CallContext): true {
+  const record = world.visibleChat(args.chatId());
+  const messageId = args.integer("message_id");
+  const message = messageId && world.hasMessageAccess(record)
+    ? world.findMessage(record, messageId)
+    : undefined;
+  if (!message) throw badRequest("message to pin not found");
+  world.assertCanManagePins(record);
+  world.pinMessage(record, message, args.boolean("disable_notification"));
+  return true;
+}
+
+/** Without message_id: the most recent pinned message. Unpinning a message that is not pinned is fine. */
+function unpinChatMessage({ args, world }: CallContext): true {
+  const record = world.visibleChat(args.chatId());
+  const messageId = args.integer("message_id");
+  const message = !world.hasMessageAccess(record)
+    ? undefined
+    : messageId
+    ? world.findMessage(record, messageId)
+    : world.latestPinnedMessage(record);
+  if (!message) throw badRequest("message to unpin not found");
+  world.assertCanManagePins(record);
+  world.unpinMessage(record, message.message_id);
+  return true;
+}
+
+function unpinAllChatMessages({ args, world }: CallContext): true {
+  const record = world.visibleChat(args.chatId());
+  world.assertCanManagePins(record);
+  world.unpinAllMessages(record);
+  return true;
+}
+
 // ------------------------------------------------------------------------ chats
 
 const NO_GIFTS = {
@@ -441,7 +712,13 @@ function getChat({ args, world }: CallContext) {
   if (record.chat.type === "private" && !world.users.get(record.chat.id)!.startedBot) {
     throw badRequest(CHAT_NOT_FOUND);
   }
-  const common = { accent_color_id: 0, max_reaction_count: 11, accepted_gift_types: NO_GIFTS };
+  const pinned = world.latestPinnedMessage(record);
+  const common = {
+    accent_color_id: 0,
+    max_reaction_count: 11,
+    accepted_gift_types: NO_GIFTS,
+    ...(pinned ? { pinned_message: withoutReply(pinned) } : {}),
+  };
   const chat = structuredClone(record.chat);
   if (chat.type === "private") {
     return { ...chat, ...(chat.username ? { active_usernames: [chat.username] } : {}), ...common };
@@ -482,7 +759,9 @@ function getChatAdministrators({ args, world }: CallContext): ChatMember[] {
   const record = world.visibleChat(args.chatId());
   if (record.chat.type === "private") throw badRequest("there are no administrators in the private chat");
   assertCanListMembers(record);
-  const admins = [...record.members!.keys()].map((id) => world.memberOf(record, id)).filter((m) => m.status === "administrator");
+  const admins = [...record.members!.keys()].map((id) => world.memberOf(record, id)).filter((m) =>
+    m.status === "administrator"
+  );
   return [
     { status: "creator", user: structuredClone(record.owner!), is_anonymous: false },
     world.botAsMember(record.bot!),
@@ -639,12 +918,16 @@ export const METHODS: Record<string, MethodHandler> = {
   getchatmembercount: getChatMemberCount,
   sendmessage: sendMessage,
   sendphoto: sendPhoto,
+  sendmediagroup: sendMediaGroup,
   sendchataction: sendChatAction,
   editmessagetext: editMessageText,
   editmessagecaption: editMessageCaption,
   editmessagereplymarkup: editMessageReplyMarkup,
   deletemessage: deleteMessage,
   deletemessages: deleteMessages,
+  pinchatmessage: pinChatMessage,
+  unpinchatmessage: unpinChatMessage,
+  unpinallchatmessages: unpinAllChatMessages,
   answercallbackquery: answerCallbackQuery,
   setmycommands: setMyCommands,
   getmycommands: getMyCommands,
@@ -673,7 +956,6 @@ export const UNIMPLEMENTED_METHODS = new Set(
     "sendVoice",
     "sendVideoNote",
     "sendPaidMedia",
-    "sendMediaGroup",
     "sendLocation",
     "sendVenue",
     "sendContact",
@@ -704,9 +986,6 @@ export const UNIMPLEMENTED_METHODS = new Set(
     "deleteChatPhoto",
     "setChatTitle",
     "setChatDescription",
-    "pinChatMessage",
-    "unpinChatMessage",
-    "unpinAllChatMessages",
     "leaveChat",
     "setChatStickerSet",
     "deleteChatStickerSet",

@@ -23,20 +23,24 @@ export class RateLimiter {
     this.perChannelPerMinute = limits.perChannelPerMinute ?? 20;
   }
 
-  /** Counts one message, or throws 429 when it would exceed a limit (nothing is counted then). */
-  take(chatId: number, isChannel: boolean, nowMs: number) {
+  /**
+   * Counts `count` messages (an album counts each of its messages), or throws 429 when
+   * they would exceed a limit; nothing is counted then.
+   */
+  take(chatId: number, isChannel: boolean, nowMs: number, count = 1) {
     this.sent = within(this.sent, nowMs, 1_000);
-    if (this.sent.length >= this.perSecond) throw tooManyRequests(retryAfter(this.sent[0], nowMs, 1_000));
-    let channel: number[] = [];
-    if (isChannel) {
-      channel = within(this.sentPerChannel.get(chatId) ?? [], nowMs, 60_000);
-      this.sentPerChannel.set(chatId, channel);
-      if (channel.length >= this.perChannelPerMinute) {
-        throw tooManyRequests(retryAfter(channel[0], nowMs, 60_000));
-      }
-      channel.push(nowMs);
+    if (this.sent.length + count > this.perSecond) {
+      throw tooManyRequests(retryAfter(this.sent[0] ?? nowMs, nowMs, 1_000));
     }
-    this.sent.push(nowMs);
+    if (isChannel) {
+      const channel = within(this.sentPerChannel.get(chatId) ?? [], nowMs, 60_000);
+      this.sentPerChannel.set(chatId, channel);
+      if (channel.length + count > this.perChannelPerMinute) {
+        throw tooManyRequests(retryAfter(channel[0] ?? nowMs, nowMs, 60_000));
+      }
+      for (let i = 0; i < count; i++) channel.push(nowMs);
+    }
+    for (let i = 0; i < count; i++) this.sent.push(nowMs);
   }
 }
 

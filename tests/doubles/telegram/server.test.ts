@@ -2,7 +2,8 @@
 // real grammY client (and @grammyjs/runner) talking HTTP to it.
 
 import { run } from "@grammyjs/runner";
-import { Api, Bot, GrammyError, HttpError, InlineKeyboard, InputFile } from "grammy";
+import { Api, Bot, GrammyError, HttpError, InlineKeyboard, InputFile, InputMediaBuilder } from "grammy";
+import type { Message, MessageEntity } from "grammy/types";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { makePng, startTelegramServer, type TelegramServer } from "./server.ts";
 
@@ -713,5 +714,456 @@ describe("held calls", () => {
     } finally {
       await telegram.close();
     }
+  });
+});
+
+/** A raw call with a urlencoded form, as a client that serialises fields itself would make. */
+async function rawCall(method: string, fields: Record<string, string>) {
+  const response = await fetch(`${telegram.apiRoot}/bot${telegram.token}/${method}`, {
+    method: "POST",
+    body: new URLSearchParams(fields),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+/** sendMediaGroup's answer, typed as the photo messages these tests send. */
+const photos = async (album: Promise<unknown[]>) => (await album) as Message.PhotoMessage[];
+
+describe("albums (sendMediaGroup)", () => {
+  test("uploaded photos become one album: a shared media_group_id, the caption and its entities on the first", async () => {
+    const channel = telegram.addChannel({ username: "albums" });
+    // Non-BMP text: 🎉 and 👋🏽 take 2 and 4 UTF-16 units; entity offsets count them so.
+    const caption = "🎉 Big news 👋🏽 read on";
+    const entities: MessageEntity[] = [
+      { type: "bold", offset: 3, length: 3 },
+      { type: "text_link", offset: 17, length: 4, url: "https://pressa.example/read" },
+    ];
+    const album = await photos(bot.api.sendMediaGroup(channel.id, [
+      InputMediaBuilder.photo(new InputFile(makePng(800, 600), "one.png"), {
+        caption,
+        caption_entities: entities,
+      }),
+      InputMediaBuilder.photo(new InputFile(makePng(600, 800), "two.png")),
+      InputMediaBuilder.photo(new InputFile(makePng(100, 100), "three.png"), { has_spoiler: true }),
+    ], { disable_notification: true, protect_content: true }));
+
+    expect(album.map((message) => message.message_id)).toEqual([1, 2, 3]);
+    const groupId = album[0].media_group_id;
+    expect(groupId).toMatch(/^\d+$/);
+    expect(album.every((message) => message.media_group_id === groupId)).toBe(true);
+    expect(album[0]).toMatchObject({ caption, caption_entities: entities, has_protected_content: true });
+    expect(caption.slice(17, 21)).toBe("read");
+    expect(album[1].caption).toBeUndefined();
+    expect(album[2]).toMatchObject({ has_media_spoiler: true });
+    expect(album[0].sender_chat?.id).toBe(channel.id);
+    expect(album[1].photo.at(-1)).toMatchObject({ width: 600, height: 800 });
+    expect(telegram.file(album[0].photo.at(-1)!.file_id)?.filename).toBe("one.png");
+
+    expect(telegram.messages(channel.id)).toEqual(album);
+    expect(telegram.messageInfo(channel.id, 2)).toMatchObject({ silent: true, pinned: false });
+  });
+
+  test("photos by file_id and by URL, an HTML caption with emoji, replies on every item", async () => {
+    const channel = telegram.addChannel({ username: "mixed" });
+    const first = await bot.api.sendPhoto(channel.id, new InputFile(makePng(64, 48)));
+    const url = "https://cdn.pressa.example/album.png";
+    telegram.serveUrl(url, makePng(320, 200), "image/png");
+    const album = await photos(bot.api.sendMediaGroup(channel.id, [
+      InputMediaBuilder.photo(first.photo.at(-1)!.file_id),
+      InputMediaBuilder.photo(url, { caption: "<b>Привет 👋🏽</b> мир 🌍", parse_mode: "HTML" }),
+    ], { reply_parameters: { message_id: first.message_id } }));
+
+    expect(album[0].photo.at(-1)!.file_unique_id).toBe(first.photo.at(-1)!.file_unique_id);
+    expect(album[1].photo.at(-1)).toMatchObject({ width: 320, height: 200 });
+    expect(album[1].caption).toBe("Привет 👋🏽 мир 🌍");
+    expect(album[1].caption_entities).toEqual([{ type: "bold", offset: 0, length: 11 }]);
+    expect(album.map((message) => message.reply_to_message?.message_id)).toEqual([1, 1]);
+    expect(telegram.messageInfo(channel.id, album[0].message_id)?.silent).toBe(false);
+  });
+
+  test("one item is an ordinary photo (no media_group_id); none or eleven are refused", async () => {
+    const channel = telegram.addChannel({ username: "counts" });
+    const photo = (await bot.api.sendPhoto(channel.id, new InputFile(makePng(10, 10)))).photo.at(-1)!.file_id;
+    const [single] = await photos(bot.api.sendMediaGroup(channel.id, [InputMediaBuilder.photo(photo)]));
+    expect(single.media_group_id).toBeUndefined();
+    expect(single.photo.at(-1)!.file_id).toBe(photo);
+
+    const none = await apiError(bot.api.sendMediaGroup(channel.id, []));
+    expect([none.error_code, none.description]).toEqual([400, "Bad Request: there are no messages to send"]);
+    const eleven = Array.from({ length: 11 }, () => InputMediaBuilder.photo(photo));
+    const tooMany = await apiError(bot.api.sendMediaGroup(channel.id, eleven));
+    expect(tooMany.description).toBe("Bad Request: too many messages to send as an album");
+    const ten = await photos(bot.api.sendMediaGroup(channel.id, eleven.slice(1)));
+    expect(ten).toHaveLength(10);
+    expect(telegram.messages(channel.id)).toHaveLength(12);
+  });
+
+  test("a caption over 1024 after formatting, an image that cannot be processed: nothing is sent", async () => {
+    const channel = telegram.addChannel({ username: "atomic" });
+    const photo = (await bot.api.sendPhoto(channel.id, new InputFile(makePng(10, 10)))).photo.at(-1)!.file_id;
+    const long = await apiError(bot.api.sendMediaGroup(channel.id, [
+      InputMediaBuilder.photo(photo, { caption: "fine" }),
+      InputMediaBuilder.photo(photo, { caption: `<b>${"c".repeat(1025)}</b>`, parse_mode: "HTML" }),
+    ]));
+    expect(long.description).toBe("Bad Request: message caption is too long");
+    const longest = await photos(bot.api.sendMediaGroup(channel.id, [
+      InputMediaBuilder.photo(photo, { caption: `<b>${"c".repeat(1024)}</b>`, parse_mode: "HTML" }),
+      InputMediaBuilder.photo(photo),
+    ]));
+    expect(longest[0].caption).toHaveLength(1024);
+
+    const broken = await apiError(bot.api.sendMediaGroup(channel.id, [
+      InputMediaBuilder.photo(new InputFile(makePng(10, 10))),
+      InputMediaBuilder.photo(new InputFile(new TextEncoder().encode("not an image"))),
+    ]));
+    expect(broken.description).toBe(
+      'Bad Request: failed to send message #2 with the error message "IMAGE_PROCESS_FAILED"',
+    );
+    const unknown = await apiError(
+      bot.api.sendMediaGroup(channel.id, [
+        InputMediaBuilder.photo(photo),
+        InputMediaBuilder.photo("no-such-id"),
+      ]),
+    );
+    expect(unknown.description).toBe("Bad Request: wrong file identifier/HTTP URL specified");
+    expect(telegram.messages(channel.id).map((message) => message.message_id)).toEqual([1, 2, 3]);
+  });
+
+  test("malformed media: Telegram's parsing errors; other media types are refused plainly", async () => {
+    const channel = telegram.addChannel({ username: "malformed" });
+    const photo = (await bot.api.sendPhoto(channel.id, new InputFile(makePng(10, 10)))).photo.at(-1)!.file_id;
+    const item = (extra: object) =>
+      JSON.stringify([{ type: "photo", media: photo }, { type: "photo", media: photo, ...extra }]);
+    const inputMedia = (why: string) => `Bad Request: can't parse InputMedia: ${why}`;
+    const cases: [Record<string, string>, string][] = [
+      [{}, 'Bad Request: parameter "media" is required'],
+      [{ media: "[{" }, "Bad Request: can't parse media JSON object"],
+      [{ media: '{"type":"photo"}' }, "Bad Request: expected an Array of InputMedia"],
+      [{ media: '["photo"]' }, inputMedia("expected an Object")],
+      [{ media: item({ media: "attach://missing" }) }, inputMedia("media not found")],
+      [{ media: item({ type: undefined }) }, inputMedia('Can\'t find field "type"')],
+      [{ media: item({ caption: 5 }) }, inputMedia('Field "caption" must be of type String')],
+      [
+        { media: item({ caption: "<b>x", parse_mode: "HTML" }) },
+        inputMedia("Can't parse entities: Can't find end tag corresponding to start tag \"b\""),
+      ],
+      [
+        { media: item({ type: "animation" }) },
+        inputMedia('type "animation" can\'t be used in sendMediaGroup'),
+      ],
+      [{ media: item({ type: "sticker" }) }, inputMedia('type "sticker" is unsupported')],
+      [
+        { media: item({ show_caption_above_media: true }) },
+        "Bad Request: parameter show_caption_above_media must be the same for all messages",
+      ],
+      [
+        { media: item({ type: "video" }) },
+        "Not Implemented: the Telegram test double has no InputMediaVideo in sendMediaGroup",
+      ],
+    ];
+    for (const [fields, description] of cases) {
+      const { status, body } = await rawCall("sendMediaGroup", { chat_id: String(channel.id), ...fields });
+      expect([status, body.description]).toEqual([
+        description.startsWith("Not Implemented") ? 501 : 400,
+        description,
+      ]);
+    }
+    expect(telegram.messages(channel.id)).toHaveLength(1);
+  });
+
+  test("the right to post, chat checks and the rate limit count every message of the album", async () => {
+    const readOnly = telegram.addChannel({ username: "readonly", botRights: { can_post_messages: false } });
+    const upload = () => InputMediaBuilder.photo(new InputFile(makePng(10, 10)));
+    const noRights = await apiError(bot.api.sendMediaGroup(readOnly.id, [upload(), upload()]));
+    expect(noRights.description).toBe("Bad Request: need administrator rights in the channel chat");
+    const unknown = await apiError(bot.api.sendMediaGroup(-100123, [upload(), upload()]));
+    expect(unknown.description).toBe("Bad Request: chat not found");
+
+    const limited = await startTelegramServer({ rateLimits: { perChannelPerMinute: 4 } });
+    try {
+      const limitedBot = new Bot(limited.token, { client: { apiRoot: limited.apiRoot } });
+      const channel = limited.addChannel({ username: "limited_albums" });
+      await limitedBot.api.sendMediaGroup(channel.id, [upload(), upload(), upload()]);
+      const flood = await apiError(limitedBot.api.sendMediaGroup(channel.id, [upload(), upload()]));
+      expect(flood.error_code).toBe(429);
+      expect(limited.messages(channel.id)).toHaveLength(3);
+      await limitedBot.api.sendMessage(channel.id, "the fourth message still fits");
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe("silent messages", () => {
+  test("disable_notification is recorded for sendMessage, sendPhoto and albums, readable with messageInfo", async () => {
+    const channel = telegram.addChannel({ username: "quiet" });
+    const loud = await bot.api.sendMessage(channel.id, "loud");
+    const quiet = await bot.api.sendMessage(channel.id, "quiet", { disable_notification: true });
+    const photo = await bot.api.sendPhoto(channel.id, new InputFile(makePng(10, 10)), {
+      disable_notification: true,
+    });
+    expect(telegram.messageInfo(channel.id, loud.message_id)).toEqual({
+      message: loud,
+      silent: false,
+      pinned: false,
+    });
+    expect(telegram.messageInfo(channel.id, quiet.message_id)?.silent).toBe(true);
+    expect(telegram.messageInfo(channel.id, photo.message_id)?.silent).toBe(true);
+    expect("disable_notification" in quiet).toBe(false); // not a Message field
+    await bot.api.deleteMessage(channel.id, quiet.message_id);
+    expect(telegram.messageInfo(channel.id, quiet.message_id)).toBeUndefined();
+  });
+});
+
+describe("link previews", () => {
+  test("link_preview_options are stored as Telegram does", async () => {
+    const channel = telegram.addChannel({ username: "previews" });
+    const send = (text: string, link_preview_options: object) =>
+      bot.api.sendMessage(channel.id, text, { link_preview_options });
+
+    expect((await send("see https://pressa.example", { is_disabled: true })).link_preview_options).toEqual({
+      is_disabled: true,
+    });
+    // Nothing to preview: the flag is not kept.
+    expect((await send("no links here", { is_disabled: true })).link_preview_options).toBeUndefined();
+    expect((await send("see https://pressa.example", {})).link_preview_options).toBeUndefined();
+    expect((await send("see https://pressa.example", { show_above_text: true })).link_preview_options)
+      .toEqual({
+        show_above_text: true,
+      });
+    const chosen = await send("two: https://a.example https://b.example", {
+      url: "https://b.example",
+      prefer_large_media: true,
+      show_above_text: true,
+    });
+    expect(chosen.link_preview_options).toEqual({
+      url: "https://b.example",
+      prefer_large_media: true,
+      show_above_text: true,
+    });
+    // Size preferences need an explicit url.
+    expect((await send("see https://pressa.example", { prefer_small_media: true })).link_preview_options)
+      .toBeUndefined();
+    const linked = await bot.api.sendMessage(channel.id, '<a href="https://pressa.example">read</a>', {
+      parse_mode: "HTML",
+      link_preview_options: { is_disabled: true, url: "https://ignored.example" },
+    });
+    expect(linked.link_preview_options).toEqual({ is_disabled: true });
+    const legacy = await bot.api.raw.sendMessage(
+      {
+        chat_id: channel.id,
+        text: "https://pressa.example",
+        disable_web_page_preview: true,
+      } as Parameters<typeof bot.api.raw.sendMessage>[0],
+    );
+    expect(legacy.link_preview_options).toEqual({ is_disabled: true });
+  });
+
+  test("malformed link_preview_options are refused with the Bot API's texts", async () => {
+    const user = startedUser();
+    const cases: [string, string][] = [
+      ["{", "Bad Request: can't parse link preview options JSON object"],
+      ["[]", "Bad Request: object expected as link preview options"],
+      ['{"is_disabled":"yes"}', 'Bad Request: field "is_disabled" must be of type Boolean'],
+      ['{"url":5}', 'Bad Request: field "url" must be of type String'],
+    ];
+    for (const [options, description] of cases) {
+      const { status, body } = await rawCall("sendMessage", {
+        chat_id: String(user.id),
+        text: "https://pressa.example",
+        link_preview_options: options,
+      });
+      expect([status, body.description]).toEqual([400, description]);
+    }
+  });
+});
+
+describe("pinned messages", () => {
+  test("pin and unpin in a channel: a service message, getChat's pinned_message, messageInfo", async () => {
+    const channel = telegram.addChannel({ username: "pins" });
+    const first = await bot.api.sendMessage(channel.id, "first", {
+      reply_markup: new InlineKeyboard().url("Open", "https://pressa.example"),
+    });
+    const second = await bot.api.sendMessage(channel.id, "second", {
+      reply_parameters: { message_id: first.message_id },
+    });
+
+    expect(await bot.api.pinChatMessage(channel.id, second.message_id, { disable_notification: true })).toBe(
+      true,
+    );
+    const service = telegram.messages(channel.id).at(-1)!;
+    expect(service).toMatchObject({
+      message_id: 3,
+      sender_chat: { id: channel.id },
+      pinned_message: { message_id: second.message_id, text: "second" },
+    });
+    expect("reply_to_message" in (service.pinned_message as object)).toBe(false);
+    expect(telegram.messageInfo(channel.id, service.message_id)?.silent).toBe(true);
+    expect(telegram.messageInfo(channel.id, second.message_id)?.pinned).toBe(true);
+    expect(telegram.pendingUpdates().some((update) => update.channel_post)).toBe(false); // the bot's own post
+
+    await bot.api.pinChatMessage(channel.id, first.message_id);
+    await bot.api.pinChatMessage(channel.id, first.message_id); // again: nothing changes
+    expect(telegram.pinnedMessageIds(channel.id)).toEqual([1, 2]);
+    expect(telegram.messages(channel.id)).toHaveLength(4);
+    // "The most recent pinned message (by sending date)", not the last one pinned.
+    const chat = await bot.api.getChat(channel.id);
+    expect(chat.pinned_message).toMatchObject({ message_id: second.message_id, text: "second" });
+    expect(chat.pinned_message && "reply_to_message" in chat.pinned_message).toBe(false);
+
+    expect(await bot.api.unpinChatMessage(channel.id)).toBe(true); // the most recent one
+    expect(telegram.pinnedMessageIds(channel.id)).toEqual([1]);
+    expect((await bot.api.getChat(channel.id)).pinned_message).toMatchObject({ message_id: 1 });
+    expect(await bot.api.unpinChatMessage(channel.id, second.message_id)).toBe(true); // not pinned: fine
+    await bot.api.unpinChatMessage(channel.id, first.message_id);
+    expect(telegram.pinnedMessageIds(channel.id)).toEqual([]);
+    expect((await bot.api.getChat(channel.id)).pinned_message).toBeUndefined();
+    const none = await apiError(bot.api.unpinChatMessage(channel.id));
+    expect(none.description).toBe("Bad Request: message to unpin not found");
+
+    await bot.api.pinChatMessage(channel.id, first.message_id);
+    await bot.api.pinChatMessage(channel.id, second.message_id);
+    expect(await bot.api.unpinAllChatMessages(channel.id)).toBe(true);
+    expect(telegram.pinnedMessageIds(channel.id)).toEqual([]);
+  });
+
+  test("errors: missing messages, missing rights, a channel the bot is not in", async () => {
+    const channel = telegram.addChannel({ username: "pinless" });
+    const post = await bot.api.sendMessage(channel.id, "post");
+    const missing = await apiError(bot.api.pinChatMessage(channel.id, 999));
+    expect([missing.error_code, missing.description]).toEqual([400, "Bad Request: message to pin not found"]);
+    expect((await apiError(bot.api.unpinChatMessage(channel.id, 999))).description).toBe(
+      "Bad Request: message to unpin not found",
+    );
+
+    telegram.setBotRights(channel.id, { can_edit_messages: false });
+    const rights = "Bad Request: not enough rights to manage pinned messages in the chat";
+    expect((await apiError(bot.api.pinChatMessage(channel.id, post.message_id))).description).toBe(rights);
+    expect((await apiError(bot.api.unpinChatMessage(channel.id, post.message_id))).description).toBe(rights);
+    expect((await apiError(bot.api.unpinAllChatMessages(channel.id))).description).toBe(rights);
+    telegram.setBotRights(channel.id, "member");
+    expect((await apiError(bot.api.pinChatMessage(channel.id, post.message_id))).description).toBe(rights);
+    telegram.setBotRights(channel.id, "left"); // a public channel stays visible, its messages do not
+    expect((await apiError(bot.api.pinChatMessage("@pinless", post.message_id))).description).toBe(
+      "Bad Request: message to pin not found",
+    );
+    expect(telegram.pinnedMessageIds(channel.id)).toEqual([]);
+  });
+
+  test("a deleted message is no longer pinned; private chats can pin too", async () => {
+    const channel = telegram.addChannel({ username: "pindelete" });
+    const post = await bot.api.sendMessage(channel.id, "soon gone");
+    await bot.api.pinChatMessage(channel.id, post.message_id);
+    await bot.api.deleteMessage(channel.id, post.message_id);
+    expect(telegram.pinnedMessageIds(channel.id)).toEqual([]);
+
+    const user = startedUser();
+    const note = await bot.api.sendMessage(user.id, "remember this");
+    await bot.api.pinChatMessage(user.id, note.message_id);
+    expect((await bot.api.getChat(user.id)).pinned_message).toMatchObject({ message_id: note.message_id });
+    expect(telegram.messages(user.id).at(-1)).toMatchObject({
+      from: { id: telegram.me.id },
+      pinned_message: { message_id: note.message_id },
+    });
+  });
+});
+
+/** An edit's answer: the message (it is `true` only for inline messages). */
+const edited = async (result: Promise<true | Message>) => (await result) as Message;
+
+describe("editing published posts", () => {
+  test("editMessageText with entities, a link preview and URL buttons; edit_date; not modified", async () => {
+    const channel = telegram.addChannel({ username: "published" });
+    const post = await bot.api.sendMessage(channel.id, "Draft 🙂", { disable_notification: true });
+    await bot.api.pinChatMessage(channel.id, post.message_id);
+    telegram.advanceClock(60);
+
+    const text = "Final 🚀 text with a link";
+    const entities: MessageEntity[] = [
+      { type: "bold", offset: 0, length: 8 },
+      { type: "text_link", offset: 21, length: 4, url: "https://pressa.example/post" },
+    ];
+    const keyboard = new InlineKeyboard().url("Read", "https://pressa.example").url(
+      "Chat",
+      "tg://resolve?domain=x",
+    );
+    const result = await edited(bot.api.editMessageText(channel.id, post.message_id, text, {
+      entities,
+      link_preview_options: { is_disabled: true },
+      reply_markup: keyboard,
+    }));
+    expect(result).toMatchObject({ text, entities, link_preview_options: { is_disabled: true } });
+    expect(text.slice(21, 25)).toBe("link");
+    expect(result.edit_date).toBeGreaterThanOrEqual(post.date + 60);
+
+    const info = telegram.messageInfo(channel.id, post.message_id)!;
+    expect(info).toMatchObject({ silent: true, pinned: true });
+    expect(info.message).toMatchObject({
+      text,
+      entities,
+      reply_markup: { inline_keyboard: keyboard.inline_keyboard },
+      edit_date: result.edit_date,
+    });
+
+    // The same content with keys in another order is still "not modified".
+    const same = await apiError(bot.api.editMessageText(channel.id, post.message_id, text, {
+      entities: entities.map((entity) =>
+        Object.fromEntries(Object.entries(entity).reverse()) as MessageEntity
+      ),
+      link_preview_options: { is_disabled: true },
+      reply_markup: keyboard,
+    }));
+    expect(same.description).toBe(
+      "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message",
+    );
+    // Only the link preview changes: that is an edit.
+    const previewOn = await edited(bot.api.editMessageText(channel.id, post.message_id, text, {
+      entities,
+      reply_markup: keyboard,
+    }));
+    expect(previewOn.link_preview_options).toBeUndefined();
+
+    const badUrl = await apiError(bot.api.editMessageText(channel.id, post.message_id, "x", {
+      reply_markup: new InlineKeyboard().url("Bad", "javascript:alert(1)"),
+    }));
+    expect(badUrl.description).toBe("Bad Request: BUTTON_URL_INVALID");
+  });
+
+  test("editMessageCaption with caption_entities on an album photo, editMessageReplyMarkup with URL buttons", async () => {
+    const channel = telegram.addChannel({ username: "captions_edit" });
+    const album = await photos(bot.api.sendMediaGroup(channel.id, [
+      InputMediaBuilder.photo(new InputFile(makePng(10, 10)), { caption: "old" }),
+      InputMediaBuilder.photo(new InputFile(makePng(10, 10))),
+    ]));
+    const caption = "New 🖼️ caption";
+    const caption_entities: MessageEntity[] = [{ type: "italic", offset: 4, length: 3 }];
+    const result = await bot.api.editMessageCaption(channel.id, album[0].message_id, {
+      caption,
+      caption_entities,
+    });
+    expect(result).toMatchObject({ caption, caption_entities, media_group_id: album[0].media_group_id });
+    expect(caption.slice(4, 7)).toBe("🖼️");
+    const again = await apiError(
+      bot.api.editMessageCaption(channel.id, album[0].message_id, { caption, caption_entities }),
+    );
+    expect(again.description).toMatch(/^Bad Request: message is not modified/);
+    const tooLong = await apiError(
+      bot.api.editMessageCaption(channel.id, album[0].message_id, { caption: "🙂".repeat(1025) }),
+    );
+    expect(tooLong.description).toBe("Bad Request: message caption is too long");
+
+    const buttons = new InlineKeyboard().url("One", "https://a.example").row().url(
+      "Two",
+      "https://b.example",
+    );
+    const withButtons = await edited(bot.api.editMessageReplyMarkup(channel.id, album[0].message_id, {
+      reply_markup: buttons,
+    }));
+    expect(withButtons.reply_markup).toEqual({ inline_keyboard: buttons.inline_keyboard });
+    expect(telegram.messageInfo(channel.id, album[0].message_id)?.message).toMatchObject({
+      caption,
+      caption_entities,
+      reply_markup: { inline_keyboard: buttons.inline_keyboard },
+    });
   });
 });

@@ -71,6 +71,16 @@ export interface NewUser {
   startedBot?: boolean;
 }
 
+/** A message as a test inspects it: what Telegram shows, plus what the Message object does not carry. */
+export interface MessageInfo {
+  /** The message as it is now (edits applied): text or caption, entities, reply_markup, link_preview_options, edit_date. */
+  message: Message;
+  /** Sent with `disable_notification` (for a pin's service message: the pinChatMessage flag). */
+  silent: boolean;
+  /** Currently pinned in its chat. */
+  pinned: boolean;
+}
+
 export interface RequestLogEntry {
   /** As the client spelled it. */
   method: string;
@@ -133,6 +143,10 @@ export interface TelegramServer {
   channelPost(channel: number | string, text: string): Message;
   /** Current messages of a chat (deleted ones are gone, edits applied), oldest first. */
   messages(chat: number | string): Message[];
+  /** One message of a chat with its silent and pinned state; undefined once deleted (or never sent). */
+  messageInfo(chat: number | string, messageId: number): MessageInfo | undefined;
+  /** Ids of the chat's pinned messages, ascending (the last one is what getChat answers as pinned_message). */
+  pinnedMessageIds(chat: number | string): number[];
   /** How the bot answered a callback query, if it did. */
   callbackAnswer(queryId: string): CallbackAnswer | undefined;
   /** A stored file (upload or downloaded URL) with its bytes, by any file_id Telegram returned. */
@@ -396,6 +410,21 @@ class FakeTelegram implements TelegramServer {
 
   messages(chat: number | string): Message[] {
     return structuredClone(this.world.chatFor(chat).messages);
+  }
+
+  messageInfo(chat: number | string, messageId: number): MessageInfo | undefined {
+    const record = this.world.chatFor(chat);
+    const message = this.world.findMessage(record, messageId);
+    if (!message) return undefined;
+    return {
+      message: structuredClone(message),
+      silent: this.world.isSilent(message),
+      pinned: record.pinned.has(messageId),
+    };
+  }
+
+  pinnedMessageIds(chat: number | string): number[] {
+    return [...this.world.chatFor(chat).pinned].sort((a, b) => a - b);
   }
 
   callbackAnswer(queryId: string): CallbackAnswer | undefined {

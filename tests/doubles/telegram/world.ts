@@ -57,6 +57,8 @@ export interface ChatRecord {
   chat: Chat.PrivateChat | Chat.ChannelChat;
   messages: Message[];
   nextMessageId: number;
+  /** Ids of the chat's pinned messages (Telegram allows several). */
+  pinned: Set<number>;
   // Channels only:
   description?: string;
   /** What getChatMemberCount answers (subscribers); default: owner + bot. */
@@ -125,9 +127,12 @@ export class World {
   private nextChannelId = 1_002_000_000_001;
   private nextFileNumber = 1;
   private nextQueryId = 4_100_000_000_000_000_001n;
+  private nextMediaGroupId = 13_852_000_000_000_000_001n;
   private listeners = new Set<() => void>();
   /** Messages the bot sent, as "chatId:messageId" (channel posts carry no `from`). */
   private botMessages = new Set<string>();
+  /** Messages sent with `disable_notification` (Message has no field for it), as "chatId:messageId". */
+  private silentMessages = new Set<string>();
 
   constructor(options: WorldOptions) {
     this.token = options.token;
@@ -212,6 +217,7 @@ export class World {
       },
       messages: [],
       nextMessageId: 1,
+      pinned: new Set(),
     });
     this.touch();
     return structuredClone(user);
@@ -248,6 +254,7 @@ export class World {
       },
       messages: [],
       nextMessageId: 1,
+      pinned: new Set(),
       description: input.description,
       memberCount: input.memberCount,
       owner,
@@ -288,7 +295,9 @@ export class World {
    */
   setMemberStanding(channelId: number, userId: number, membership: BotMembership) {
     const record = this.chats.get(channelId);
-    if (!record || record.chat.type !== "channel") throw new Error(`telegram double: no channel ${channelId}`);
+    if (!record || record.chat.type !== "channel") {
+      throw new Error(`telegram double: no channel ${channelId}`);
+    }
     this.user(userId);
     record.members!.set(userId, normaliseMembership(membership));
     this.touch();
@@ -364,6 +373,25 @@ export class World {
     return record;
   }
 
+  /**
+   * Whether the bot can reach the chat's messages by id (Telegram's "have message access"):
+   * always in private chats, in channels only as a member or administrator.
+   */
+  hasMessageAccess(record: ChatRecord): boolean {
+    return record.chat.type === "private" || record.bot === "member" || typeof record.bot === "object";
+  }
+
+  /**
+   * Pinning and unpinning: free in private chats; in channels the bot needs the
+   * can_edit_messages right (can_pin_messages exists only in groups).
+   */
+  assertCanManagePins(record: ChatRecord) {
+    if (record.chat.type === "private") return;
+    if (typeof record.bot !== "object" || !record.bot.can_edit_messages) {
+      throw badRequest("not enough rights to manage pinned messages in the chat");
+    }
+  }
+
   /** Throws Telegram's error when the bot may not post into the chat. */
   assertCanPost(record: ChatRecord) {
     if (record.chat.type === "private") {
@@ -389,12 +417,14 @@ export class World {
 
   /**
    * Appends a message with the chat's next message_id. The bot writes as itself in
-   * private chats and as the channel (`sender_chat`, no `from`) in channels.
+   * private chats and as the channel (`sender_chat`, no `from`) in channels. `silent`
+   * records `disable_notification`, which the Message object does not carry.
    */
   storeMessage(
     record: ChatRecord,
     author: "bot" | "channel" | User,
     content: Record<string, unknown>,
+    options: { silent?: boolean } = {},
   ): Message {
     const asChannel = record.chat.type === "channel" && (author === "bot" || author === "channel");
     const sender = asChannel
@@ -409,6 +439,7 @@ export class World {
     } as unknown as Message;
     record.messages.push(message);
     if (author === "bot") this.botMessages.add(messageKey(message));
+    if (options.silent) this.silentMessages.add(messageKey(message));
     this.touch();
     return message;
   }
@@ -419,11 +450,50 @@ export class World {
 
   removeMessage(record: ChatRecord, message: Message) {
     record.messages = record.messages.filter((candidate) => candidate !== message);
+    record.pinned.delete(message.message_id); // a deleted message is no longer pinned
     this.touch();
   }
 
   isFromBot(message: Message): boolean {
     return this.botMessages.has(messageKey(message));
+  }
+
+  isSilent(message: Message): boolean {
+    return this.silentMessages.has(messageKey(message));
+  }
+
+  /** A new `media_group_id`, shared by the messages of one album (a decimal int64, like Telegram's). */
+  newMediaGroupId(): string {
+    return String(this.nextMediaGroupId++);
+  }
+
+  // ------------------------------------------------------------------ pinned messages
+
+  /**
+   * Pins a message. Like Telegram, the bot's pin posts a service message (`pinned_message`,
+   * without its reply) in private chats and channels. Pinning a pinned message again
+   * changes nothing.
+   */
+  pinMessage(record: ChatRecord, message: Message, silent: boolean) {
+    if (record.pinned.has(message.message_id)) return;
+    record.pinned.add(message.message_id);
+    this.storeMessage(record, "bot", { pinned_message: withoutReply(message) }, { silent });
+  }
+
+  unpinMessage(record: ChatRecord, messageId: number) {
+    record.pinned.delete(messageId);
+    this.touch();
+  }
+
+  unpinAllMessages(record: ChatRecord) {
+    record.pinned.clear();
+    this.touch();
+  }
+
+  /** "The most recent pinned message (by sending date)": the pinned message with the highest id. */
+  latestPinnedMessage(record: ChatRecord): Message | undefined {
+    const ids = [...record.pinned];
+    return ids.length > 0 ? this.findMessage(record, Math.max(...ids)) : undefined;
   }
 
   // ------------------------------------------------------------------ updates
@@ -519,6 +589,14 @@ export class World {
 }
 
 const messageKey = (message: Message) => `${message.chat.id}:${message.message_id}`;
+
+/** A copy of a message as Telegram embeds it in another one: replies are not nested further. */
+export function withoutReply(message: Message): Message {
+  const { reply_to_message: _, ...rest } = structuredClone(message) as Message & {
+    reply_to_message?: unknown;
+  };
+  return rest as Message;
+}
 
 export function inlineKeyboardOf(message: Message): InlineKeyboardMarkup | undefined {
   return (message as { reply_markup?: InlineKeyboardMarkup }).reply_markup;
