@@ -33,10 +33,10 @@ import { serveSpa } from "./static.ts";
 const JSON_BODY_LIMIT = 1024 * 1024;
 const MULTIPART_BODY_LIMIT = IMAGE_MAX_BYTES + 64 * 1024;
 const tooLarge = (): never => {
-  throw new ApiError(413, "tooLarge", "The request body is too large");
+  throw new ApiError("tooLarge");
 };
 const imageTooBig = (): never => {
-  throw new ApiError(413, "drafts.imageTooBig", "drafts.imageTooBig");
+  throw new ApiError("drafts.imageTooBig");
 };
 
 export function createApp(deps: ApiDeps) {

@@ -3,7 +3,7 @@
  * { message, code } (core/errors.ts turns a failure into an ApiError).
  */
 import type { Context } from "hono";
-import { type ApiError, causeOf, toApiError } from "../core/errors.ts";
+import { ApiError, causeOf, toApiError } from "../core/errors.ts";
 import type { Log } from "../core/log.ts";
 
 /** Logs a server-side failure's cause (the client gets only the message), with the request's id. */
@@ -18,11 +18,15 @@ export function errorHandler(log: Log) {
     if (known) {
       logCause(log, c, known);
       if (known.retryAfter !== undefined) c.header("Retry-After", String(known.retryAfter));
-      return c.json({ message: known.message, code: known.code, ...known.extra }, known.status);
+      return answer(c, known);
     }
     log("error", "unhandled error", { requestId: c.get("requestId"), path: c.req.path, error: err });
-    return c.json({ message: "Something went wrong on our side. Please try again.", code: "internal" }, 500);
+    return answer(c, new ApiError("internal"));
   };
 }
 
-export const notFound = (c: Context) => c.json({ message: "Not found", code: "notFound" }, 404);
+/** The one shape of every non-OK answer. */
+export const answer = (c: Context, err: ApiError, headers?: Record<string, string>) =>
+  c.json({ message: err.message, code: err.code, ...err.extra }, err.status, headers);
+
+export const notFound = (c: Context) => answer(c, new ApiError("notFound"));

@@ -6,6 +6,8 @@
  */
 import type { Context } from "hono";
 import { extname, join, normalize } from "node:path";
+import { ApiError } from "../core/errors.ts";
+import { answer } from "./errors.ts";
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -57,7 +59,7 @@ export function serveSpa(distDir: string) {
   return async (c: Context) => {
     const decoded = decodedPath(c.req.url);
     if (decoded === undefined || decoded.includes("\0")) {
-      return c.json({ message: "The address is malformed", code: "badRequest" }, 400, HEADERS);
+      return answer(c, new ApiError("request.malformedAddress"), HEADERS);
     }
     const path = normalize(decoded).replace(/^(\.\.[/\\])+/, "");
     const file = join(distDir, path);

@@ -1,32 +1,37 @@
 /*
- * Request validation with the shared valibot schemas. A failure answers 400 with the
- * first issue's message (the same text the SPA shows under the field).
+ * Request validation with the shared valibot schemas. A schema's messages are codes of the
+ * catalogue (api/contract/error_codes.ts), the same the SPA shows under the field in its
+ * language: a failure answers 400 with the first issue's code and the code's English message.
  */
 import { vValidator } from "@hono/valibot-validator";
 import * as v from "valibot";
-import type { GenericSchema } from "valibot";
+import type { BaseIssue, GenericSchema } from "valibot";
+import { isErrorCode } from "./contract/error_codes.ts";
 import { ApiError } from "../core/errors.ts";
 
 /** valibot's object() also takes arrays; a JSON body must be an object. */
 const JsonObject = v.custom<Record<string, unknown>>(
   (input) => typeof input === "object" && input !== null && !Array.isArray(input),
-  "The request body must be a JSON object",
+  "request.notJsonObject",
 );
+
+/** A schema's refusal: its code, or valibot's own words where the schema names none. */
+export function issueError(issue: BaseIssue<unknown>): ApiError {
+  if (isErrorCode(issue.message)) return new ApiError(issue.message);
+  const path = issue.path?.map((p) => String(p.key)).join(".");
+  return new ApiError("validation", { message: issue.message || `Invalid value${path ? ` for ${path}` : ""}` });
+}
 
 export function body<T extends GenericSchema>(schema: T) {
   // the pipe keeps `schema`'s output type; the cast only restores it for Hono's inference
   return vValidator("json", v.pipe(JsonObject as unknown as GenericSchema, schema) as unknown as T, (result) => {
-    if (!result.success) {
-      const issue = result.issues[0];
-      const path = issue.path?.map((p) => String(p.key)).join(".");
-      throw new ApiError(400, "validation", issue.message || `Invalid value${path ? ` for ${path}` : ""}`);
-    }
+    if (!result.success) throw issueError(result.issues[0]);
   });
 }
 
 /** Route ids are positive integers that fit PostgreSQL's bigint; anything else is 404. */
 export function idParam(raw: string | undefined): number {
-  if (!raw || !/^[1-9][0-9]{0,15}$/.test(raw)) throw new ApiError(404, "notFound", "Not found");
+  if (!raw || !/^[1-9][0-9]{0,15}$/.test(raw)) throw new ApiError("notFound");
   return Number(raw);
 }
 
@@ -41,10 +46,10 @@ export async function optionalJsonObject(req: { text(): Promise<string> }): Prom
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new ApiError(400, "badRequest", "Malformed JSON in request body");
+    throw new ApiError("request.malformedJson");
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new ApiError(400, "validation", "The request body must be a JSON object");
+    throw new ApiError("request.notJsonObject");
   }
   return parsed as Record<string, unknown>;
 }

@@ -15,7 +15,7 @@
 import autocannon from "autocannon";
 import { connect } from "../core/db.ts";
 import { startEmbeddedPostgres, freePort } from "../scripts/postgres.ts";
-import { applyCurrentMigration, ensureDatabase, migrateDatabase } from "../sql/migrate.ts";
+import { createDevelopmentDatabases } from "../sql/migrate.ts";
 
 const USERS = 1000, PROJECTS = 5000, DRAFTS = 50_000, POSTS = 50_000;
 const CONNECTIONS = 50;
@@ -24,9 +24,8 @@ const DURATION_S = Number(Deno.env.get("BENCH_SECONDS") ?? 10);
 const dir = await Deno.makeTempDir({ prefix: "pressa-bench-api-" });
 await Deno.chmod(dir, 0o755);
 const pg = await startEmbeddedPostgres(dir, () => {});
-const url = await ensureDatabase(pg.adminUrl, "bench");
-await migrateDatabase(url);
-await applyCurrentMigration(url); // a migration being written, if any (developers' runs)
+// the migrations, then the work in progress (current/*.sql, edited sql/functions/) on developers' runs
+const { url } = await createDevelopmentDatabases(pg.adminUrl, "bench");
 const sql = connect(url, { max: 4 });
 
 console.log("Seeding 1,000 users, 5,000 projects, 50,000 drafts and 50,000 posts…");

@@ -17,7 +17,7 @@ import { connect } from "../core/db.ts";
 import { BOT_MESSAGES_PER_SECOND } from "../core/telegram/client.ts";
 import { databaseBudget } from "../core/telegram/send_budget.ts";
 import { startEmbeddedPostgres } from "../scripts/postgres.ts";
-import { applyCurrentMigration, ensureDatabase, migrateDatabase } from "../sql/migrate.ts";
+import { createDevelopmentDatabases } from "../sql/migrate.ts";
 import { startTelegramServer } from "../tests/doubles/telegram/server.ts";
 
 const POSTS = Number(Deno.env.get("BENCH_POSTS") ?? 1000);
@@ -34,9 +34,8 @@ const ms = (n: number) => `${Math.round(n)} ms`;
 const dir = await Deno.makeTempDir({ prefix: "pressa-bench-" });
 await Deno.chmod(dir, 0o755);
 const pg = await startEmbeddedPostgres(dir, () => {});
-const url = await ensureDatabase(pg.adminUrl, "bench");
-await migrateDatabase(url);
-await applyCurrentMigration(url); // the send budget's function, until it is committed
+// the migrations, then the work in progress (current/*.sql, edited sql/functions/) on developers' runs
+const { url } = await createDevelopmentDatabases(pg.adminUrl, "bench");
 const sql = connect(url, { max: 5 });
 // the budget's calls and their time in the server, from the workers' connections (opened later)
 await sql.unsafe("alter database bench set track_functions = 'pl'");

@@ -1,34 +1,41 @@
 /*
  * Failures the client is told about, wherever they arise (a route, the AI client, a SQL
- * function's exception): each becomes an ApiError with an HTTP status and a code.
- * SQL functions raise with the codes of sql/error_codes.md; api/errors.ts answers them.
+ * function's exception): each becomes an ApiError with a code of the one catalogue
+ * (api/contract/error_codes.ts), which gives its HTTP status and English message.
  */
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { type ErrorCode, errorMessage, type ErrorParams, ERROR_CODES, isErrorCode } from "../api/contract/error_codes.ts";
+
+export type { ErrorCode } from "../api/contract/error_codes.ts";
+
+type ApiErrorOptions = {
+  /** The names and numbers of the code's message ({channel}, {max}). */
+  params?: ErrorParams;
+  /** Words from elsewhere that say more than the catalogue can: a SQL function's, Hono's, valibot's. */
+  message?: string;
+  cause?: unknown;
+  /** Seconds until trying again makes sense (sent as Retry-After). */
+  retryAfter?: number;
+  /** Fields the client needs besides message and code (e.g. the running job's id). */
+  extra?: Record<string, unknown>;
+};
 
 /**
  * A failure the client is told about. `cause` keeps what only operators need (a provider's
  * own words): answers with a 5xx status log it, the client gets the message.
  */
 export class ApiError extends Error {
-  constructor(
-    readonly status: ContentfulStatusCode,
-    readonly code: string,
-    message: string,
-    options?: {
-      cause?: unknown;
-      /** Seconds until trying again makes sense (sent as Retry-After). */
-      retryAfter?: number;
-      /** Fields the client needs besides message and code (e.g. the running job's id). */
-      extra?: Record<string, unknown>;
-    },
-  ) {
-    super(message, options);
-    this.retryAfter = options?.retryAfter;
-    this.extra = options?.extra;
-  }
+  readonly status: ContentfulStatusCode;
   readonly retryAfter: number | undefined;
   readonly extra: Record<string, unknown> | undefined;
+
+  constructor(readonly code: ErrorCode, options: ApiErrorOptions = {}) {
+    super(options.message ?? errorMessage(code, options.params), { cause: options.cause });
+    this.status = ERROR_CODES[code].status as ContentfulStatusCode;
+    this.retryAfter = options.retryAfter;
+    this.extra = options.extra;
+  }
 }
 
 /** The operator's side of a failure: its cause's words, when it has one. */
@@ -37,44 +44,50 @@ export function causeOf(err: ApiError): string | undefined {
   return cause === undefined ? undefined : cause instanceof Error ? cause.message : String(cause);
 }
 
-/** SQLSTATE → HTTP status and JSON code. Keep in step with sql/error_codes.md. */
-const SQL_ERRORS: Record<string, { status: ContentfulStatusCode; code: string; message?: string }> = {
-  NTFND: { status: 404, code: "notFound" },
-  DRSCH: { status: 409, code: "drafts.cannotDeleteScheduled" },
-  CHLIM: { status: 409, code: "channels.limitReached" },
-  ADMNR: { status: 400, code: "channels.adminNotRegistered" },
-  CHCON: { status: 409, code: "channels.alreadyConnected" },
-  APRNV: { status: 409, code: "projects.approverNotConfirmed" },
-  FORBD: { status: 403, code: "forbidden" },
-  PASTT: { status: 400, code: "schedule.pastTime" },
-  NOCHN: { status: 400, code: "schedule.noChannel" },
-  EDPUB: { status: 409, code: "schedule.cannotEditPublished" },
-  CLONG: { status: 400, code: "schedule.captionTooLong" },
-  RATEL: { status: 429, code: "rateLimited" },
-  AILIM: { status: 429, code: "ai.rateLimited" },
-  QUOTA: { status: 409, code: "quotaReached" },
-  GJRUN: { status: 409, code: "drafts.generationRunning" },
-  INVAL: { status: 400, code: "invalid" },
-  "23514": { status: 400, code: "invalid", message: "The data does not satisfy the product's rules" },
-  "23502": { status: 400, code: "invalid", message: "A required value is missing" },
-  "22P02": { status: 400, code: "invalid", message: "A value has the wrong format" },
-  "22003": { status: 400, code: "invalid", message: "A number is out of range" },
-  "23505": { status: 409, code: "conflict", message: "This already exists" },
-  "23503": { status: 404, code: "notFound", message: "A referenced item does not exist" },
+/**
+ * SQLSTATE → the code answered when the exception names none in its hint. Ours (sql/functions/*.sql
+ * raise them, each with a precise code in the hint) and PostgreSQL's own that bad input can
+ * reach; the status of the hint's code is always the status of its SQLSTATE here
+ * (tests/api/error_codes.test.ts).
+ */
+export const SQL_ERRORS: Record<string, ErrorCode> = {
+  NTFND: "notFound", // the row does not exist or belongs to another user (ownership is never revealed)
+  FORBD: "forbidden", // an admin-only function called by a non-admin
+  INVAL: "invalid", // a rule on the input that only the database can check
+  RATEL: "rateLimited", // too many requests of a kind; a numeric detail is sent as Retry-After
+  AILIM: "ai.rateLimited", // AI calls per minute or tokens per day; the detail is sent as Retry-After
+  QUOTA: "quotaReached", // an account's or project's quota is full
+  GJRUN: "drafts.generationRunning", // the detail is the running job's id, answered as jobId
+  DRSCH: "drafts.cannotDeleteScheduled",
+  CHLIM: "channels.limitReached",
+  ADMNR: "channels.adminNotRegistered",
+  CHCON: "channels.alreadyConnected",
+  APRNV: "projects.approverNotConfirmed",
+  PASTT: "schedule.pastTime",
+  NOCHN: "schedule.noChannel",
+  EDPUB: "schedule.cannotEditPublished",
+  CLONG: "schedule.captionTooLong",
+  "23514": "data.ruleViolated", // check_violation
+  "23502": "data.valueMissing", // not_null_violation
+  "22P02": "data.wrongFormat", // invalid_text_representation
+  "22003": "data.outOfRange", // numeric_value_out_of_range
+  "23505": "data.alreadyExists", // unique_violation
+  "23503": "data.referenceMissing", // foreign_key_violation
 };
+
+/** PostgreSQL's own errors have its words, not ours: they are answered with the catalogue's. */
+const OWN_SQLSTATE = /^[0-9]/;
 
 /**
- * Constraints whose violation is a rule the user can act on, with the answer for it. The
- * rule lives in the table (so a race cannot break it); its words live here.
+ * Constraints whose violation is a rule the user can act on, with the code for it. The
+ * rule lives in the table (so a race cannot break it); its words live in the catalogue.
  */
-const CONSTRAINT_ERRORS: Record<string, { status: ContentfulStatusCode; code: string; message: string }> = {
-  posts_one_live_per_draft: { status: 400, code: "schedule.draftAlreadyScheduled", message: "schedule.draftAlreadyScheduled" },
-  drafts_image_upload_fkey: { status: 400, code: "uploads.notInProject", message: "The image is not an upload of this project" },
-  posts_image_upload_fkey: { status: 400, code: "uploads.notInProject", message: "The image is not an upload of this project" },
-  bug_reports_screenshot_upload_fkey: { status: 400, code: "uploads.notInProject", message: "The image is not an upload of this project" },
+export const CONSTRAINT_ERRORS: Record<string, ErrorCode> = {
+  posts_one_live_per_draft: "schedule.draftAlreadyScheduled",
+  drafts_image_upload_fkey: "uploads.notInProject",
+  posts_image_upload_fkey: "uploads.notInProject",
+  bug_reports_screenshot_upload_fkey: "uploads.notInProject",
 };
-
-const TRANSLATION_KEY = /^[a-zA-Z]+\.[A-Za-z]+$/;
 
 /** postgres.js errors carry PostgreSQL's fields (camelCased by its transform or not). */
 type PgError = Error & { code?: string; hint?: string; detail?: string; constraint_name?: string; constraintName?: string };
@@ -82,27 +95,23 @@ type PgError = Error & { code?: string; hint?: string; detail?: string; constrai
 export function toApiError(err: unknown): ApiError | undefined {
   if (err instanceof ApiError) return err;
   if (err instanceof HTTPException) {
-    const status = err.status as ContentfulStatusCode;
-    const message = err.message || "Bad request";
-    return new ApiError(status, status === 413 ? "tooLarge" : "badRequest", message);
+    if (err.status === 413) return new ApiError("tooLarge");
+    const malformedJson = err.message === ERROR_CODES["request.malformedJson"].message;
+    return malformedJson ? new ApiError("request.malformedJson") : new ApiError("badRequest", { message: err.message || undefined });
   }
   const pg = err as PgError;
   const constraint = pg?.constraint_name ?? pg?.constraintName;
-  if (constraint && constraint in CONSTRAINT_ERRORS) {
-    const known = CONSTRAINT_ERRORS[constraint];
-    return new ApiError(known.status, known.code, known.message);
-  }
-  const code = pg?.code;
-  if (typeof code === "string" && code in SQL_ERRORS) {
-    const known = SQL_ERRORS[code];
-    const message = known.message ?? (err as Error).message;
-    // A function names the precise code in the hint (ai.dailyBudgetSpent); a message that
-    // is a translation key (drafts.bulkAddFailed) is also the code.
-    const precise = pg.hint && TRANSLATION_KEY.test(pg.hint) ? pg.hint : TRANSLATION_KEY.test(message) ? message : known.code;
-    // A refusal to wait out says how long in the detail (seconds); a running job its id.
-    const seconds = known.status === 429 && /^\d+$/.test(pg.detail ?? "") ? Number(pg.detail) : undefined;
-    const extra = code === "GJRUN" && /^\d+$/.test(pg.detail ?? "") ? { jobId: Number(pg.detail) } : undefined;
-    return new ApiError(known.status, precise, message, { retryAfter: seconds, extra });
-  }
-  return undefined;
+  if (constraint && constraint in CONSTRAINT_ERRORS) return new ApiError(CONSTRAINT_ERRORS[constraint]);
+  const sqlState = pg?.code;
+  if (typeof sqlState !== "string" || !(sqlState in SQL_ERRORS)) return undefined;
+  if (OWN_SQLSTATE.test(sqlState)) return new ApiError(SQL_ERRORS[sqlState]);
+  // The function names the precise code in the hint (drafts.notFound); its message is answered as it is.
+  const code = isErrorCode(pg.hint) ? pg.hint : SQL_ERRORS[sqlState];
+  // A refusal to wait out says how long in the detail (seconds); a running job its id.
+  const number = /^\d+$/.test(pg.detail ?? "") ? Number(pg.detail) : undefined;
+  return new ApiError(code, {
+    message: (err as Error).message,
+    retryAfter: ERROR_CODES[code].status === 429 ? number : undefined,
+    extra: sqlState === "GJRUN" && number !== undefined ? { jobId: number } : undefined,
+  });
 }

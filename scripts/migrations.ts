@@ -1,14 +1,19 @@
 /*
  * Developers' helper for graphile-migrate against a throwaway embedded PostgreSQL:
- *   deno run -A scripts/migrations.ts commit "What it does"   # current.sql → committed/
+ *   deno run -A scripts/migrations.ts commit "What it does"   # the next file in committed/
  *   deno run -A scripts/migrations.ts uncommit   # the last committed migration → current/
- *   deno run -A scripts/migrations.ts schema     # regenerate sql/functions/*.sql and sql/schema.sql
- * commit and uncommit regenerate those files too (sql/schema_files.ts).
+ *                                                # (its functions part stays in sql/functions/)
+ *   deno run -A scripts/migrations.ts schema     # rewrite sql/functions/*.sql and sql/schema.sql
+ * The new migration is sql/migrations/current/*.sql followed by every function of
+ * sql/functions/ whose definition differs from what the migrations make (sql/function_files.ts).
+ * Each action then rewrites sql/functions/*.sql (in pg_get_functiondef's form, one file per
+ * area: sql/schema_files.ts) and sql/schema.sql from the resulting catalog.
  * (Apply migrations to a real database with `deno task migrate`.)
  */
 import { commit, uncommit } from "graphile-migrate";
 import { runMigrations } from "graphile-worker";
-import { ensureDatabase, migrateDatabase } from "../sql/migrate.ts";
+import { CURRENT_MIGRATION_DIR, functionsMigration, splitStatements } from "../sql/function_files.ts";
+import { createDevelopmentDatabases, ensureDatabase, migrateDatabase } from "../sql/migrate.ts";
 import { writeSchemaFiles } from "../sql/schema_files.ts";
 import { startEmbeddedPostgres } from "./postgres.ts";
 
@@ -24,6 +29,9 @@ if (!(action === "commit" && message) && action !== "uncommit" && action !== "sc
   console.error('usage: scripts/migrations.ts commit "message" | uncommit | schema');
   Deno.exit(2);
 }
+const currentMigrationFiles = () =>
+  [...Deno.readDirSync(CURRENT_MIGRATION_DIR)].map((entry) => entry.name).filter((name) => name.endsWith(".sql"));
+
 const dir = await Deno.makeTempDir({ prefix: "pressa-migrations-" });
 await Deno.chmod(dir, 0o755); // reachable by the postgres system user when run as root
 const pg = await startEmbeddedPostgres(dir);
@@ -39,13 +47,48 @@ try {
     migrationsFolder: new URL("../sql/migrations", import.meta.url).pathname,
     afterReset: [{ _: "command" as const, command: `"${Deno.execPath()}" run -A "${new URL(import.meta.url).pathname}" worker-schema` }],
   };
-  if (action === "commit") await commit(settings, message);
-  else if (action === "uncommit") await uncommit(settings);
-  // the committed migrations only: what a reader of sql/functions/ should see
-  const committed = await ensureDatabase(pg.adminUrl, "pressa_schema");
-  await migrateDatabase(committed);
-  for (const path of await writeSchemaFiles(committed)) console.error(`wrote sql/${path}`);
+  if (action === "commit") {
+    const { applied } = await createDevelopmentDatabases(pg.adminUrl, "pressa_changes");
+    for (const statement of applied) console.error(`changed: ${statement.schema}.${statement.name} (sql/functions/${statement.file})`);
+    // graphile-migrate commits the files of current/ in number order: the functions come last;
+    // files holding only comments ("-- Enter migration here") stay out of the history
+    const names = currentMigrationFiles();
+    const blank = new Map<string, string>();
+    for (const name of names) {
+      const text = await Deno.readTextFile(CURRENT_MIGRATION_DIR + name);
+      if (splitStatements(text).length === 0) blank.set(name, text);
+    }
+    const functionsFile = `${Math.max(0, ...names.map((name) => parseInt(name, 10) || 0)) + 1}-sql-functions.sql`;
+    if (applied.length > 0) {
+      await Deno.writeTextFile(CURRENT_MIGRATION_DIR + functionsFile, functionsMigration(applied));
+      for (const name of blank.keys()) await Deno.remove(CURRENT_MIGRATION_DIR + name);
+    }
+    try {
+      await commit(settings, message);
+    } finally {
+      // committed: graphile-migrate emptied current/; refused: it restored current/, this file included
+      await Deno.remove(CURRENT_MIGRATION_DIR + functionsFile).catch(() => {});
+      const left = currentMigrationFiles();
+      for (const [name, text] of blank) if (!left.includes(name)) await Deno.writeTextFile(CURRENT_MIGRATION_DIR + name, text);
+    }
+  } else if (action === "uncommit") {
+    await migrateDatabase(connectionString); // uncommit deletes the migration's row there
+    await uncommit(settings);
+    // the functions part is what sql/functions/ already says: back to edits not yet committed
+    for (const name of currentMigrationFiles()) {
+      if (/^\d+-sql-functions\.sql$/.test(name)) await Deno.remove(CURRENT_MIGRATION_DIR + name);
+    }
+    if (currentMigrationFiles().length === 0) {
+      await Deno.writeTextFile(`${CURRENT_MIGRATION_DIR}1-current.sql`, "-- Enter migration here\n");
+    }
+  }
+  // the migrations, then the function files (no difference left after a commit)
+  const { url } = await createDevelopmentDatabases(pg.adminUrl, "pressa_schema");
+  for (const path of await writeSchemaFiles(url)) console.error(`wrote sql/${path}`);
 } finally {
+  // graphile-migrate ends this process if the server closes its pool, which it keeps 200 ms
+  // after use: stopping sooner would hide the error being thrown
+  await new Promise((resolve) => setTimeout(resolve, 250));
   await pg.stop();
   await Deno.remove(dir, { recursive: true });
 }

@@ -1,5 +1,6 @@
 -- Generated from the migrated database's catalog (sql/schema_files.ts): tables, constraints, indexes, triggers and types.
--- Read here; change a rule in a new migration (sql/migrations/current/), then regenerate.
+-- Read here; change them in sql/migrations/current/, then commit the change with
+--   npx deno run -A scripts/migrations.ts commit "what it does"
 
 create table app_private.ai_calls (
   user_id bigint not null,

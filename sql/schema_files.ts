@@ -2,14 +2,17 @@
  * The schema as a reader wants it: every current function whole, one file per area
  * (sql/functions/<area>.sql), and the tables with their columns, constraints, indexes and
  * triggers (sql/schema.sql). Migrations are history — a function may be restated in several
- * of them — so these files are generated from a migrated database's catalog, committed, and
- * kept current by tests/sql/schema_files.test.ts. Regenerate them after committing a migration:
- *   npx deno run -A scripts/migrations.ts schema
+ * of them. The function files are the source of the functions (sql/function_files.ts):
+ * `scripts/migrations.ts commit` turns their changes into a migration, then rewrites every
+ * file from the migrated catalog with this module, so they stay in pg_get_functiondef's form;
+ * tests/sql/schema_files.test.ts checks that they equal what the migrations make.
  */
 import postgres from "postgres";
 
 /** Which file holds a function, by its name; the first pattern that matches wins. */
 export const FUNCTION_AREAS: [area: string, pattern: RegExp][] = [
+  // a limit shared by several functions or with TypeScript, named <what>_max, _ttl or _default
+  ["limits", /_max$|_ttl$|_default$|^supported_timezones$/],
   ["sign_in", /sign_in|session/],
   ["telegram", /telegram/],
   ["health", /health|heartbeat|dead_workers/],
@@ -30,9 +33,16 @@ export function areaOf(functionName: string): string {
   return FUNCTION_AREAS.find(([, pattern]) => pattern.test(functionName))![0];
 }
 
-const HEADER = (what: string) =>
-  `-- Generated from the migrated database's catalog (sql/schema_files.ts): ${what}.\n` +
-  "-- Read here; change a rule in a new migration (sql/migrations/current/), then regenerate.\n";
+const COMMIT = '--   npx deno run -A scripts/migrations.ts commit "what it does"\n';
+const FUNCTIONS_HEADER = (area: string) =>
+  `-- The ${area} functions. This file is their source: change a function here (a new one goes\n` +
+  "-- in the file of its area, FUNCTION_AREAS in sql/schema_files.ts), then commit the change with\n" +
+  COMMIT +
+  "-- A drop, a changed signature, tables and data go in sql/migrations/current/.\n";
+const SCHEMA_HEADER =
+  "-- Generated from the migrated database's catalog (sql/schema_files.ts): tables, constraints, indexes, triggers and types.\n" +
+  "-- Read here; change them in sql/migrations/current/, then commit the change with\n" +
+  COMMIT;
 
 /** Every generated file's path (relative to sql/) and text. */
 export async function schemaFiles(connectionString: string): Promise<Map<string, string>> {
@@ -50,7 +60,7 @@ export async function schemaFiles(connectionString: string): Promise<Map<string,
       byArea.set(area, [...(byArea.get(area) ?? []), `${f.definition.trimEnd()};\n`]);
     }
     for (const [area, bodies] of [...byArea].sort(([a], [b]) => a.localeCompare(b))) {
-      files.set(`functions/${area}.sql`, `${HEADER(`the current definitions of the ${area.replaceAll("_", " ")} functions`)}\n${bodies.join("\n")}`);
+      files.set(`functions/${area}.sql`, `${FUNCTIONS_HEADER(area.replaceAll("_", " "))}\n${bodies.join("\n")}`);
     }
     files.set("schema.sql", await tablesText(sql));
     return files;
@@ -65,7 +75,7 @@ async function tablesText(sql: postgres.Sql) {
     from pg_class c join pg_namespace n on n.oid = c.relnamespace
     where n.nspname in ('app_public', 'app_private') and c.relkind = 'r'
     order by n.nspname, c.relname`;
-  const parts = [HEADER("tables, constraints, indexes, triggers and types")];
+  const parts = [SCHEMA_HEADER];
   for (const table of tables) {
     const columns = await sql<{ line: string }[]>`
       select '  ' || quote_ident(a.attname) || ' ' || format_type(a.atttypid, a.atttypmod)

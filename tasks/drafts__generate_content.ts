@@ -10,6 +10,7 @@
  */
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
+import { errorMessage } from "../api/contract/error_codes.ts";
 import { AI_NOT_CONFIGURED, type Ai, aiError } from "../core/ai/client.ts";
 import type { Limits } from "../core/config.ts";
 import type { Sql } from "../core/db.ts";
@@ -18,8 +19,8 @@ import { fitForTelegram, postPrompt, type ProjectVoice, tokensFor } from "../cor
 
 const Payload = v.object({ jobId: v.number() });
 
-/** The words begin_ai_call uses for a spent day (a dictionary key of the interface). */
-export const DAILY_BUDGET_SPENT = "The daily AI budget of this account is spent. It renews at midnight UTC.";
+/** The words begin_ai_call uses for a spent day (the interface says them by their code). */
+export const DAILY_BUDGET_SPENT = errorMessage("ai.dailyBudgetSpent");
 
 export function generateContent(sql: Sql, ai: Ai | undefined, limits: Pick<Limits, "aiDailyTokens">): Task {
   return async (payload, helpers) => {

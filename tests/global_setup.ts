@@ -1,11 +1,13 @@
 /*
  * One embedded PostgreSQL for the whole run, in a fresh folder. A template database is
- * migrated once; every test file then gets its own database copied from it
- * (tests/helpers/db.ts), so files run in parallel without seeing each other's rows or jobs.
+ * migrated once (committed migrations, the one being written, then the edited functions of
+ * sql/functions/: createDevelopmentDatabases); every test file then gets its own database
+ * copied from it (tests/helpers/db.ts), so files run in parallel without seeing each
+ * other's rows or jobs.
  */
 import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres } from "../scripts/postgres.ts";
-import { applyCurrentMigration, ensureDatabase, migrateDatabase } from "../sql/migrate.ts";
+import { createDevelopmentDatabases } from "../sql/migrate.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -19,10 +21,7 @@ export default async function setup(project: TestProject) {
   const dir = await Deno.makeTempDir({ prefix: "pressa-test-" });
   await Deno.chmod(dir, 0o755); // reachable by the postgres system user when run as root
   const pg = await startEmbeddedPostgres(dir, () => {});
-  const template = await ensureDatabase(pg.adminUrl, TEMPLATE_DATABASE);
-  await migrateDatabase(template);
-  // the migration being written, if any (empty once committed: CI runs committed ones only)
-  await applyCurrentMigration(template);
+  await createDevelopmentDatabases(pg.adminUrl, TEMPLATE_DATABASE);
   project.provide("pgAdminUrl", pg.adminUrl);
   return async () => {
     await pg.stop();

@@ -5,7 +5,7 @@ const clamp = (min: number, max: number) => (n: number) => Math.min(max, Math.ma
 
 /** Spec §5: post length input 100–4000, default 1500 (out-of-range values are clamped). */
 export const PostLengthSchema = v.optional(
-  v.pipe(v.number("postLength must be a number"), v.finite("postLength must be a number"), v.transform(clamp(GENERATED_POST_LENGTH.min, GENERATED_POST_LENGTH.max))),
+  v.pipe(v.number("ai.postLengthInvalid"), v.finite("ai.postLengthInvalid"), v.transform(clamp(GENERATED_POST_LENGTH.min, GENERATED_POST_LENGTH.max))),
   GENERATED_POST_LENGTH.default,
 );
 
@@ -20,7 +20,7 @@ export const GeneratePostSchema = v.object({
 export const GenerateTitlesSchema = v.optional(
   v.object({
     count: v.optional(
-      v.pipe(v.number("count must be a number"), v.finite("count must be a number"), v.transform(clamp(GENERATED_TITLES.min, GENERATED_TITLES.max))),
+      v.pipe(v.number("ai.titleCountInvalid"), v.finite("ai.titleCountInvalid"), v.transform(clamp(GENERATED_TITLES.min, GENERATED_TITLES.max))),
       GENERATED_TITLES.default,
     ),
   }),
@@ -40,7 +40,7 @@ export const CHAT_MODES = ["general", "editor", "title", "improver"] as const;
 
 export const ChatSchema = v.object({
   message: v.pipe(v.optional(v.string("chat.emptyMessage"), ""), v.trim(), v.nonEmpty("chat.emptyMessage"), v.maxLength(8000, "chat.messageTooLong")),
-  mode: v.optional(v.picklist(CHAT_MODES, "mode must be general, editor, title or improver"), "general"),
+  mode: v.optional(v.picklist(CHAT_MODES, "chat.modeInvalid"), "general"),
   currentContent: v.optional(v.pipe(v.nullable(v.string()), v.transform((s) => s ?? ""), v.maxLength(20000)), ""),
   history: v.pipe(
     v.optional(v.array(v.object({ role: v.picklist(["user", "assistant"]), content: v.pipe(v.string(), v.maxLength(20000)) })), []),

@@ -1,20 +1,20 @@
 import * as v from "valibot";
 import { SIGN_IN_CODE_LENGTH } from "./limits.ts";
 
-/** Spec §5: sign-in e-mail and code, with the exact messages the client shows. */
+/** Spec §5: sign-in e-mail and code; messages are codes of error_codes.ts (the spec's words). */
 // A missing field is read as "" so it fails with the field's own message, not valibot's.
 export const EmailSchema = v.pipe(
-  v.optional(v.string("Invalid email"), ""),
+  v.optional(v.string("auth.invalidEmail"), ""),
   v.trim(),
   v.toLowerCase(),
-  v.maxLength(254, "Invalid email"),
-  v.email("Invalid email"),
+  v.maxLength(254, "auth.invalidEmail"),
+  v.email("auth.invalidEmail"),
 );
 
 export const CodeSchema = v.pipe(
-  v.optional(v.string(`String must contain exactly ${SIGN_IN_CODE_LENGTH} character(s)`), ""),
+  v.optional(v.string("auth.codeLength"), ""),
   v.trim(),
-  v.length(SIGN_IN_CODE_LENGTH, `String must contain exactly ${SIGN_IN_CODE_LENGTH} character(s)`),
+  v.length(SIGN_IN_CODE_LENGTH, "auth.codeLength"),
 );
 
 export const RequestCodeSchema = v.object({ email: EmailSchema });

@@ -4,19 +4,15 @@ import * as v from "valibot";
 export const BUG_REPORT_STATUSES = ["new", "in_progress", "resolved", "closed"] as const;
 export type BugReportStatus = (typeof BUG_REPORT_STATUSES)[number];
 
-export const BUG_REPORT_DESCRIPTION_REQUIRED = "Please describe the issue";
 export const BUG_REPORT_DESCRIPTION_MAX = 10_000;
 const PAGE_URL_MAX = 2000;
 
 // A missing field reads as "" so it fails with the spec's message (§5), as a blank one does.
 export const BugReportDescriptionSchema = v.pipe(
-  v.nullish(v.string(BUG_REPORT_DESCRIPTION_REQUIRED), ""),
+  v.nullish(v.string("bugReports.descriptionRequired"), ""),
   v.trim(),
-  v.nonEmpty(BUG_REPORT_DESCRIPTION_REQUIRED),
-  v.maxLength(
-    BUG_REPORT_DESCRIPTION_MAX,
-    `The description must be at most ${BUG_REPORT_DESCRIPTION_MAX} characters`,
-  ),
+  v.nonEmpty("bugReports.descriptionRequired"),
+  v.maxLength(BUG_REPORT_DESCRIPTION_MAX, "bugReports.descriptionTooLong"),
 );
 
 /**
@@ -46,11 +42,10 @@ export const BugReportFormSchema = v.object({
   pageUrl: PageUrlSchema,
 });
 
-const STATUS_MESSAGE = `Status must be one of ${BUG_REPORT_STATUSES.join(", ")}`;
 // The object's own message covers a missing status too.
 export const BugReportStatusSchema = v.object(
-  { status: v.picklist(BUG_REPORT_STATUSES, STATUS_MESSAGE) },
-  STATUS_MESSAGE,
+  { status: v.picklist(BUG_REPORT_STATUSES, "bugReports.statusInvalid") },
+  "bugReports.statusInvalid",
 );
 
 /** A bug report as the admin calls answer it (spec §3). */

@@ -22,16 +22,13 @@ export function channelUsername(link: string): string | null {
   return null;
 }
 
-export const INVALID_CHANNEL_LINK =
-  "Enter the channel's public link: @channel, channel, t.me/channel or https://t.me/channel";
-
 export const ChannelCreateSchema = v.object({
-  type: v.optional(v.picklist(PLATFORMS, "Choose a platform: telegram, vk or dzen"), "telegram"),
+  type: v.optional(v.picklist(PLATFORMS, "channels.platformInvalid"), "telegram"),
   link: v.pipe(
-    v.optional(v.string("Channel link is required"), ""),
+    v.optional(v.string("channels.linkRequired"), ""),
     v.trim(),
-    v.nonEmpty("Channel link is required"),
-    v.check((link) => channelUsername(link) !== null, INVALID_CHANNEL_LINK),
+    v.nonEmpty("channels.linkRequired"),
+    v.check((link) => channelUsername(link) !== null, "channels.linkInvalid"),
   ),
 });
 

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { BULK_ADD_MAX_LINES } from "./limits.ts";
 
-/** Messages here are the spec's translation keys; the SPA translates them. */
+/** Messages here are codes of error_codes.ts (the spec's keys); the SPA translates them. */
 export const DraftTitleSchema = v.pipe(
   v.optional(v.string("drafts.titleRequired"), ""),
   v.trim(),

@@ -1,11 +1,10 @@
 /*
  * Business constants of the product (spec §9), written once and imported by the API,
- * the worker, the bot and the SPA. SQL carries the same numbers in its constraints.
+ * the worker, the bot and the SPA. The stored functions read the ones they share from
+ * sql/functions/limits.sql; tests/sql/limits.test.ts keeps both sides equal.
  */
 export const SIGN_IN_CODE_LENGTH = 6;
 export const SIGN_IN_CODE_TTL_MINUTES = 10;
-export const SIGN_IN_CODE_MAX_ATTEMPTS = 5;
-export const SIGN_IN_CODES_PER_WINDOW = 3;
 export const SESSION_TTL_DAYS = 30;
 
 export const CHANNELS_PER_PROJECT = 1;
@@ -16,7 +15,6 @@ export const DRAFTS_PER_GENERATION_MAX = 30;
 export const BULK_ADD_MAX_LINES = 30;
 export const GENERATED_TITLES = { min: 1, max: 30, default: 20 } as const;
 export const GENERATED_POST_LENGTH = { min: 100, max: 4000, default: 1500 } as const;
-export const CONTENT_PLAN_POST_LENGTH = { min: 50, max: 5000 } as const;
 export const POST_CONTENT_MAX = 4096;
 export const PHOTO_CAPTION_MAX = 1024;
 export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
@@ -34,7 +32,7 @@ export const DEFAULT_TIMEZONE = "Europe/Moscow";
 export const LANGUAGES = ["ru", "en"] as const;
 export const DEFAULT_LANGUAGE = "ru";
 
-/** Spec §3: UTC plus 23 cities. SQL checks the same list. */
+/** Spec §3: UTC plus 23 cities; SQL's is app_private.supported_timezones(). */
 export const TIMEZONES = [
   "UTC",
   "Europe/London",

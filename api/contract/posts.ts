@@ -9,12 +9,12 @@ export const TIME_PATTERN = /^([01]?[0-9]|2[0-3]):[0-5][0-9]$/;
 export const ScheduleFormSchema = v.pipe(
   v.object({
     title: v.optional(v.string(), ""),
-    scheduledTime: v.pipe(v.string("Please enter a valid time in HH:mm format"), v.regex(TIME_PATTERN, "Please enter a valid time in HH:mm format")),
+    scheduledTime: v.pipe(v.string("schedule.invalidTime"), v.regex(TIME_PATTERN, "schedule.invalidTime")),
     recurringType: v.optional(v.picklist(RECURRING_TYPES), "none"),
     draftId: v.optional(v.nullable(v.number())),
   }),
   v.forward(
-    v.check((form) => form.recurringType !== "none" || form.title.trim() !== "", "Title is required for non-recurring posts"),
+    v.check((form) => form.recurringType !== "none" || form.title.trim() !== "", "schedule.titleRequired"),
     ["title"],
   ),
 );
@@ -24,11 +24,11 @@ export const PostWriteSchema = v.object({
   projectId: v.optional(v.unknown()),
   draftId: v.optional(v.nullable(v.pipe(v.number("schedule.selectDraft"), v.integer("schedule.selectDraft"), v.minValue(1, "schedule.selectDraft")))),
   scheduledFor: v.pipe(
-    v.string("scheduledFor must be an ISO timestamp"),
-    v.isoTimestamp("scheduledFor must be an ISO timestamp with a timezone"),
+    v.string("schedule.scheduledForMissing"),
+    v.isoTimestamp("schedule.scheduledForInvalid"),
   ),
-  isRecurring: v.optional(v.boolean("isRecurring must be true or false"), false),
-  recurringType: v.optional(v.picklist(RECURRING_TYPES, "recurringType must be none, daily or weekly"), "none"),
+  isRecurring: v.optional(v.boolean("schedule.isRecurringInvalid"), false),
+  recurringType: v.optional(v.picklist(RECURRING_TYPES, "schedule.recurringTypeInvalid"), "none"),
   title: v.optional(v.pipe(v.string(), v.maxLength(500)), ""),
   content: v.optional(v.pipe(v.string(), v.maxLength(20000)), ""),
 });
@@ -43,7 +43,7 @@ export const PostDeleteSchema = v.optional(
 
 /** The owner's answer for an uncertain post: it is in the channel, or send it again. */
 export const PostResolveSchema = v.object({
-  inChannel: v.boolean("inChannel must be true (it is in the channel) or false (send it again)"),
+  inChannel: v.boolean("schedule.inChannelInvalid"),
 });
 
 /** A post as the API answers it (spec §3 Post, plus what the lifecycle adds). */

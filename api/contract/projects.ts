@@ -29,18 +29,20 @@ export type NamedWritingStyle = keyof typeof NAMED_WRITING_STYLES;
 
 export const ADMIN_HANDLE_PATTERN = /^@?[A-Za-z0-9_]{5,}$/;
 
-const level = (range: { min: number; max: number }, name: string) =>
-  v.pipe(
-    v.number(`${name} must be a number`),
-    v.integer(`${name} must be a whole number`),
-    v.minValue(range.min, `${name} must be between ${range.min} and ${range.max}`),
-    v.maxValue(range.max, `${name} must be between ${range.min} and ${range.max}`),
+const level = (field: keyof typeof WRITING_STYLE_RANGES) => {
+  const { min, max } = WRITING_STYLE_RANGES[field];
+  return v.pipe(
+    v.number(`projects.${field}NotNumber`),
+    v.integer(`projects.${field}NotWhole`),
+    v.minValue(min, `projects.${field}OutOfRange`),
+    v.maxValue(max, `projects.${field}OutOfRange`),
   );
+};
 
 const WritingStyleObject = v.object({
-  formality: level(WRITING_STYLE_RANGES.formality, "Formality"),
-  seriousness: level(WRITING_STYLE_RANGES.seriousness, "Seriousness"),
-  emojiUsage: level(WRITING_STYLE_RANGES.emojiUsage, "Emoji usage"),
+  formality: level("formality"),
+  seriousness: level("seriousness"),
+  emojiUsage: level("emojiUsage"),
 });
 
 /** Spec §3: writingStyle travels as an object or as JSON text of one. */
@@ -48,69 +50,70 @@ export const WritingStyleSchema = v.pipe(
   v.union([
     WritingStyleObject,
     v.pipe(
-      v.string("Invalid writing style"),
+      v.string("projects.writingStyleInvalid"),
       v.rawTransform(({ dataset, addIssue, NEVER }) => {
         try {
           return JSON.parse(dataset.value) as unknown;
         } catch {
-          addIssue({ message: "Invalid writing style" });
+          addIssue({ message: "projects.writingStyleInvalid" });
           return NEVER;
         }
       }),
       WritingStyleObject,
     ),
-  ], "Invalid writing style"),
+  ], "projects.writingStyleInvalid"),
 );
 
 // Required text fields read a missing value as "" so it fails with the spec's message.
+// Messages are codes of error_codes.ts.
 export const ProjectNameSchema = v.pipe(
-  v.optional(v.string("Project name is required"), ""),
+  v.optional(v.string("projects.nameRequired"), ""),
   v.trim(),
-  v.nonEmpty("Project name is required"),
-  v.maxLength(PROJECT_NAME_MAX, `Project name must be at most ${PROJECT_NAME_MAX} characters`),
+  v.nonEmpty("projects.nameRequired"),
+  v.maxLength(PROJECT_NAME_MAX, "projects.nameTooLong"),
 );
 
 export const AdminHandleSchema = v.pipe(
-  v.optional(v.string("Admin's Telegram handle is required"), ""),
+  v.optional(v.string("projects.adminHandleRequired"), ""),
   v.trim(),
-  v.nonEmpty("Admin's Telegram handle is required"),
-  v.regex(ADMIN_HANDLE_PATTERN, "Invalid Telegram handle format"),
-  v.maxLength(64, "Invalid Telegram handle format"),
+  v.nonEmpty("projects.adminHandleRequired"),
+  v.regex(ADMIN_HANDLE_PATTERN, "projects.adminHandleInvalid"),
+  v.maxLength(64, "projects.adminHandleInvalid"),
 );
 
-const optionalText = (max: number, name: string) =>
+const optionalText = (max: number, field: "description" | "sources") =>
   v.optional(
     v.pipe(
-      v.nullable(v.string(`${name} must be text`)),
+      v.nullable(v.string(`projects.${field}NotText`)),
       v.transform((value) => (value ?? "").trim()),
-      v.maxLength(max, `${name} must be at most ${max} characters`),
+      v.maxLength(max, `projects.${field}TooLong`),
     ),
     "",
   );
 
-export const TimezoneSchema = v.picklist(TIMEZONES, "Choose a timezone from the list");
-export const LanguageSchema = v.picklist(LANGUAGES, "Language must be ru or en");
+export const TimezoneSchema = v.picklist(TIMEZONES, "projects.timezoneInvalid");
+export const LanguageSchema = v.picklist(LANGUAGES, "projects.languageInvalid");
 
 export const ProjectCreateSchema = v.object({
   name: ProjectNameSchema,
-  description: optionalText(PROJECT_DESCRIPTION_MAX, "Description"),
+  description: optionalText(PROJECT_DESCRIPTION_MAX, "description"),
   writingStyle: v.optional(WritingStyleSchema, { ...WRITING_STYLE_DEFAULTS }),
   adminHandle: AdminHandleSchema,
   timezone: v.optional(TimezoneSchema, DEFAULT_TIMEZONE),
   language: v.optional(LanguageSchema, DEFAULT_LANGUAGE),
-  sources: optionalText(PROJECT_SOURCES_MAX, "Sources"),
+  sources: optionalText(PROJECT_SOURCES_MAX, "sources"),
 });
 export type ProjectCreateInput = v.InferInput<typeof ProjectCreateSchema>;
 
 /** PATCH: every field optional, each validated as on create when present. */
 export const ProjectUpdateSchema = v.object({
   name: v.optional(ProjectNameSchema),
-  description: v.optional(optionalText(PROJECT_DESCRIPTION_MAX, "Description")),
+  description: v.optional(optionalText(PROJECT_DESCRIPTION_MAX, "description")),
   writingStyle: v.optional(WritingStyleSchema),
   adminHandle: v.optional(AdminHandleSchema),
   timezone: v.optional(TimezoneSchema),
   language: v.optional(LanguageSchema),
-  sources: v.optional(optionalText(PROJECT_SOURCES_MAX, "Sources")),
+  sources: v.optional(optionalText(PROJECT_SOURCES_MAX, "sources")),
 });
 
 /** A project as the API answers it. */

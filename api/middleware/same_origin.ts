@@ -19,7 +19,7 @@ export function sameOrigin(publicUrl: string): MiddlewareHandler {
       const crossSite = site !== undefined && site !== "same-origin" && site !== "none";
       const foreignOrigin = origin !== undefined && origin !== allowed && origin !== ownOrigin;
       if (crossSite || foreignOrigin) {
-        throw new ApiError(403, "crossSite", "Cross-site requests are not allowed");
+        throw new ApiError("crossSite");
       }
     }
     await next();

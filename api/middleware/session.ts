@@ -65,7 +65,7 @@ export function loadSession(sql: Sql, secureCookies: boolean): MiddlewareHandler
 }
 
 export const requireUser: MiddlewareHandler = async (c, next) => {
-  if (!c.get("user")) throw new ApiError(401, "unauthorized", "Please sign in");
+  if (!c.get("user")) throw new ApiError("unauthorized");
   await next();
 };
 
@@ -75,7 +75,7 @@ export const requireUser: MiddlewareHandler = async (c, next) => {
  */
 export const requireAdmin: MiddlewareHandler = async (c, next) => {
   const user = c.get("user");
-  if (!user) throw new ApiError(401, "unauthorized", "Please sign in");
-  if (!user.isAdmin) throw new ApiError(403, "forbidden", "Only administrators can do this");
+  if (!user) throw new ApiError("unauthorized");
+  if (!user.isAdmin) throw new ApiError("forbidden");
   await next();
 };

@@ -53,9 +53,6 @@ const UsersQuery = v.object({
 });
 const BugReportsQuery = v.object({ limit: Limit, before: v.optional(Time), beforeId: v.optional(RowId) });
 
-function badQuery(message: string): never {
-  throw new ApiError(400, "validation", message);
-}
 
 export function adminRoutes({ sql }: ApiDeps) {
   return new Hono<AppEnv>()
@@ -68,10 +65,7 @@ export function adminRoutes({ sql }: ApiDeps) {
     .get("/users", async (c) => {
       const query = v.safeParse(UsersQuery, c.req.query());
       if (!query.success) {
-        badQuery(
-          `limit must be between 1 and ${ADMIN_PAGE_MAX}; after is a user id; ` +
-            `q is at most ${ADMIN_USER_SEARCH_MAX} characters`,
-        );
+        throw new ApiError("admin.usersQueryInvalid");
       }
       const { limit, after, q } = query.output as { limit: number; after?: number; q?: string };
       const rows = await sql<AdminUserRow[]>`
@@ -83,7 +77,7 @@ export function adminRoutes({ sql }: ApiDeps) {
     .get("/bug-reports", async (c) => {
       const query = v.safeParse(BugReportsQuery, c.req.query());
       if (!query.success || (query.output.before === undefined) !== (query.output.beforeId === undefined)) {
-        badQuery(`limit must be between 1 and ${ADMIN_PAGE_MAX}; before (an ISO time) and beforeId go together`);
+        throw new ApiError("admin.bugReportsQueryInvalid");
       }
       const { limit, before, beforeId } = query.output as {
         limit: number;

@@ -48,9 +48,7 @@ export async function generateTitles(ai: Ai, project: ProjectVoice, count: numbe
     }
   }
   if (titles.length < count) {
-    throw new ApiError(502, "ai.tooFewTitles", "The AI suggested too few titles. Please try again.", {
-      cause: `${titles.length} of ${count} titles`,
-    });
+    throw new ApiError("ai.tooFewTitles", { cause: `${titles.length} of ${count} titles` });
   }
   return titles;
 }
@@ -133,7 +131,7 @@ export function aiRoutes({ sql, ai, log, config }: ApiDeps) {
       const project = await projectVoice(sql, userId, projectId);
       const answer = await model.complete(titlePrompt(project, await existingTitles(sql, userId, projectId)), { maxTokens: 80 });
       const [title] = titlesFrom(answer);
-      if (!title) throw new ApiError(502, "ai.emptyAnswer", "The AI returned no title. Please try again.");
+      if (!title) throw new ApiError("ai.noTitle");
       return c.json({ title });
     })
     .post("/generate-post", body(GeneratePostSchema), async (c) => {
@@ -167,7 +165,7 @@ export function aiRoutes({ sql, ai, log, config }: ApiDeps) {
     })
     .get("/chat/history", async (c) => {
       const query = v.safeParse(HistoryQuery, c.req.query());
-      if (!query.success) throw new ApiError(400, "validation", "page must be ≥ 1 and limit between 1 and 50");
+      if (!query.success) throw new ApiError("chat.historyQueryInvalid");
       const { page, limit } = query.output as unknown as { page: number; limit: number };
       const rows = await sql<{ id: number; role: "user" | "assistant"; content: string; createdAt: string; hasMore: boolean }[]>`
         select * from app_public.chat_history(${currentUser(c).id}, ${idParam(c.req.param("projectId"))}, ${page}, ${limit})`;
@@ -205,7 +203,7 @@ export function aiRoutes({ sql, ai, log, config }: ApiDeps) {
             answer += delta;
             await stream.writeSSE({ event: "delta", data: JSON.stringify({ text: delta }) });
           }
-          if (answer.trim() === "") throw new ApiError(502, "ai.emptyAnswer", "The AI returned an empty answer. Please try again.");
+          if (answer.trim() === "") throw new ApiError("ai.emptyAnswer");
           const saved = await saveExchange(sql, userId, projectId, message, answer.trim());
           await stream.writeSSE({
             event: "done",

@@ -41,7 +41,7 @@ export function authRoutes({ sql, config }: ApiDeps) {
       const [user] = await sql<{ id: number; email: string; isAdmin: boolean }[]>`
         select * from app_public.verify_sign_in_code(
           ${email}, ${code}, ${sessionId(token)}, ${config.adminEmails.has(email)})`;
-      if (!user) throw new ApiError(400, "auth.invalidCode", "Invalid or expired code");
+      if (!user) throw new ApiError("auth.invalidCode");
       setSessionCookie(c, token, secure);
       return c.json({ id: user.id, email: user.email, isAdmin: user.isAdmin });
     })
@@ -57,7 +57,7 @@ export function authRoutes({ sql, config }: ApiDeps) {
     })
     .get("/user", (c) => {
       const user = c.get("user");
-      if (!user) throw new ApiError(401, "unauthorized", "Not signed in");
+      if (!user) throw new ApiError("auth.notSignedIn");
       return c.json(user);
     });
 }

@@ -7,8 +7,8 @@ import * as v from "valibot";
 import { BugReportFormSchema } from "../contract/bug_reports.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
-import { ApiError } from "../../core/errors.ts";
 import { requireUser } from "../middleware/session.ts";
+import { issueError } from "../validate.ts";
 import { parseMultipart, readImageField, storeUpload } from "./uploads.ts";
 
 /** A file input left empty still sends a part: a nameless, empty file means "no screenshot". */
@@ -28,7 +28,7 @@ export function bugReportRoutes(deps: ApiDeps) {
         description: form.get("description"),
         pageUrl: form.get("pageUrl") ?? c.req.header("referer"),
       });
-      if (!fields.success) throw new ApiError(400, "validation", fields.issues[0].message);
+      if (!fields.success) throw issueError(fields.issues[0]);
 
       let screenshotUrl: string | null = null;
       if (hasFile(form, "screenshot")) {

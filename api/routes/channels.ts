@@ -18,16 +18,12 @@ import { body, idParam } from "../validate.ts";
 
 export function telegramUnavailable(err: unknown): ApiError {
   const failure = describeTelegramError(err);
-  if (failure.code === "telegram.unauthorized") {
-    return new ApiError(503, failure.code, "Telegram refused the bot's token: check TELEGRAM_BOT_TOKEN");
-  }
-  return new ApiError(503, "telegram.unreachable", `Telegram is not reachable right now (${failure.description}). Please try again.`);
+  if (failure.code === "telegram.unauthorized") return new ApiError("telegram.unauthorized");
+  return new ApiError("telegram.unreachable", { params: { description: failure.description } });
 }
 
 export function requireTelegram(telegram: Api | undefined): Api {
-  if (!telegram) {
-    throw new ApiError(503, "telegram.notConfigured", "The Telegram bot is not configured on this server (TELEGRAM_BOT_TOKEN is not set)");
-  }
+  if (!telegram) throw new ApiError("telegram.notConfigured");
   return telegram;
 }
 
@@ -35,15 +31,13 @@ export function requireTelegram(telegram: Api | undefined): Api {
 async function channelChatId(telegram: Api, username: string): Promise<number> {
   try {
     const chat = await telegram.getChat(`@${username}`);
-    if (chat.type !== "channel") {
-      throw new ApiError(400, "channels.notAChannel", `@${username} is not a channel`);
-    }
+    if (chat.type !== "channel") throw new ApiError("channels.notAChannel", { params: { channel: `@${username}` } });
     return chat.id;
   } catch (err) {
     if (err instanceof ApiError) throw err;
     const failure = describeTelegramError(err);
     if (failure.code === "telegram.chatNotFound" || failure.code === "telegram.badRequest") {
-      throw new ApiError(400, "channels.notFound", `Channel @${username} was not found in Telegram. Check the link; the channel must be public.`);
+      throw new ApiError("channels.notFound", { params: { channel: `@${username}` } });
     }
     throw telegramUnavailable(err);
   }
@@ -65,12 +59,7 @@ async function askingTelegram<T>(check: () => Promise<T>): Promise<T> {
 export async function confirmApprover(telegram: Api, chatId: number, link: string, approver: { userId: number; handle: string }) {
   const check = await askingTelegram(() => approverCheck(telegram, chatId, approver.userId));
   if (check.problem) {
-    throw new ApiError(
-      403,
-      "channels.approverNotAdmin",
-      `@${approver.handle} is not an administrator of ${link} who may post messages. ` +
-        `The project's admin must be the channel's creator or an administrator with the "Post messages" permission.`,
-    );
+    throw new ApiError("channels.approverNotAdmin", { params: { handle: approver.handle, channel: link } });
   }
   return check.name;
 }
@@ -79,10 +68,10 @@ export async function confirmApprover(telegram: Api, chatId: number, link: strin
 async function confirmBot(telegram: Api, chatId: number, link: string) {
   const problem = await askingTelegram(() => botProblem(telegram, chatId));
   if (problem === "botNotAdmin") {
-    throw new ApiError(400, "channels.botNotAdmin", `The bot is not an administrator of ${link}. Add it as an administrator with the "Post messages" permission.`);
+    throw new ApiError("channels.botNotAdmin", { params: { channel: link } });
   }
   if (problem === "botCannotPost") {
-    throw new ApiError(400, "channels.missingPostPermission", `The bot is an administrator of ${link} but lacks the "Post messages" permission. Turn it on in the channel's administrator settings.`);
+    throw new ApiError("channels.missingPostPermission", { params: { channel: link } });
   }
 }
 
@@ -126,7 +115,7 @@ export function channelRoutes({ sql, telegram }: ApiDeps) {
     .post("/", body(ChannelCreateSchema), async (c) => {
       const { type, link } = c.req.valid("json");
       if (type !== "telegram") {
-        throw new ApiError(400, "channels.platformUnavailable", `${type === "vk" ? "VK" : "Dzen"} is not available yet: only Telegram channels can be connected`);
+        throw new ApiError("channels.platformUnavailable", { params: { platform: type === "vk" ? "VK" : "Dzen" } });
       }
       const projectId = idParam(c.req.param("projectId"));
       const userId = currentUser(c).id;

@@ -6,6 +6,8 @@
 import { Hono } from "hono";
 import type { ApiDeps } from "../deps.ts";
 import type { AppEnv } from "../env.ts";
+import { ApiError } from "../../core/errors.ts";
+import { answer } from "../errors.ts";
 
 export function healthRoutes({ sql, config }: ApiDeps) {
   return new Hono<AppEnv>().get("/", async (c) => {
@@ -18,7 +20,7 @@ export function healthRoutes({ sql, config }: ApiDeps) {
         bot: !config.telegramBotToken ? "disabled" : h.botAlive ? "ok" : "down",
       });
     } catch {
-      return c.json({ message: "The database is not reachable", code: "unavailable" }, 503);
+      return answer(c, new ApiError("health.databaseUnreachable"));
     }
   });
 }

@@ -15,7 +15,7 @@ import { ownProjectList } from "../ownership.ts";
 import { requireUser } from "../middleware/session.ts";
 import { revalidatedJson, versionedJson } from "../revalidate.ts";
 import { removeMessages } from "../../core/telegram/post_message.ts";
-import { body, idParam, optionalJsonObject } from "../validate.ts";
+import { body, idParam, issueError, optionalJsonObject } from "../validate.ts";
 import { requireTelegram } from "./channels.ts";
 
 /**
@@ -42,11 +42,11 @@ function postsRange(query: Record<string, string>): { from: string; to: string }
   const end = Date.parse(to ?? "");
   const iso = (text: string | undefined) => text !== undefined && /^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:\d{2})$/.test(text);
   if (!iso(from) || !iso(to) || Number.isNaN(start) || Number.isNaN(end)) {
-    throw new ApiError(400, "validation", "from and to must both be ISO timestamps, e.g. 2026-11-01T00:00:00Z");
+    throw new ApiError("posts.rangeNotIso");
   }
-  if (end <= start) throw new ApiError(400, "validation", "from must be before to");
+  if (end <= start) throw new ApiError("posts.rangeReversed");
   if (end - start > POSTS_RANGE_MAX_DAYS * 86_400_000) {
-    throw new ApiError(400, "validation", `A range may span at most ${POSTS_RANGE_MAX_DAYS} days`);
+    throw new ApiError("posts.rangeTooLong");
   }
   return { from: new Date(start).toISOString(), to: new Date(end).toISOString() };
 }
@@ -64,16 +64,13 @@ export function postRoutes({ sql, telegram, log }: ApiDeps) {
    * under the same ids); answers the ids gone (already gone included).
    */
   async function deleteChannelMessages(sent: SentMessages, messageIds: number[]): Promise<number[]> {
-    if (sent.channelChatId === null) throw new ApiError(409, "schedule.noChannel", "The post's channel is not known, so its message cannot be deleted");
+    if (sent.channelChatId === null) throw new ApiError("schedule.channelUnknown");
     const channel = Object.keys(sent.publishedLinks)[0];
     const { refusal } = await removeMessages(requireTelegram(telegram), sent.channelChatId, messageIds);
     if (refusal) {
-      throw new ApiError(
-        refusal.definite ? 409 : 503,
-        "schedule.channelDeleteFailed",
-        `Telegram refused to delete the message from ${channel ? `@${channel}` : "the channel"}: ${refusal.description}. ` +
-          "The post was not deleted. Delete the message in Telegram, or delete the post here without removing it from the channel.",
-      );
+      throw new ApiError(refusal.definite ? "schedule.channelDeleteFailed" : "schedule.channelDeleteUnavailable", {
+        params: { channel: channel ? `@${channel}` : "the channel", description: refusal.description },
+      });
     }
     return messageIds;
   }
@@ -115,7 +112,7 @@ export function postRoutes({ sql, telegram, log }: ApiDeps) {
           return { version: rows[0].postsVersion, rows: rows.map(({ postsVersion: _, ...post }) => post) };
         },
       );
-      if (!answer) throw new ApiError(404, "notFound", "Project not found");
+      if (!answer) throw new ApiError("projects.notFound");
       return answer;
     })
     .get("/published", async (c) => {
@@ -123,7 +120,7 @@ export function postRoutes({ sql, telegram, log }: ApiDeps) {
       const userId = currentUser(c).id;
       const query = v.safeParse(PublishedQuery, c.req.query());
       if (!query.success || (query.output.before === undefined) !== (query.output.beforeId === undefined)) {
-        throw new ApiError(400, "validation", `limit must be between 1 and ${PUBLISHED_PAGE_MAX}; before (an ISO time) and beforeId go together`);
+        throw new ApiError("posts.publishedQueryInvalid");
       }
       const { limit, before, beforeId } = query.output as { limit: number; before?: string; beforeId?: number };
       // Newest first, a page at a time: the next page starts after the last post shown
@@ -165,7 +162,7 @@ export function postRoutes({ sql, telegram, log }: ApiDeps) {
     })
     .delete("/:postId", async (c) => {
       const options = v.safeParse(PostDeleteSchema, await optionalJsonObject(c.req));
-      if (!options.success) throw new ApiError(400, "validation", options.issues[0].message);
+      if (!options.success) throw issueError(options.issues[0]);
       const { deleteFromChannels, deleteRecurringSeries } = options.output;
       const userId = currentUser(c).id;
       const projectId = idParam(c.req.param("projectId"));

@@ -13,8 +13,8 @@ import { requireUser } from "../middleware/session.ts";
 import { isStorageKey, newStorageKey } from "../../core/storage.ts";
 import { idParam } from "../validate.ts";
 
-const tooBig = () => new ApiError(413, "drafts.imageTooBig", "drafts.imageTooBig");
-const invalid = () => new ApiError(400, "drafts.invalidImageType", "drafts.invalidImageType");
+const tooBig = () => new ApiError("drafts.imageTooBig");
+const invalid = () => new ApiError("drafts.invalidImageType");
 
 /** Reads and checks the `field` image of a multipart request; answers its bytes and info. */
 export async function readImageField(form: FormData, field: string) {
@@ -32,7 +32,7 @@ export async function parseMultipart(req: Request | { formData(): Promise<FormDa
     return await req.formData();
   } catch (err) {
     if (err instanceof ApiError) throw err;
-    throw new ApiError(400, "badRequest", "Expected a multipart/form-data body");
+    throw new ApiError("request.notMultipart");
   }
 }
 
@@ -84,12 +84,12 @@ export function uploadServingRoutes({ sql, storage }: ApiDeps) {
     const key = c.req.param("key");
     const user = c.get("user");
     // signed out is "anyone else" too: the same 404, so a URL tells nothing about its file
-    if (!isStorageKey(key) || !user) throw new ApiError(404, "notFound", "Not found");
+    if (!isStorageKey(key) || !user) throw new ApiError("notFound");
     const [readable] = await sql<{ contentType: string | null }[]>`
       select app_public.readable_upload(${user.id}, ${key}) as content_type`;
-    if (!readable?.contentType) throw new ApiError(404, "notFound", "Not found");
+    if (!readable?.contentType) throw new ApiError("notFound");
     const file = await storage.get(key);
-    if (!file) throw new ApiError(404, "notFound", "Not found");
+    if (!file) throw new ApiError("notFound");
     return c.body(file.bytes, 200, {
       "Content-Type": file.contentType,
       "Cache-Control": "private, max-age=31536000, immutable",

@@ -7,7 +7,7 @@
  */
 import OpenAI from "openai";
 import type { Config } from "../config.ts";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { errorMessage } from "../../api/contract/error_codes.ts";
 import { ApiError } from "../errors.ts";
 
 export const DEFAULT_MODEL = "gpt-4o-mini";
@@ -34,8 +34,7 @@ export type Ai = {
   stream(messages: AiMessage[], options?: CompleteOptions): AsyncIterable<string>;
 };
 
-export const AI_NOT_CONFIGURED =
-  "AI is not configured on this server: set OPENAI_API_KEY (and OPENAI_BASE_URL / OPENAI_MODEL for another OpenAI-compatible server such as Ollama or vLLM), then restart.";
+export const AI_NOT_CONFIGURED = errorMessage("ai.notConfigured");
 
 /** The configured AI, or undefined (then routes answer 503 with AI_NOT_CONFIGURED). */
 export function createAi(config: Config["openai"]): Ai | undefined {
@@ -61,7 +60,7 @@ export function createAi(config: Config["openai"]): Ai | undefined {
         const completion = await client.chat.completions.create({ ...params(messages, options), stream: false }, { signal: options.signal });
         const text = completion.choices[0]?.message?.content?.trim() ?? "";
         options.onUsage?.(completion.usage?.total_tokens ?? estimatedTokens(messages, text));
-        if (text === "") throw new ApiError(502, "ai.emptyAnswer", "The AI returned an empty answer. Please try again.");
+        if (text === "") throw new ApiError("ai.emptyAnswer");
         return text;
       } catch (err) {
         throw aiError(err);
@@ -99,40 +98,33 @@ export function createAi(config: Config["openai"]): Ai | undefined {
 }
 
 export function requireAi(ai: Ai | undefined): Ai {
-  if (!ai) throw new ApiError(503, "ai.notConfigured", AI_NOT_CONFIGURED);
+  if (!ai) throw new ApiError("ai.notConfigured");
   return ai;
 }
 
 /**
- * The provider's failure as something a user can act on. Messages are fixed sentences, so
- * the interface can show them in its language (they are dictionary keys); the provider's
- * own words stay in `cause` for the logs.
+ * The provider's failure as something a user can act on: a code the interface says in its
+ * language; the provider's own words stay in `cause` for the logs.
  */
 export function aiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   // The browser went away and the call was abandoned: there is nobody to answer (logged as 499).
   if (err instanceof OpenAI.APIUserAbortError) {
-    return new ApiError(499 as ContentfulStatusCode, "ai.aborted", "The request was cancelled.");
+    return new ApiError("ai.aborted");
   }
   if (err instanceof OpenAI.APIConnectionTimeoutError) {
-    return new ApiError(504, "ai.timeout", "The AI took too long to answer. Please try again.");
+    return new ApiError("ai.timeout");
   }
   if (err instanceof OpenAI.APIConnectionError) {
-    return new ApiError(502, "ai.unreachable", "The AI server cannot be reached right now. Please try again later.");
+    return new ApiError("ai.unreachable");
   }
   if (err instanceof OpenAI.APIError) {
     const status = err.status ?? 502;
-    if (status === 401 || status === 403) {
-      return new ApiError(503, "ai.unauthorized", "The AI server refused our API key: check OPENAI_API_KEY.");
-    }
-    if (status === 404) {
-      return new ApiError(503, "ai.modelNotFound", "The AI server does not know the model set in OPENAI_MODEL.", { cause: err });
-    }
-    if (status === 429) {
-      return new ApiError(503, "ai.rateLimited", "The AI provider is busy (rate limit reached). Please try again in a minute.");
-    }
-    if (status >= 500) return new ApiError(502, "ai.unavailable", "The AI provider had an error. Please try again.", { cause: err });
-    return new ApiError(502, "ai.badRequest", "The AI provider refused the request. Please try again.", { cause: err });
+    if (status === 401 || status === 403) return new ApiError("ai.unauthorized");
+    if (status === 404) return new ApiError("ai.modelNotFound", { cause: err });
+    if (status === 429) return new ApiError("ai.providerBusy");
+    if (status >= 500) return new ApiError("ai.unavailable", { cause: err });
+    return new ApiError("ai.badRequest", { cause: err });
   }
-  return new ApiError(502, "ai.unavailable", "The AI request failed. Please try again.", { cause: err });
+  return new ApiError("ai.failed", { cause: err });
 }

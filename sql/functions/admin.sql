@@ -1,5 +1,7 @@
--- Generated from the migrated database's catalog (sql/schema_files.ts): the current definitions of the admin functions.
--- Read here; change a rule in a new migration (sql/migrations/current/), then regenerate.
+-- The admin functions. This file is their source: change a function here (a new one goes
+-- in the file of its area, FUNCTION_AREAS in sql/schema_files.ts), then commit the change with
+--   npx deno run -A scripts/migrations.ts commit "what it does"
+-- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
 CREATE OR REPLACE FUNCTION app_private.admin_user_counts(p_user_id bigint)
  RETURNS TABLE(project_count bigint, channel_count bigint, post_count bigint, draft_count bigint)
@@ -23,7 +25,7 @@ AS $function$
 /* why: every admin function starts here; a signed-in non-admin gets FORBD (403) */
 begin
   if not exists (select 1 from app_public.users where id = p_user_id and is_admin) then
-    raise exception 'Only administrators can do this' using errcode = 'FORBD';
+    raise exception 'Only administrators can do this' using errcode = 'FORBD', hint = 'forbidden';
   end if;
 end;
 $function$;
@@ -157,7 +159,7 @@ begin
   perform app_private.assert_admin(p_user_id);
   update app_public.bug_reports set status = p_status where id = p_report_id returning * into v_report;
   if not found then
-    raise exception 'Bug report not found' using errcode = 'NTFND';
+    raise exception 'Bug report not found' using errcode = 'NTFND', hint = 'bugReports.notFound';
   end if;
   return v_report;
 end;

@@ -1,5 +1,7 @@
--- Generated from the migrated database's catalog (sql/schema_files.ts): the current definitions of the ai jobs functions.
--- Read here; change a rule in a new migration (sql/migrations/current/), then regenerate.
+-- The ai jobs functions. This file is their source: change a function here (a new one goes
+-- in the file of its area, FUNCTION_AREAS in sql/schema_files.ts), then commit the change with
+--   npx deno run -A scripts/migrations.ts commit "what it does"
+-- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
 CREATE OR REPLACE FUNCTION app_private.utc_today()
  RETURNS date
@@ -93,10 +95,11 @@ CREATE OR REPLACE FUNCTION app_public.create_generation_job(p_user_id bigint, p_
  LANGUAGE plpgsql
 AS $function$
 /*
- * why: "generate content" for 1–30 selected drafts of the project: a job row the client
- * polls, and the worker job that fills the drafts, queued in the same transaction. While
- * another job of the project is running it is refused (GJRUN, the detail is that job's
- * id); a job silent for 15 minutes (its worker lost it for good) no longer counts.
+ * why: "generate content" for 1 to drafts_per_generation_max selected drafts of the
+ * project: a job row the client polls, and the worker job that fills the drafts, queued in
+ * the same transaction. While another job of the project is running it is refused (GJRUN,
+ * the detail is that job's id); a job silent for 15 minutes (its worker lost it for good)
+ * no longer counts.
  */
 declare
   v_ids bigint[];
@@ -110,17 +113,17 @@ begin
   order by id desc limit 1;
   if v_running is not null then
     raise exception 'Content is already being generated for this project; wait for that job to finish'
-      using errcode = 'GJRUN', detail = v_running::text;
+      using errcode = 'GJRUN', hint = 'drafts.generationRunning', detail = v_running::text;
   end if;
   select coalesce(array_agg(distinct id), '{}') into v_ids from unnest(p_draft_ids) as id;
   if cardinality(v_ids) = 0 then
-    raise exception 'drafts.noSelectedDrafts' using errcode = 'INVAL';
+    raise exception 'drafts.noSelectedDrafts' using errcode = 'INVAL', hint = 'drafts.noSelectedDrafts';
   end if;
-  if cardinality(v_ids) > 30 then
-    raise exception 'drafts.tooManyDraftsSelected' using errcode = 'INVAL';
+  if cardinality(v_ids) > app_private.drafts_per_generation_max() then
+    raise exception 'drafts.tooManyDraftsSelected' using errcode = 'INVAL', hint = 'drafts.tooManyDraftsSelected';
   end if;
   if (select count(*) from app_public.drafts where project_id = p_project_id and id = any(v_ids)) <> cardinality(v_ids) then
-    raise exception 'Draft not found' using errcode = 'NTFND';
+    raise exception 'Draft not found' using errcode = 'NTFND', hint = 'drafts.notFound';
   end if;
   -- keep the user's order of the list
   select array_agg(id order by sort_order, created_at, id) into v_ids
@@ -190,7 +193,7 @@ begin
   join app_public.projects p on p.id = j.project_id and p.user_id = p_user_id
   where j.id = p_job_id and j.project_id = p_project_id;
   if not found then
-    raise exception 'Job not found' using errcode = 'NTFND';
+    raise exception 'Job not found' using errcode = 'NTFND', hint = 'jobs.notFound';
   end if;
   return v_job;
 end;
@@ -247,7 +250,8 @@ begin
     return;
   end if;
   return query
-    select d.id, d.title, coalesce((v_job.data ->> 'postLength')::int, 1500), v_job.project_id
+    select d.id, d.title,
+      coalesce((v_job.data ->> 'postLength')::int, app_private.generated_post_length_default()), v_job.project_id
     from jsonb_array_elements_text(v_job.data -> 'draftIds') with ordinality as ids(id, n)
     join app_public.drafts d on d.id = ids.id::bigint
     where not (v_job.result -> 'drafts' ? ids.id)

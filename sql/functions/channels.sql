@@ -1,5 +1,7 @@
--- Generated from the migrated database's catalog (sql/schema_files.ts): the current definitions of the channels functions.
--- Read here; change a rule in a new migration (sql/migrations/current/), then regenerate.
+-- The channels functions. This file is their source: change a function here (a new one goes
+-- in the file of its area, FUNCTION_AREAS in sql/schema_files.ts), then commit the change with
+--   npx deno run -A scripts/migrations.ts commit "what it does"
+-- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
 CREATE OR REPLACE FUNCTION app_private.project_channel(p_project_id bigint)
  RETURNS app_public.channels
@@ -63,9 +65,9 @@ exception when unique_violation then
   get stacked diagnostics v_constraint = constraint_name;
   if v_constraint = 'channels_chat_id_key' then
     raise exception '% is already connected in another project or account. It must be disconnected there first.', p_link
-      using errcode = 'CHCON';
+      using errcode = 'CHCON', hint = 'channels.alreadyConnected';
   end if;
-  raise exception 'Channel limit reached: a project has one channel' using errcode = 'CHLIM';
+  raise exception 'Channel limit reached: a project has one channel' using errcode = 'CHLIM', hint = 'channels.limitReached';
 end;
 $function$;
 
@@ -92,7 +94,7 @@ begin
   select a.chat_id into v_chat_id from app_public.admin_chat_ids a where a.admin_handle = lower(v_handle);
   if v_chat_id is null then
     raise exception 'The admin @% has not messaged the bot yet: the admin must message the bot first', v_handle
-      using errcode = 'ADMNR';
+      using errcode = 'ADMNR', hint = 'channels.adminNotRegistered';
   end if;
   return query select v_channel.chat_id, v_channel.link, v_chat_id;
 end;
@@ -114,12 +116,12 @@ declare
   v_chat_id bigint;
 begin
   if exists (select 1 from app_public.channels where project_id = p_project_id) then
-    raise exception 'Channel limit reached: a project has one channel' using errcode = 'CHLIM';
+    raise exception 'Channel limit reached: a project has one channel' using errcode = 'CHLIM', hint = 'channels.limitReached';
   end if;
   select a.chat_id into v_chat_id from app_public.admin_chat_ids a where a.admin_handle = lower(v_project.admin_handle);
   if v_chat_id is null then
     raise exception 'The admin @% has not messaged the bot yet: the admin must message the bot first', v_project.admin_handle
-      using errcode = 'ADMNR';
+      using errcode = 'ADMNR', hint = 'channels.adminNotRegistered';
   end if;
   return query select v_project.admin_handle, v_chat_id;
 end;
@@ -137,7 +139,7 @@ begin
   where c.id = p_channel_id and c.project_id = p_project_id and p.id = c.project_id and p.user_id = p_user_id
   returning c.link into v_link;
   if not found then
-    raise exception 'Channel not found' using errcode = 'NTFND';
+    raise exception 'Channel not found' using errcode = 'NTFND', hint = 'channels.noSuchChannel';
   end if;
   perform app_private.withdraw_approvals(p_project_id,
     format('The channel %s was disconnected before this post went out; publish it again to send it for approval', v_link),

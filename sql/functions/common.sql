@@ -1,17 +1,14 @@
--- Generated from the migrated database's catalog (sql/schema_files.ts): the current definitions of the common functions.
--- Read here; change a rule in a new migration (sql/migrations/current/), then regenerate.
+-- The common functions. This file is their source: change a function here (a new one goes
+-- in the file of its area, FUNCTION_AREAS in sql/schema_files.ts), then commit the change with
+--   npx deno run -A scripts/migrations.ts commit "what it does"
+-- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
 CREATE OR REPLACE FUNCTION app_private.is_supported_timezone(p_zone text)
  RETURNS boolean
  LANGUAGE sql
  IMMUTABLE PARALLEL SAFE
 AS $function$
-  select p_zone in (
-    'UTC', 'Europe/London', 'Europe/Paris', 'Europe/Berlin', 'Europe/Athens', 'Europe/Kaliningrad',
-    'Europe/Moscow', 'Europe/Samara', 'Asia/Yekaterinburg', 'Asia/Omsk', 'Asia/Krasnoyarsk',
-    'Asia/Irkutsk', 'Asia/Yakutsk', 'Asia/Vladivostok', 'Asia/Magadan', 'Asia/Kamchatka',
-    'Asia/Dubai', 'Asia/Singapore', 'Asia/Tokyo', 'America/New_York', 'America/Chicago',
-    'America/Denver', 'America/Los_Angeles', 'Australia/Sydney')
+  select p_zone = any (app_private.supported_timezones())
 $function$;
 
 CREATE OR REPLACE FUNCTION app_private.touch_updated_at()

@@ -1,5 +1,7 @@
--- Generated from the migrated database's catalog (sql/schema_files.ts): the current definitions of the drafts functions.
--- Read here; change a rule in a new migration (sql/migrations/current/), then regenerate.
+-- The drafts functions. This file is their source: change a function here (a new one goes
+-- in the file of its area, FUNCTION_AREAS in sql/schema_files.ts), then commit the change with
+--   npx deno run -A scripts/migrations.ts commit "what it does"
+-- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
 CREATE OR REPLACE FUNCTION app_private.assert_draft_room(p_project_id bigint, p_adding integer, p_max_drafts integer)
  RETURNS void
@@ -31,7 +33,7 @@ AS $function$
 begin
   perform 1 from app_public.projects where id = p_project_id and user_id = p_user_id for no key update;
   if not found then
-    raise exception 'Project not found' using errcode = 'NTFND';
+    raise exception 'Project not found' using errcode = 'NTFND', hint = 'projects.notFound';
   end if;
 end;
 $function$;
@@ -41,9 +43,9 @@ CREATE OR REPLACE FUNCTION app_public.bulk_create_drafts(p_user_id bigint, p_pro
  LANGUAGE plpgsql
 AS $function$
 /*
- * why: bulk add (spec §5): lines are trimmed, blank ones ignored, at most 30 remain, all
- * inserted together (within the project's room) and appended after the existing drafts in
- * the given order.
+ * why: bulk add (spec §5): lines are trimmed, blank ones ignored, at most bulk_add_lines_max
+ * remain, all inserted together (within the project's room) and appended after the existing
+ * drafts in the given order.
  */
 declare
   v_titles text[];
@@ -54,10 +56,10 @@ begin
   from unnest(p_titles) with ordinality as u(t, n)
   where btrim(t) <> '';
   if cardinality(v_titles) = 0 then
-    raise exception 'drafts.bulkAddFailed' using errcode = 'INVAL';
+    raise exception 'drafts.bulkAddFailed' using errcode = 'INVAL', hint = 'drafts.bulkAddFailed';
   end if;
-  if cardinality(v_titles) > 30 then
-    raise exception 'drafts.bulkAddMaxLinesError' using errcode = 'INVAL';
+  if cardinality(v_titles) > app_private.bulk_add_lines_max() then
+    raise exception 'drafts.bulkAddMaxLinesError' using errcode = 'INVAL', hint = 'drafts.bulkAddMaxLinesError';
   end if;
   perform app_private.assert_draft_room(p_project_id, cardinality(v_titles), p_max_drafts);
   select coalesce(max(sort_order) + 1, 0) into v_next from app_public.drafts where project_id = p_project_id;
@@ -102,10 +104,10 @@ begin
   where d.id = p_draft_id and d.project_id = p_project_id
   for update of d;
   if not found then
-    raise exception 'Draft not found' using errcode = 'NTFND';
+    raise exception 'Draft not found' using errcode = 'NTFND', hint = 'drafts.notFound';
   end if;
   if exists (select 1 from app_public.posts where draft_id = p_draft_id and status = 'draft') then
-    raise exception 'drafts.cannotDeleteScheduled' using errcode = 'DRSCH';
+    raise exception 'drafts.cannotDeleteScheduled' using errcode = 'DRSCH', hint = 'drafts.cannotDeleteScheduled';
   end if;
   delete from app_public.drafts where id = p_draft_id;
   return v_draft;
@@ -149,10 +151,10 @@ begin
   perform app_private.lock_drafts_order(p_user_id, p_project_id);
   perform 1 from app_public.drafts d where d.id = p_draft_id and d.project_id = p_project_id;
   if not found then
-    raise exception 'Draft not found' using errcode = 'NTFND';
+    raise exception 'Draft not found' using errcode = 'NTFND', hint = 'drafts.notFound';
   end if;
   if p_after_id = p_draft_id then
-    raise exception 'drafts.reorderFailed' using errcode = 'INVAL';
+    raise exception 'drafts.reorderFailed' using errcode = 'INVAL', hint = 'drafts.reorderFailed';
   end if;
 
   if p_after_id is null then
@@ -163,7 +165,7 @@ begin
   else
     select * into v_after from app_public.drafts d where d.id = p_after_id and d.project_id = p_project_id;
     if not found then
-      raise exception 'Draft not found' using errcode = 'NTFND';
+      raise exception 'Draft not found' using errcode = 'NTFND', hint = 'drafts.notFound';
     end if;
     v_low := v_after.sort_order;
     select d.sort_order into v_next from app_public.drafts d
@@ -200,7 +202,7 @@ begin
     v_grow := v_grow * 2;
   end loop;
   if v_step < 1 then
-    raise exception 'drafts.reorderFailed' using errcode = 'INVAL'; -- only past a million drafts
+    raise exception 'drafts.reorderFailed' using errcode = 'INVAL', hint = 'drafts.reorderFailed'; -- only past a million drafts
   end if;
   return query
     with window_drafts as (
@@ -246,7 +248,7 @@ declare
 begin
   perform app_private.lock_drafts_order(p_user_id, p_project_id);
   if jsonb_typeof(p_items) <> 'array' then
-    raise exception 'drafts.reorderFailed' using errcode = 'INVAL';
+    raise exception 'drafts.reorderFailed' using errcode = 'INVAL', hint = 'drafts.reorderFailed';
   end if;
   select count(distinct (x ->> 'id')) into v_given from jsonb_array_elements(p_items) x;
   with wanted as (
@@ -258,7 +260,7 @@ begin
   )
   select count(*) into v_updated from moved;
   if v_updated <> v_given or v_given <> jsonb_array_length(p_items) then
-    raise exception 'drafts.reorderFailed' using errcode = 'INVAL';
+    raise exception 'drafts.reorderFailed' using errcode = 'INVAL', hint = 'drafts.reorderFailed';
   end if;
 end;
 $function$;
@@ -280,7 +282,7 @@ begin
   where d.id = p_draft_id and d.project_id = p_project_id and p.id = d.project_id and p.user_id = p_user_id
   returning d.* into v_draft;
   if not found then
-    raise exception 'Draft not found' using errcode = 'NTFND';
+    raise exception 'Draft not found' using errcode = 'NTFND', hint = 'drafts.notFound';
   end if;
   return v_draft;
 end;

@@ -1,5 +1,7 @@
--- Generated from the migrated database's catalog (sql/schema_files.ts): the current definitions of the health functions.
--- Read here; change a rule in a new migration (sql/migrations/current/), then regenerate.
+-- The health functions. This file is their source: change a function here (a new one goes
+-- in the file of its area, FUNCTION_AREAS in sql/schema_files.ts), then commit the change with
+--   npx deno run -A scripts/migrations.ts commit "what it does"
+-- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
 CREATE OR REPLACE FUNCTION app_public.health()
  RETURNS TABLE(worker_alive boolean, bot_alive boolean, bot_seen boolean)

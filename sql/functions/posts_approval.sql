@@ -1,5 +1,7 @@
--- Generated from the migrated database's catalog (sql/schema_files.ts): the current definitions of the posts approval functions.
--- Read here; change a rule in a new migration (sql/migrations/current/), then regenerate.
+-- The posts approval functions. This file is their source: change a function here (a new one goes
+-- in the file of its area, FUNCTION_AREAS in sql/schema_files.ts), then commit the change with
+--   npx deno run -A scripts/migrations.ts commit "what it does"
+-- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
 CREATE OR REPLACE FUNCTION app_private.approval_lead()
  RETURNS interval
@@ -88,11 +90,11 @@ AS $function$
  * why: the approval job's guard. An automatic request (2 h before) moves a draft to
  * scheduled; a manual one already did. Answers null when there is nothing to send (the
  * preview went out already, another job is sending it, or the post moved on). Content
- * over 4096 characters fails the post with the reason instead of sending; a project
- * without a channel leaves it a draft saying so. The claim lets one job send the preview
- * when the automatic request and Publish meet; the same job retried after a crash takes
- * its claim back, and any job may take a claim older than two minutes. The claim records
- * which chat the preview asks about.
+ * over Telegram's maximum (post_text_max) fails the post with the reason instead of
+ * sending; a project without a channel leaves it a draft saying so. The claim lets one job
+ * send the preview when the automatic request and Publish meet; the same job retried after
+ * a crash takes its claim back, and any job may take a claim older than two minutes. The
+ * claim records which chat the preview asks about.
  */
 declare
   v_post app_public.posts;
@@ -102,9 +104,9 @@ begin
   if not found or v_post.status not in ('draft', 'scheduled') or v_post.approval_message_ids ? 'chatId' then
     return null;
   end if;
-  if length(v_post.content) > 4096 then
+  if length(v_post.content) > app_private.post_text_max() then
     update app_public.posts set status = 'failed',
-      last_error = format('schedule.captionTooLong: %s/%s', length(v_post.content), 4096)
+      last_error = format('schedule.captionTooLong: %s/%s', length(v_post.content), app_private.post_text_max())
     where id = p_post_id;
     return null;
   end if;
@@ -155,7 +157,7 @@ CREATE OR REPLACE FUNCTION app_public.request_post_approval(p_user_id bigint, p_
 AS $function$
 /*
  * why: the Publish button. Only a post in status draft can be sent for approval; content
- * over Telegram's 4096 characters is refused here, naming the length and the maximum. A
+ * over Telegram's maximum (post_text_max) is refused here, naming the length and the maximum. A
  * post already sent for approval (the automatic request 2 hours before came first) answers
  * as it is: what the user asked for is under way.
  */
@@ -166,23 +168,23 @@ begin
   perform app_public.get_project(p_user_id, p_project_id);
   select * into v_post from app_public.posts where id = p_post_id and project_id = p_project_id for update;
   if not found then
-    raise exception 'Post not found' using errcode = 'NTFND';
+    raise exception 'Post not found' using errcode = 'NTFND', hint = 'posts.notFound';
   end if;
   if v_post.is_recurring then
-    raise exception 'A recurring series is sent for approval one occurrence at a time' using errcode = 'INVAL';
+    raise exception 'A recurring series is sent for approval one occurrence at a time' using errcode = 'INVAL', hint = 'schedule.seriesNotPublishable';
   end if;
   if v_post.status = 'scheduled' then
     return v_post;
   end if;
   if v_post.status <> 'draft' then
-    raise exception 'Only a post in status draft can be sent for approval' using errcode = 'INVAL';
+    raise exception 'Only a post in status draft can be sent for approval' using errcode = 'INVAL', hint = 'schedule.notPlanned';
   end if;
   v_length := length(v_post.content);
-  if v_length > 4096 then
-    raise exception 'schedule.captionTooLong: %/%', v_length, 4096 using errcode = 'CLONG';
+  if v_length > app_private.post_text_max() then
+    raise exception 'schedule.captionTooLong: %/%', v_length, app_private.post_text_max() using errcode = 'CLONG', hint = 'schedule.captionTooLong';
   end if;
   if app_private.project_channel(p_project_id) is null then
-    raise exception 'Connect a channel before publishing' using errcode = 'NOCHN';
+    raise exception 'Connect a channel before publishing' using errcode = 'NOCHN', hint = 'schedule.noChannelToPublish';
   end if;
   update app_public.posts set status = 'scheduled', last_error = null where id = p_post_id returning * into v_post;
   perform graphile_worker.add_job('posts__send_approval', json_build_object('postId', v_post.id),

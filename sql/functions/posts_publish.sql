@@ -1,5 +1,7 @@
--- Generated from the migrated database's catalog (sql/schema_files.ts): the current definitions of the posts publish functions.
--- Read here; change a rule in a new migration (sql/migrations/current/), then regenerate.
+-- The posts publish functions. This file is their source: change a function here (a new one goes
+-- in the file of its area, FUNCTION_AREAS in sql/schema_files.ts), then commit the change with
+--   npx deno run -A scripts/migrations.ts commit "what it does"
+-- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
 CREATE OR REPLACE FUNCTION app_private.delivery(p_post app_public.posts)
  RETURNS app_public.post_delivery
@@ -206,7 +208,7 @@ begin
   perform 1 from app_public.posts po join app_public.projects pr on pr.id = po.project_id
   where po.id = p_post_id and po.project_id = p_project_id and pr.user_id = p_user_id;
   if not found then
-    raise exception 'Post not found' using errcode = 'NTFND';
+    raise exception 'Post not found' using errcode = 'NTFND', hint = 'posts.notFound';
   end if;
   v_post := app_private.resolve_uncertain(p_post_id, p_in_channel);
   if v_post.id is null then

@@ -1,5 +1,7 @@
--- Generated from the migrated database's catalog (sql/schema_files.ts): the current definitions of the posts schedule functions.
--- Read here; change a rule in a new migration (sql/migrations/current/), then regenerate.
+-- The posts schedule functions. This file is their source: change a function here (a new one goes
+-- in the file of its area, FUNCTION_AREAS in sql/schema_files.ts), then commit the change with
+--   npx deno run -A scripts/migrations.ts commit "what it does"
+-- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
 CREATE OR REPLACE FUNCTION app_private.bump_posts_version()
  RETURNS trigger
@@ -34,7 +36,7 @@ begin
   perform app_public.get_project(p_user_id, p_project_id);
   select * into v_post from app_public.posts where id = p_post_id and project_id = p_project_id for update;
   if not found then
-    raise exception 'Post not found' using errcode = 'NTFND';
+    raise exception 'Post not found' using errcode = 'NTFND', hint = 'posts.notFound';
   end if;
   v_series_id := case when v_post.is_recurring then v_post.id else v_post.series_id end;
   for v_row in
@@ -46,7 +48,7 @@ begin
     for update
   loop
     if v_row.status = 'sending' then
-      raise exception 'The post is being published right now; try again in a moment' using errcode = 'EDPUB';
+      raise exception 'The post is being published right now; try again in a moment' using errcode = 'EDPUB', hint = 'schedule.cannotDeleteSending';
     end if;
     perform app_private.retract_approval(v_row, 'deleted');
     perform app_private.unqueue_post_jobs(v_row.id);
@@ -134,14 +136,14 @@ declare
   v_recurring boolean := coalesce(p_recurring_type, 'none') <> 'none';
 begin
   if p_scheduled_for <= now() then
-    raise exception 'Cannot schedule posts in the past. Please select a future time.' using errcode = 'PASTT';
+    raise exception 'Cannot schedule posts in the past. Please select a future time.' using errcode = 'PASTT', hint = 'schedule.pastTime';
   end if;
   if app_private.project_channel(p_project_id) is null then
-    raise exception 'Connect a channel before scheduling posts' using errcode = 'NOCHN';
+    raise exception 'Connect a channel before scheduling posts' using errcode = 'NOCHN', hint = 'schedule.noChannel';
   end if;
   if v_recurring then
     if not exists (select 1 from app_public.available_series_drafts(p_project_id)) then
-      raise exception 'schedule.noDraftsForRecurring' using errcode = 'INVAL';
+      raise exception 'schedule.noDraftsForRecurring' using errcode = 'INVAL', hint = 'schedule.noDraftsForRecurring';
     end if;
     insert into app_public.posts (project_id, title, content, scheduled_for, is_recurring, recurring_type)
     values (p_project_id, coalesce(p_title, ''), coalesce(p_content, ''), p_scheduled_for, true, p_recurring_type)
@@ -152,14 +154,14 @@ begin
     return v_post;
   end if;
   if p_draft_id is null then
-    raise exception 'schedule.selectDraft' using errcode = 'INVAL';
+    raise exception 'schedule.selectDraft' using errcode = 'INVAL', hint = 'schedule.selectDraft';
   end if;
   select * into v_draft from app_public.drafts where id = p_draft_id and project_id = p_project_id;
   if not found then
-    raise exception 'Draft not found' using errcode = 'NTFND';
+    raise exception 'Draft not found' using errcode = 'NTFND', hint = 'drafts.notFound';
   end if;
   if exists (select 1 from app_public.posts where draft_id = p_draft_id and status not in ('rejected', 'failed')) then
-    raise exception 'schedule.draftAlreadyScheduled' using errcode = 'INVAL';
+    raise exception 'schedule.draftAlreadyScheduled' using errcode = 'INVAL', hint = 'schedule.draftAlreadyScheduled';
   end if;
   insert into app_public.posts (project_id, draft_id, title, content, image_url, scheduled_for)
   values (p_project_id, v_draft.id, v_draft.title, v_draft.content, v_draft.image_url, p_scheduled_for)
@@ -187,32 +189,32 @@ begin
   perform app_public.get_project(p_user_id, p_project_id);
   select * into v_post from app_public.posts where id = p_post_id and project_id = p_project_id for update;
   if not found then
-    raise exception 'Post not found' using errcode = 'NTFND';
+    raise exception 'Post not found' using errcode = 'NTFND', hint = 'posts.notFound';
   end if;
   if v_post.status = 'published' then
-    raise exception 'cannot edit published' using errcode = 'EDPUB';
+    raise exception 'cannot edit published' using errcode = 'EDPUB', hint = 'schedule.cannotEditPublished';
   end if;
   if v_post.status in ('sending', 'uncertain') then
-    raise exception 'The post is being published right now and cannot be edited' using errcode = 'EDPUB';
+    raise exception 'The post is being published right now and cannot be edited' using errcode = 'EDPUB', hint = 'schedule.cannotEditSending';
   end if;
   if p_scheduled_for <= now() then
-    raise exception 'Cannot schedule posts in the past. Please select a future time.' using errcode = 'PASTT';
+    raise exception 'Cannot schedule posts in the past. Please select a future time.' using errcode = 'PASTT', hint = 'schedule.pastTime';
   end if;
   if v_recurring <> v_post.is_recurring then
     raise exception 'A one-time post cannot become recurring or the other way round; delete it and schedule anew'
-      using errcode = 'INVAL';
+      using errcode = 'INVAL', hint = 'schedule.cannotChangeRecurrence';
   end if;
   if not v_recurring then
     if p_draft_id is null then
-      raise exception 'schedule.selectDraft' using errcode = 'INVAL';
+      raise exception 'schedule.selectDraft' using errcode = 'INVAL', hint = 'schedule.selectDraft';
     end if;
     select * into v_draft from app_public.drafts where id = p_draft_id and project_id = p_project_id;
     if not found then
-      raise exception 'Draft not found' using errcode = 'NTFND';
+      raise exception 'Draft not found' using errcode = 'NTFND', hint = 'drafts.notFound';
     end if;
     if exists (select 1 from app_public.posts where draft_id = p_draft_id and id <> p_post_id
                and status not in ('rejected', 'failed')) then
-      raise exception 'schedule.draftAlreadyScheduled' using errcode = 'INVAL';
+      raise exception 'schedule.draftAlreadyScheduled' using errcode = 'INVAL', hint = 'schedule.draftAlreadyScheduled';
     end if;
   end if;
   perform app_private.retract_approval(v_post, 'edited');

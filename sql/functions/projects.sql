@@ -1,5 +1,7 @@
--- Generated from the migrated database's catalog (sql/schema_files.ts): the current definitions of the projects functions.
--- Read here; change a rule in a new migration (sql/migrations/current/), then regenerate.
+-- The projects functions. This file is their source: change a function here (a new one goes
+-- in the file of its area, FUNCTION_AREAS in sql/schema_files.ts), then commit the change with
+--   npx deno run -A scripts/migrations.ts commit "what it does"
+-- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
 CREATE OR REPLACE FUNCTION app_public.create_project(p_user_id bigint, p_name text, p_description text, p_writing_style jsonb, p_admin_handle text, p_timezone text, p_language text, p_sources text, p_max_projects integer DEFAULT NULL::integer)
  RETURNS app_public.projects
@@ -42,7 +44,7 @@ begin
   where project_id = p_project_id and exists (select 1 from app_public.projects where id = p_project_id and user_id = p_user_id);
   delete from app_public.projects where id = p_project_id and user_id = p_user_id;
   if not found then
-    raise exception 'Project not found' using errcode = 'NTFND';
+    raise exception 'Project not found' using errcode = 'NTFND', hint = 'projects.notFound';
   end if;
   if cardinality(v_keys) > 0 then
     perform graphile_worker.add_job('uploads__delete', json_build_object('keys', to_jsonb(v_keys)), max_attempts := 10);
@@ -61,7 +63,7 @@ declare
 begin
   select * into v_project from app_public.projects where id = p_project_id and user_id = p_user_id;
   if not found then
-    raise exception 'Project not found' using errcode = 'NTFND';
+    raise exception 'Project not found' using errcode = 'NTFND', hint = 'projects.notFound';
   end if;
   return v_project;
 end;
@@ -87,7 +89,7 @@ declare
 begin
   select * into v_project from app_public.projects where id = p_project_id and user_id = p_user_id for update;
   if not found then
-    raise exception 'Project not found' using errcode = 'NTFND';
+    raise exception 'Project not found' using errcode = 'NTFND', hint = 'projects.notFound';
   end if;
   select * into v_channel from app_public.channels
   where project_id = p_project_id and status = 'connected' for update;
@@ -95,7 +97,7 @@ begin
     if p_approver is null or lower(ltrim(p_approver ->> 'handle', '@')) <> lower(v_handle)
        or (p_approver ->> 'chatId')::bigint is distinct from v_channel.chat_id then
       raise exception 'The new admin @% is not confirmed as an administrator of %', v_handle, v_channel.link
-        using errcode = 'APRNV';
+        using errcode = 'APRNV', hint = 'projects.approverNotConfirmed';
     end if;
     v_moved := (p_approver ->> 'userId')::bigint is distinct from v_channel.approver_user_id;
     update app_public.channels set approver_user_id = (p_approver ->> 'userId')::bigint, approver_handle = v_handle,

@@ -1,5 +1,7 @@
--- Generated from the migrated database's catalog (sql/schema_files.ts): the current definitions of the sign in functions.
--- Read here; change a rule in a new migration (sql/migrations/current/), then regenerate.
+-- The sign in functions. This file is their source: change a function here (a new one goes
+-- in the file of its area, FUNCTION_AREAS in sql/schema_files.ts), then commit the change with
+--   npx deno run -A scripts/migrations.ts commit "what it does"
+-- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
 CREATE OR REPLACE FUNCTION app_private.hash_sign_in_code(p_salt text, p_code text)
  RETURNS text
@@ -30,7 +32,7 @@ begin
   select count(*), min(at) into v_count, v_oldest from app_private.sign_in_attempts where ip = p_ip and kind = p_kind;
   if v_count >= p_max then
     raise exception 'Too many sign-in attempts from this network. Please wait a few minutes and try again.'
-      using errcode = 'RATEL', detail = greatest(1, ceil(extract(epoch from v_oldest + interval '10 minutes' - now())))::int::text;
+      using errcode = 'RATEL', hint = 'auth.tooManyAttempts', detail = greatest(1, ceil(extract(epoch from v_oldest + interval '10 minutes' - now())))::int::text;
   end if;
   insert into app_private.sign_in_attempts (ip, kind) values (p_ip, p_kind);
 end;
@@ -56,8 +58,8 @@ CREATE OR REPLACE FUNCTION app_public.extend_session(p_session_id text)
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public'
 AS $function$
-  /* why: a used session lives 30 days from its last use, but never past 90 days from sign-in */
-  update app_private.sessions set expires_at = least(now() + interval '30 days', created_at + interval '90 days')
+  /* why: a used session lives session_ttl (30 days) from its last use, but never past 90 days from sign-in */
+  update app_private.sessions set expires_at = least(now() + app_private.session_ttl(), created_at + interval '90 days')
   where id = p_session_id and expires_at > now()
   returning expires_at
 $function$;
@@ -81,7 +83,8 @@ begin
   perform pg_advisory_xact_lock(hashtextextended('sign_in_code:' || p_email, 0));
   if exists (
     select 1 from app_private.sign_in_codes
-    where email = p_email and used_at is null and expires_at > now() and failed_attempts < 5
+    where email = p_email and used_at is null and expires_at > now()
+      and failed_attempts < app_private.sign_in_code_attempts_max()
   ) then
     return true;
   end if;
@@ -89,10 +92,10 @@ begin
     where email = p_email and created_at > now() - interval '10 minutes';
   if v_recent >= 3 then
     raise exception 'Too many codes requested for this e-mail. Please wait 10 minutes and try again.'
-      using errcode = 'RATEL';
+      using errcode = 'RATEL', hint = 'auth.tooManyCodes';
   end if;
   insert into app_private.sign_in_codes (email, code_hash, salt, expires_at)
-    values (p_email, app_private.hash_sign_in_code(v_salt, p_code), v_salt, now() + interval '10 minutes');
+    values (p_email, app_private.hash_sign_in_code(v_salt, p_code), v_salt, now() + app_private.sign_in_code_ttl());
   perform graphile_worker.add_job(
     'sign_in_codes__send',
     json_build_object('email', p_email, 'code', p_code),
@@ -140,7 +143,8 @@ declare
   v_user app_public.users;
 begin
   select * into v_code from app_private.sign_in_codes c
-    where c.email = p_email and c.used_at is null and c.expires_at > now() and c.failed_attempts < 5
+    where c.email = p_email and c.used_at is null and c.expires_at > now()
+      and c.failed_attempts < app_private.sign_in_code_attempts_max()
     order by c.created_at desc limit 1
     for update;
   if not found then
@@ -154,7 +158,7 @@ begin
   insert into app_public.users as u (email, is_admin) values (p_email, p_make_admin)
     on conflict on constraint users_email_key do update set is_admin = u.is_admin or excluded.is_admin
     returning * into v_user;
-  insert into app_private.sessions (id, user_id, expires_at) values (p_session_id, v_user.id, now() + interval '30 days');
+  insert into app_private.sessions (id, user_id, expires_at) values (p_session_id, v_user.id, now() + app_private.session_ttl());
   return query select v_user.id, v_user.email, v_user.is_admin;
 end;
 $function$;

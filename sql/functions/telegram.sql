@@ -1,5 +1,7 @@
--- Generated from the migrated database's catalog (sql/schema_files.ts): the current definitions of the telegram functions.
--- Read here; change a rule in a new migration (sql/migrations/current/), then regenerate.
+-- The telegram functions. This file is their source: change a function here (a new one goes
+-- in the file of its area, FUNCTION_AREAS in sql/schema_files.ts), then commit the change with
+--   npx deno run -A scripts/migrations.ts commit "what it does"
+-- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
 CREATE OR REPLACE FUNCTION app_private.reserve_telegram_send(p_bot_id text, p_chat_key text, p_chat_limit integer, p_chat_window_ms double precision, p_bot_gap_ms double precision)
  RETURNS double precision
@@ -26,7 +28,7 @@ declare
   v_slot timestamptz;
 begin
   if p_chat_window_ms > 120000 or p_bot_gap_ms > 1000 then
-    raise exception 'windows over 2 minutes and gaps over 1 second are not kept' using errcode = '22023';
+    raise exception 'windows over 2 minutes and gaps over 1 second are not kept' using errcode = '22023', hint = 'internal';
   end if;
   perform pg_advisory_xact_lock(hashtextextended('telegram_sends:' || p_bot_id, 0));
   v_now := clock_timestamp();

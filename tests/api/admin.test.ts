@@ -168,7 +168,7 @@ describe("sending a bug report", () => {
     const before = await adminReports();
     const res = await report(fields);
     expect(res.status).toBe(400);
-    expect(res.json).toEqual({ message: "Please describe the issue", code: "validation" });
+    expect(res.json).toEqual({ message: "Please describe the issue", code: "bugReports.descriptionRequired" });
     expect(await adminReports()).toHaveLength(before.length);
   });
 
@@ -267,7 +267,7 @@ describe("handling bug reports", () => {
     expect(res.status).toBe(400);
     expect(res.json).toEqual({
       message: "Status must be one of new, in_progress, resolved, closed",
-      code: "validation",
+      code: "bugReports.statusInvalid",
     });
     expect((await adminReports()).find((r) => r.id === json.id)!.status).toBe("new");
   });
@@ -275,7 +275,7 @@ describe("handling bug reports", () => {
   test("an unknown or malformed report id is 404", async () => {
     const unknown = await stack.call("PATCH", "/api/admin/bug-reports/999999", { status: "closed" }, admin);
     expect(unknown.status).toBe(404);
-    expect(unknown.json).toEqual({ message: "Bug report not found", code: "notFound" });
+    expect(unknown.json).toEqual({ message: "Bug report not found", code: "bugReports.notFound" });
     expect((await stack.call("PATCH", "/api/admin/bug-reports/abc", { status: "closed" }, admin)).status)
       .toBe(404);
   });
@@ -439,6 +439,9 @@ describe("the admin lists come a page at a time", () => {
   ])("refuses %s with 400 {message, code}", async (path) => {
     const res = await stack.call("GET", path, undefined, admin);
     expect(res.status).toBe(400);
-    expect(res.json).toEqual({ message: expect.stringContaining("limit must be between 1 and 100"), code: "validation" });
+    expect(res.json).toEqual({
+      message: expect.stringContaining("limit must be between 1 and 100"),
+      code: path.startsWith("/api/admin/users") ? "admin.usersQueryInvalid" : "admin.bugReportsQueryInvalid",
+    });
   });
 });

@@ -106,7 +106,7 @@ describe("sign-in by e-mail code", () => {
     }
     const fourth = await stack.call("POST", "/api/auth/request-otp", { email });
     expect(fourth.status).toBe(429);
-    expect(fourth.json.code).toBe("rateLimited");
+    expect(fourth.json.code).toBe("auth.tooManyCodes");
     expect(fourth.json.message).toMatch(/too many codes/i);
     await new Promise((r) => setTimeout(r, 1500));
     expect(stack.smtp.mailsTo(email)).toHaveLength(3);
@@ -138,7 +138,7 @@ describe("sign-in by e-mail code", () => {
   test("validation messages are the spec's", async () => {
     const bad = await stack.call("POST", "/api/auth/request-otp", { email: "not-an-email" });
     expect(bad.status).toBe(400);
-    expect(bad.json).toEqual({ message: "Invalid email", code: "validation" });
+    expect(bad.json).toEqual({ message: "Invalid email", code: "auth.invalidEmail" });
     const short = await stack.call("POST", "/api/auth/verify-otp", { email: uniqueEmail(), code: "123" });
     expect(short.status).toBe(400);
     expect(short.json.message).toBe("String must contain exactly 6 character(s)");
@@ -150,14 +150,14 @@ describe("sign-in by e-mail code", () => {
   test("malformed JSON is a 400 JSON answer, never a 500", async () => {
     const res = await stack.call("POST", "/api/auth/request-otp", "{not json");
     expect(res.status).toBe(400);
-    expect(res.json).toMatchObject({ code: "badRequest" });
+    expect(res.json).toMatchObject({ code: "request.malformedJson" });
     expect(typeof res.json.message).toBe("string");
   });
 
   test("GET /api/auth/user answers 401 JSON when signed out or with a forged cookie", async () => {
     const none = await stack.call("GET", "/api/auth/user");
     expect(none.status).toBe(401);
-    expect(none.json.code).toBe("unauthorized");
+    expect(none.json.code).toBe("auth.notSignedIn");
     const forged = await stack.call("GET", "/api/auth/user", undefined, `pressa_session=${"a".repeat(32)}`);
     expect(forged.status).toBe(401);
   });

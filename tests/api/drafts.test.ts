@@ -38,7 +38,7 @@ describe("drafts", () => {
     for (const body of [{}, { title: "" }, { title: "   " }, { title: 7 }]) {
       const res = await stack.call("POST", base(), body, alice);
       expect(res.status).toBe(400);
-      expect(res.json).toEqual({ message: "drafts.titleRequired", code: "validation" });
+      expect(res.json).toEqual({ message: "drafts.titleRequired", code: "drafts.titleRequired" });
     }
     const res = await stack.call("PATCH", `${base()}/1`, { title: "" }, alice);
     expect(res.json.message).toBe("drafts.titleRequired");
@@ -128,7 +128,7 @@ describe("drafts", () => {
     ]) {
       const res = await stack.call("POST", `/api/projects/${project}/drafts/${draft}/move`, { afterId }, alice);
       expect(res.status, `${project}/${draft} after ${afterId}`).toBe(404);
-      expect(res.json).toEqual({ message: expect.any(String), code: "notFound" });
+      expect(res.json).toEqual({ message: expect.any(String), code: expect.stringMatching(/^(drafts|projects)\.notFound$/) });
     }
     expect((await stack.call("POST", `/api/projects/${pid}/drafts/${b}/move`, { afterId: null })).status).toBe(401);
     expect(await snapshot()).toEqual(before);
@@ -145,7 +145,7 @@ describe("drafts", () => {
       expect(typeof res.json.message).toBe("string");
       expect(typeof res.json.code).toBe("string");
     }
-    expect((await stack.call("POST", path, { afterId: "1" }, alice)).json).toEqual({ message: "drafts.reorderFailed", code: "validation" });
+    expect((await stack.call("POST", path, { afterId: "1" }, alice)).json).toEqual({ message: "drafts.reorderFailed", code: "drafts.reorderFailed" });
     // after itself: only the database can tell
     expect((await stack.call("POST", path, { afterId: b }, alice)).json).toEqual({ message: "drafts.reorderFailed", code: "drafts.reorderFailed" });
     expect((await stack.call("GET", `/api/projects/${pid}/drafts`, undefined, alice)).json).toEqual(before);

@@ -65,7 +65,7 @@ describe("headers of the web app's responses", () => {
     for (const path of ["/%E0%A4%A", "/foo%zz", "/assets/%", "/project/%C3%28/drafts"]) {
       const res = await stack.app.request(path);
       expect(res.status, path).toBe(400);
-      expect(await res.json(), path).toEqual({ message: "The address is malformed", code: "badRequest" });
+      expect(await res.json(), path).toEqual({ message: "The address is malformed", code: "request.malformedAddress" });
       expect(res.headers.get("content-security-policy"), path).toBe(CONTENT_SECURITY_POLICY);
     }
     // well-formed escapes still work, and cannot climb out of web/dist

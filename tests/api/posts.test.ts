@@ -87,7 +87,7 @@ describe("scheduling posts", () => {
     expect(noDraft.json).toMatchObject({ message: "schedule.selectDraft" });
     const badTime = await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[0].id, scheduledFor: "tomorrow at noon" }, p.cookie);
     expect(badTime.status).toBe(400);
-    expect(badTime.json.code).toBe("validation");
+    expect(badTime.json.code).toBe("schedule.scheduledForInvalid");
 
     const { cookie } = await stack.signIn(uniqueEmail("nochannel"));
     const pid = (await stack.call("POST", "/api/projects", { name: "No channel", adminHandle: "someone_x" }, cookie)).json.id;
@@ -194,7 +194,7 @@ describe("the Published list", () => {
     for (const query of ["limit=0", "limit=101", "limit=abc", "before=2026-01-01T00:00:00.000Z", "beforeId=5", "before=yesterday&beforeId=5", "before=2026-01-01T00:00:00.000Z&beforeId=0"]) {
       const res = await stack.call("GET", `${url}?${query}`, undefined, p.cookie);
       expect(res.status, query).toBe(400);
-      expect(res.json.code).toBe("validation");
+      expect(res.json.code).toBe("posts.publishedQueryInvalid");
     }
     expect((await stack.call("GET", `${url}?limit=2`, undefined, p.cookie)).json).toHaveLength(2);
     const { cookie: other } = await stack.signIn(uniqueEmail("other"));

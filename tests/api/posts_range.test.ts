@@ -59,17 +59,17 @@ describe("the range read", () => {
   });
 
   test.each([
-    ["only from", "?from=2026-03-01T00:00:00Z"],
-    ["only to", "?to=2026-03-01T00:00:00Z"],
-    ["unparsable", "?from=yesterday&to=2026-03-01T00:00:00Z"],
-    ["a date without a time", "?from=2026-03-01&to=2026-03-20"],
-    ["reversed", "?from=2026-03-20T00:00:00Z&to=2026-03-01T00:00:00Z"],
-    ["empty", "?from=2026-03-01T00:00:00Z&to=2026-03-01T00:00:00Z"],
-    ["longer than 100 days", "?from=2026-01-01T00:00:00Z&to=2026-04-12T00:00:00Z"],
-  ])("a bad range (%s) answers 400 JSON", async (_name, query) => {
+    ["only from", "?from=2026-03-01T00:00:00Z", "posts.rangeNotIso"],
+    ["only to", "?to=2026-03-01T00:00:00Z", "posts.rangeNotIso"],
+    ["unparsable", "?from=yesterday&to=2026-03-01T00:00:00Z", "posts.rangeNotIso"],
+    ["a date without a time", "?from=2026-03-01&to=2026-03-20", "posts.rangeNotIso"],
+    ["reversed", "?from=2026-03-20T00:00:00Z&to=2026-03-01T00:00:00Z", "posts.rangeReversed"],
+    ["empty", "?from=2026-03-01T00:00:00Z&to=2026-03-01T00:00:00Z", "posts.rangeReversed"],
+    ["longer than 100 days", "?from=2026-01-01T00:00:00Z&to=2026-04-12T00:00:00Z", "posts.rangeTooLong"],
+  ])("a bad range (%s) answers 400 JSON", async (_name, query, code) => {
     const res = await stack.call("GET", `${base}${query}`, undefined, cookie);
     expect(res.status).toBe(400);
-    expect(res.json.code).toBe("validation");
+    expect(res.json.code).toBe(code);
     expect(typeof res.json.message).toBe("string");
   });
 

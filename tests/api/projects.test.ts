@@ -50,22 +50,26 @@ describe("projects", () => {
   });
 
   test.each([
-    [{ adminHandle: "valid_admin" }, "Project name is required"],
-    [{ name: "   ", adminHandle: "valid_admin" }, "Project name is required"],
-    [{ name: "X" }, "Admin's Telegram handle is required"],
-    [{ name: "X", adminHandle: "" }, "Admin's Telegram handle is required"],
-    [{ name: "X", adminHandle: "@abcd" }, "Invalid Telegram handle format"],
-    [{ name: "X", adminHandle: "bad-handle" }, "Invalid Telegram handle format"],
-    [{ name: "X", adminHandle: "valid_admin", timezone: "Mars/Olympus" }, "Choose a timezone from the list"],
-    [{ name: "X", adminHandle: "valid_admin", writingStyle: { formality: 5, seriousness: 2, emojiUsage: 1 } }, "Formality must be between 0 and 4"],
-    [{ name: "X", adminHandle: "valid_admin", writingStyle: "{oops" }, "Invalid writing style"],
-    [{ name: "X", adminHandle: "valid_admin", language: "de" }, "Language must be ru or en"],
-    [{ name: "x".repeat(101), adminHandle: "valid_admin" }, "Project name must be at most 100 characters"],
-  ])("create refuses %j with '%s' and stores nothing", async (payload, message) => {
+    [{ adminHandle: "valid_admin" }, "Project name is required", "projects.nameRequired"],
+    [{ name: "   ", adminHandle: "valid_admin" }, "Project name is required", "projects.nameRequired"],
+    [{ name: "X" }, "Admin's Telegram handle is required", "projects.adminHandleRequired"],
+    [{ name: "X", adminHandle: "" }, "Admin's Telegram handle is required", "projects.adminHandleRequired"],
+    [{ name: "X", adminHandle: "@abcd" }, "Invalid Telegram handle format", "projects.adminHandleInvalid"],
+    [{ name: "X", adminHandle: "bad-handle" }, "Invalid Telegram handle format", "projects.adminHandleInvalid"],
+    [{ name: "X", adminHandle: "valid_admin", timezone: "Mars/Olympus" }, "Choose a timezone from the list", "projects.timezoneInvalid"],
+    [
+      { name: "X", adminHandle: "valid_admin", writingStyle: { formality: 5, seriousness: 2, emojiUsage: 1 } },
+      "Formality must be between 0 and 4",
+      "projects.formalityOutOfRange",
+    ],
+    [{ name: "X", adminHandle: "valid_admin", writingStyle: "{oops" }, "Invalid writing style", "projects.writingStyleInvalid"],
+    [{ name: "X", adminHandle: "valid_admin", language: "de" }, "Language must be ru or en", "projects.languageInvalid"],
+    [{ name: "x".repeat(101), adminHandle: "valid_admin" }, "Project name must be at most 100 characters", "projects.nameTooLong"],
+  ])("create refuses %j with '%s' and stores nothing", async (payload, message, code) => {
     const before = await stack.call("GET", "/api/projects", undefined, alice);
     const res = await stack.call("POST", "/api/projects", payload, alice);
     expect(res.status).toBe(400);
-    expect(res.json).toEqual({ message, code: "validation" });
+    expect(res.json).toEqual({ message, code });
     const after = await stack.call("GET", "/api/projects", undefined, alice);
     expect(after.json).toHaveLength(before.json.length);
   });
@@ -102,13 +106,13 @@ describe("projects", () => {
     });
 
     const bad = await stack.call("PATCH", `/api/projects/${created.id}`, { adminHandle: "x" }, alice);
-    expect(bad.json).toEqual({ message: "Invalid Telegram handle format", code: "validation" });
+    expect(bad.json).toEqual({ message: "Invalid Telegram handle format", code: "projects.adminHandleInvalid" });
     expect((await stack.call("GET", `/api/projects/${created.id}`, undefined, alice)).json.adminHandle).toBe("New_Admin");
 
     expect((await stack.call("DELETE", `/api/projects/${created.id}`, undefined, alice)).status).toBe(200);
     const gone = await stack.call("GET", `/api/projects/${created.id}`, undefined, alice);
     expect(gone.status).toBe(404);
-    expect(gone.json).toEqual({ message: "Project not found", code: "notFound" });
+    expect(gone.json).toEqual({ message: "Project not found", code: "projects.notFound" });
   });
 
   test("another user's project is 404 on every call and stays unchanged", async () => {
@@ -131,7 +135,7 @@ describe("projects", () => {
   test("malformed JSON, wrong types and odd ids are 4xx JSON, never 500", async () => {
     const malformed = await stack.call("POST", "/api/projects", "{\"name\":", alice);
     expect(malformed.status).toBe(400);
-    expect(malformed.json.code).toBe("badRequest");
+    expect(malformed.json.code).toBe("request.malformedJson");
     const wrongType = await stack.call("POST", "/api/projects", { name: 42, adminHandle: ["x"] }, alice);
     expect(wrongType.status).toBe(400);
     expect(wrongType.json.message).toBe("Project name is required");

@@ -273,7 +273,8 @@ test("a daily series shows its planned repeats with the drafts they will take, a
     await expect.poll(() => repeat.count(), soon).toBe(1);
     expect(await repeat.getAttribute("data-status")).toBe("virtual");
     expect(await repeat.getAttribute("data-post-id")).toBe(String(seriesId * 1_000_000 + offset));
-    expect(await repeat.textContent()).toBe(`09:00${title}`);
+    // Its name: the time and title it shows, then the status (hidden text for screen readers).
+    expect(await repeat.textContent()).toBe(`09:00 ${title}, Будущий повтор`);
   }
   await showMonthOf(page, tomorrow);
   await screenshot(page, "schedule-series");

@@ -1,17 +1,14 @@
 import { inject } from "vitest";
-import postgres from "postgres";
+import { copyDatabase, migrationsOnly } from "../../sql/migrate.ts";
+import { TEMPLATE_DATABASE } from "../global_setup.ts";
 
-/** A new database with the full schema, copied from the run's migrated template. */
-export async function freshDatabase(): Promise<string> {
-  const adminUrl = inject("pgAdminUrl");
+/**
+ * A new database with the full schema, copied from the run's migrated template; with
+ * `migrationsOnly`, from its copy without the edited function files applied (what the
+ * migrations alone make: createDevelopmentDatabases).
+ */
+export async function freshDatabase(options: { migrationsOnly?: boolean } = {}): Promise<string> {
   const name = `t_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(`create database ${name} template pressa_template`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const template = options.migrationsOnly ? migrationsOnly(TEMPLATE_DATABASE) : TEMPLATE_DATABASE;
+  return await copyDatabase(inject("pgAdminUrl"), template, name);
 }

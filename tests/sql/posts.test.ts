@@ -6,6 +6,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freshDatabase } from "../helpers/db.ts";
 import { inRollback, rejects } from "../helpers/sql.ts";
+import { ROTATION_CASES, STEPPING_CASES } from "../cases/recurrence_cases.ts";
 
 let sql: postgres.Sql;
 beforeAll(async () => {
@@ -171,36 +172,47 @@ describe("guarded transitions", () => {
 });
 
 describe("recurring rotation", () => {
-  test("a daily series over three days uses three drafts in order, then stops and says why", async () => {
+  // the same cases drive the calendar's expansion (tests/web/recurrence.test.ts)
+  test.each(ROTATION_CASES)("$name", async ({ drafts, posts, takes }) => {
     await inRollback(sql, async (tx) => {
-      const { userId, projectId } = await seed(tx, "Europe/Moscow", ["First", "Second", "Third"]);
+      const { userId, projectId, drafts: rows } = await seed(tx, "Europe/Moscow", drafts.map((d) => d.title));
+      const idOf = (title: string) => rows.find((row) => row.title === title)!.id;
+      for (const { title, order } of drafts) await tx`update app_public.drafts set sort_order = ${order} where id = ${idOf(title)}`;
+      for (const { draft, status } of posts) {
+        await tx`insert into app_public.posts (project_id, draft_id, title, scheduled_for, status)
+                 values (${projectId}, ${idOf(draft)}, ${draft}, now() + interval '10 days', ${status})`;
+      }
       const [series] = await tx`select * from app_public.schedule_post(${userId}, ${projectId}, null,
         date_trunc('minute', now()) + interval '3 hours', 'daily', 'Daily digest', '')`;
       const start = new Date(series.scheduled_for);
-      const spawnOnDay = async (day: number) => {
+      const taken: (string | null)[] = [];
+      for (let day = 0; day < takes.length; day++) {
         const now = new Date(start.getTime() + day * 86_400_000 - 2 * 3_600_000);
-        const [row] = await tx`select (o).* from (select app_public.spawn_series_occurrence(${series.id}, ${now}) as o) s`;
-        return row;
-      };
-      const titles: string[] = [];
-      for (let day = 0; day < 3; day++) {
-        const occurrence = await spawnOnDay(day);
+        const [occurrence] = await tx`select (o).* from (select app_public.spawn_series_occurrence(${series.id}, ${now}) as o) s`;
+        taken.push(occurrence.title);
+        if (occurrence.id === null) break;
         expect(new Date(occurrence.scheduled_for).getTime()).toBe(start.getTime() + day * 86_400_000);
         expect(occurrence.series_id).toBe(series.id);
-        titles.push(occurrence.title);
         // a day passes: the occurrence is published
         await tx`update app_public.posts set status = 'published', published_at = now() where id = ${occurrence.id}`;
       }
-      expect(titles).toEqual(["First", "Second", "Third"]);
-      const [advanced] = await tx`select recurring_last_post from app_public.posts where id = ${series.id}`;
-      expect(new Date(advanced.recurring_last_post).getTime()).toBe(start.getTime() + 2 * 86_400_000);
+      expect(taken).toEqual(takes);
+      const spawned = takes.filter((title) => title !== null).length;
+      expect((await tx`select count(*)::int as n from app_public.posts where series_id = ${series.id}`)[0].n).toBe(spawned);
+      const [after] = await tx`select status, last_error, recurring_last_post from app_public.posts where id = ${series.id}`;
+      expect(new Date(after.recurring_last_post).getTime()).toBe(start.getTime() + (spawned - 1) * 86_400_000);
+      if (takes.at(-1) === null) expect(after).toMatchObject({ status: "failed", last_error: "schedule.seriesOutOfDrafts" });
+    });
+  });
 
-      const fourth = await spawnOnDay(3);
-      expect(fourth.id).toBeNull();
-      const [stopped] = await tx`select status, last_error from app_public.posts where id = ${series.id}`;
-      expect(stopped).toEqual({ status: "failed", last_error: "schedule.seriesOutOfDrafts" });
-      // every occurrence is its own post
-      expect((await tx`select count(*)::int as n from app_public.posts where series_id = ${series.id}`)[0].n).toBe(3);
+  test.each(STEPPING_CASES)("$name", async ({ timeZone, type, occurrences }) => {
+    await inRollback(sql, async (tx) => {
+      const steps = [occurrences[0]];
+      while (steps.length < occurrences.length) {
+        const [row] = await tx`select app_private.next_occurrence(${steps.at(-1)!}, ${type}, ${timeZone}) as at`;
+        steps.push(new Date(row.at).toISOString());
+      }
+      expect(steps).toEqual(occurrences);
     });
   });
 
@@ -214,16 +226,6 @@ describe("recurring rotation", () => {
       expect((await tx`select (app_public.spawn_series_occurrence(${series.id}, ${at})).id`)[0].id).not.toBeNull();
       expect((await tx`select (app_public.spawn_series_occurrence(${series.id}, ${at})).id`)[0].id).toBeNull();
       expect((await tx`select count(*)::int as n from app_public.posts where series_id = ${series.id}`)[0].n).toBe(1);
-    });
-  });
-
-  test("daily steps keep the wall-clock time across a DST change (Europe/Berlin, March)", async () => {
-    await inRollback(sql, async (tx) => {
-      const [row] = await tx`select app_private.next_occurrence(
-        timestamp '2027-03-27 10:00' at time zone 'Europe/Berlin', 'daily', 'Europe/Berlin') at time zone 'Europe/Berlin' as local,
-        app_private.next_occurrence(timestamp '2027-03-27 10:00' at time zone 'Europe/Berlin', 'daily', 'Europe/Berlin') as instant`;
-      expect(row.local.toISOString()).toBe("2027-03-28T10:00:00.000Z"); // 10:00 local, the day after
-      expect(new Date(row.instant).toISOString()).toBe("2027-03-28T08:00:00.000Z"); // CEST: UTC+2 (was UTC+1)
     });
   });
 });

@@ -1,34 +1,38 @@
 /*
- * sql/functions/*.sql and sql/schema.sql say what the migrated database holds: regenerated
- * from this run's database, they must equal the committed files. A migration committed
- * without regenerating them (scripts/migrations.ts commit does it) fails here.
+ * sql/functions/*.sql are the source of the functions, and sql/schema.sql says what the tables
+ * are; once a change is committed both equal what the migrations make. Regenerated from a
+ * database migrated with the committed migrations and sql/migrations/current/*.sql (the
+ * function files not applied), they must equal the files on disk. An edited function, or a
+ * migration committed some other way, fails here until `scripts/migrations.ts commit`.
  */
 import { expect, test } from "vitest";
 import { freshDatabase } from "../helpers/db.ts";
-import { FUNCTION_AREAS, schemaFiles } from "../../sql/schema_files.ts";
+import { readFunctionFiles } from "../../sql/function_files.ts";
+import { areaOf, FUNCTION_AREAS, schemaFiles } from "../../sql/schema_files.ts";
 
 const sqlDir = new URL("../../sql/", import.meta.url);
+const COMMIT = 'run `npx deno run -A scripts/migrations.ts commit "what it does"`' +
+  " (or `… schema` when only a function's layout changed)";
 
-test("the generated schema files are current", async () => {
-  const files = await schemaFiles(await freshDatabase());
-  const committed = [...Deno.readDirSync(new URL("functions/", sqlDir))].map((entry) => `functions/${entry.name}`);
-  expect(committed.sort()).toEqual([...files.keys()].filter((path) => path.startsWith("functions/")).sort());
+test("the function files and sql/schema.sql are what the migrations make", async () => {
+  const files = await schemaFiles(await freshDatabase({ migrationsOnly: true }));
+  const onDisk = [...Deno.readDirSync(new URL("functions/", sqlDir))].map((entry) => `functions/${entry.name}`);
+  expect(onDisk.sort(), `the function files differ from the areas the migrations make: ${COMMIT}`)
+    .toEqual([...files.keys()].filter((path) => path.startsWith("functions/")).sort());
   for (const [path, text] of files) {
-    const onDisk = await Deno.readTextFile(new URL(path, sqlDir));
-    expect(onDisk === text, `sql/${path} is out of date: run \`npx deno run -A scripts/migrations.ts schema\``).toBe(true);
+    const file = await Deno.readTextFile(new URL(path, sqlDir));
+    expect(file === text, `sql/${path} differs from what the migrations make: ${COMMIT}`).toBe(true);
   }
 });
 
 test("every function is in a file named for its area, and each is defined once", async () => {
-  const files = await schemaFiles(await freshDatabase());
-  const names: string[] = [];
-  for (const [path, text] of files) {
-    if (!path.startsWith("functions/")) continue;
-    names.push(...[...text.matchAll(/CREATE OR REPLACE FUNCTION (\S+)\(/g)].map((m) => m[1]));
-  }
-  expect(new Set(names).size).toBe(names.length);
+  const statements = await readFunctionFiles();
+  const names = statements.map((statement) => `${statement.schema}.${statement.name}`);
+  expect(names.filter((name, i) => names.indexOf(name) !== i), "defined twice").toEqual([]);
+  const misplaced = statements.filter((statement) => statement.file !== `${areaOf(statement.name)}.sql`);
+  expect(misplaced.map((s) => `${s.name} is in ${s.file}, its area is ${areaOf(s.name)}.sql`)).toEqual([]);
   // the publishing rules read whole in one file
-  const publish = files.get("functions/posts_publish.sql")!;
+  const publish = await Deno.readTextFile(new URL("functions/posts_publish.sql", sqlDir));
   for (const fn of ["begin_sending", "record_published", "record_send_failed", "record_sent_part", "postpone_sending", "resolve_uncertain"]) {
     expect(publish, fn).toContain(`app_public.${fn}(`.replace("app_public.resolve_uncertain(", "app_private.resolve_uncertain("));
   }

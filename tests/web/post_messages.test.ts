@@ -8,12 +8,8 @@ import { expect, test } from "vitest";
 import en from "../../web/src/i18n/en.json" with { type: "json" };
 import ru from "../../web/src/i18n/ru.json" with { type: "json" };
 import { lostRightsReason } from "../../core/telegram/channel_rights.ts";
-import type { TFunction } from "../../web/src/i18n/i18n.tsx";
-import { postMessage } from "../../web/src/lib/postMessages.ts";
-
-/** The dictionary lookup the interface does (rosetta's {{name}} placeholders); a missing key shows the key. */
-const translator = (dictionary: Record<string, string>): TFunction => (key, params = {}) =>
-  (dictionary[key] ?? key).replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? ""));
+import { reasonText } from "../../web/src/lib/postMessages.ts";
+import { translator } from "../helpers/i18n.ts";
 
 const REASONS = [
   lostRightsReason("approverNotAdmin", "olga_admin", "@city_news"),
@@ -26,19 +22,19 @@ const REASONS = [
 test("each channel-trust reason has a Russian text that keeps the names", () => {
   const t = translator(ru);
   for (const reason of REASONS) {
-    const shown = postMessage(t, reason);
+    const shown = reasonText(t, reason);
     expect(shown, reason).not.toBe(reason);
     expect(shown, reason).toMatch(/[а-я]/);
     for (const name of reason.match(/@\w+/g) ?? []) expect(shown, reason).toContain(name);
   }
-  expect(postMessage(t, REASONS[0])).toContain("@olga_admin больше не администратор канала @city_news");
+  expect(reasonText(t, REASONS[0])).toContain("@olga_admin больше не администратор канала @city_news");
 });
 
 test("in English the reasons read as sentences with their names", () => {
   const t = translator(en);
-  expect(postMessage(t, REASONS[0])).toBe(
+  expect(reasonText(t, REASONS[0])).toBe(
     "@olga_admin is no longer an administrator of @city_news who may post. The post was not sent. " +
       "Name a current administrator in the project and publish the post again.",
   );
-  expect(postMessage(t, REASONS[3])).toContain("@city_news");
+  expect(reasonText(t, REASONS[3])).toContain("@city_news");
 });

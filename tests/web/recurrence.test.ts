@@ -2,11 +2,14 @@
  * The calendar's expansion of recurring posts (spec §3 Virtual occurrence, §4 Recurring
  * posts): where occurrences start, their ids, the drafts they will take, DST.
  */
-import { CalendarDate } from "@internationalized/date";
+import { CalendarDate, toCalendarDate } from "@internationalized/date";
 import { describe, expect, test } from "vitest";
 import type { Draft } from "../../api/contract/drafts.ts";
 import type { Post } from "../../api/contract/posts.ts";
+import { sortDrafts } from "../../web/src/api/drafts.ts";
+import { zonedAt } from "../../web/src/lib/projectTime.ts";
 import { availableDrafts, calendarPosts, isVirtualPost, seriesOccurrences, stoppedSeries } from "../../web/src/lib/recurrence.ts";
+import { ROTATION_CASES, STEPPING_CASES } from "../cases/recurrence_cases.ts";
 
 const post = (fields: Partial<Post> & { id: number; scheduledFor: string }): Post => ({
   projectId: 1,
@@ -64,20 +67,6 @@ describe("seriesOccurrences", () => {
     expect(occurrences[0].offset).toBe(3);
   });
 
-  test("weekly steps keep the wall-clock time across a DST change in the project's timezone", () => {
-    // Berlin moves from UTC+1 to UTC+2 on 30 March 2025.
-    const series = post({ id: 3, isRecurring: true, recurringType: "weekly", scheduledFor: "2025-03-25T08:00:00Z" });
-    const window = { timeZone: "Europe/Berlin", today: new CalendarDate(2025, 3, 20), until: new CalendarDate(2025, 4, 10) };
-    const occurrences = seriesOccurrences(series, window);
-    expect(days(occurrences)).toEqual(["25 9:00", "1 9:00", "8 9:00"]);
-    expect(occurrences.map((o) => o.at.toAbsoluteString())).toEqual([
-      "2025-03-25T08:00:00.000Z",
-      "2025-04-01T07:00:00.000Z",
-      "2025-04-08T07:00:00.000Z",
-    ]);
-    expect(occurrences.map((o) => o.offset)).toEqual([0, 1, 2]);
-  });
-
   test("the calendar day is the project's, not UTC's", () => {
     // 23:30 UTC on the 11th is 02:30 on the 12th in Moscow.
     const occurrences = seriesOccurrences(daily({ scheduledFor: "2025-03-11T23:30:00Z" }), march);
@@ -88,15 +77,12 @@ describe("seriesOccurrences", () => {
 describe("calendarPosts", () => {
   const drafts = [draft(1, "First", 0), draft(2, "Second", 1), draft(3, "Third", 2)];
 
-  test("virtual occurrences get ids of original × 1,000,000 + offset and the free drafts in order", () => {
+  test("virtual occurrences get ids of original × 1,000,000 + offset, beside the real posts", () => {
     const oneTime = post({ id: 20, draftId: 1, title: "First", scheduledFor: "2025-03-20T10:00:00Z" });
     const shown = calendarPosts([daily(), oneTime], drafts, { ...march, until: new CalendarDate(2025, 3, 14) });
     const virtual = shown.filter(isVirtualPost);
     expect(virtual.map((p) => p.id)).toEqual([7_000_000, 7_000_001, 7_000_002]);
     expect(virtual.every((p) => p.originalPostId === 7)).toBe(true);
-    // draft 1 belongs to the one-time post, so the series takes 2, 3, then nothing is left
-    expect(virtual.map((p) => p.draftId)).toEqual([2, 3, null]);
-    expect(virtual.map((p) => p.title)).toEqual(["Second", "Third", ""]);
     expect(shown.filter((p) => !isVirtualPost(p)).map((p) => p.id)).toEqual([20]);
   });
 
@@ -121,13 +107,34 @@ describe("calendarPosts", () => {
   });
 });
 
-test("availableDrafts: a live post claims its draft; a rejected or failed one gives it back", () => {
+test("availableDrafts: the post being edited may keep its own draft", () => {
   const drafts = [draft(1, "A", 0), draft(2, "B", 1), draft(3, "C", 2)];
   const posts = [
     post({ id: 1, draftId: 1, status: "approved", scheduledFor: "2025-03-20T10:00:00Z" }),
     post({ id: 2, draftId: 2, status: "rejected", scheduledFor: "2025-03-20T10:00:00Z" }),
   ];
-  expect(availableDrafts(drafts, posts).map((d) => d.id)).toEqual([2, 3]);
-  // editing post 1 may keep its own draft
   expect(availableDrafts(drafts, posts, 1).map((d) => d.id)).toEqual([1, 2, 3]);
+});
+
+// The same cases run against the server's functions (tests/sql/posts.test.ts, "recurring rotation").
+describe("shared with SQL: tests/cases/recurrence_cases.ts", () => {
+  test.each(STEPPING_CASES)("$name", ({ timeZone, type, occurrences }) => {
+    const series = post({ id: 3, isRecurring: true, recurringType: type, scheduledFor: occurrences[0] });
+    const dayOf = (instant: string) => toCalendarDate(zonedAt(instant, timeZone));
+    const shown = seriesOccurrences(series, { timeZone, today: dayOf(occurrences[0]), until: dayOf(occurrences.at(-1)!) });
+    expect(shown.map((o) => o.at.toAbsoluteString())).toEqual(occurrences);
+    expect(shown.map((o) => o.offset)).toEqual(occurrences.map((_, i) => i));
+  });
+
+  test.each(ROTATION_CASES)("$name", ({ drafts, posts, takes }) => {
+    const rows = drafts.map(({ title, order }, i) => draft(i + 1, title, order));
+    const idOf = (title: string) => rows.find((row) => row.title === title)!.id;
+    const held = posts.map(({ draft: title, status }, i) =>
+      post({ id: 100 + i, draftId: idOf(title), status, title, scheduledFor: "2025-03-25T10:00:00Z" })
+    );
+    const first = new CalendarDate(2025, 3, 12); // daily()'s first day
+    const window = { ...march, today: first, until: first.add({ days: takes.length - 1 }) };
+    const virtual = calendarPosts([daily(), ...held], sortDrafts(rows), window).filter(isVirtualPost);
+    expect(virtual.map((p) => (p.draftId === null ? null : p.title))).toEqual(takes);
+  });
 });

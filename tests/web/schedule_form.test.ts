@@ -15,7 +15,7 @@ test("hours 0-23 with one or two digits and two-digit minutes are times; anythin
   for (const bad of ["24:00", "9:5", "09:60", "930", "9.30", " 9:30", "", "12:3a"]) {
     const parsed = form(bad);
     expect(parsed.success, bad).toBe(false);
-    expect(parsed.issues?.[0].message).toBe("Please enter a valid time in HH:mm format");
+    expect(parsed.issues?.[0].message).toBe("schedule.invalidTime");
   }
 });
 

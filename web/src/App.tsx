@@ -6,8 +6,9 @@ import { startSessionCheck, useUser } from "./api/auth.ts";
 import { swrConfig } from "./api/swrConfig.ts";
 import { Toaster } from "./components/Toaster/Toaster.tsx";
 import { I18nProvider } from "./i18n/i18n.tsx";
+import { colorSchemeManager } from "./lib/colorScheme.ts";
 import { AppRoutes } from "./routes.tsx";
-import { theme } from "./theme.ts";
+import { cssVariablesResolver, theme } from "./theme.ts";
 
 startSessionCheck();
 
@@ -31,7 +32,12 @@ function BugReportSlot() {
 
 export function App() {
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider
+      theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
+      colorSchemeManager={colorSchemeManager}
+      defaultColorScheme="auto"
+    >
       <I18nProvider>
         <SWRConfig value={swrConfig}>
           <BrowserRouter>

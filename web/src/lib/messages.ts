@@ -1,33 +1,39 @@
-import { ApiRequestError, errorMessage } from "../api/fetcher.ts";
+import { type ErrorCode, errorParams, isErrorCode, messageParams } from "../../../api/contract/error_codes.ts";
+import { ApiRequestError } from "../api/fetcher.ts";
 import type { TFunction, TranslationKey } from "../i18n/i18n.tsx";
 
 /**
- * Validation and server messages are either English sentences ("Invalid email") or spec
- * keys ("drafts.titleRequired"); both are dictionary keys, so the interface shows them in
- * its language. An unknown one shows as it is, like any missing key.
+ * The interface's words for an error code (api/contract/error_codes.ts): a server answer's
+ * code or a form's (the shared valibot schemas name codes). The names and numbers of the
+ * English message fill the same placeholders ("at most 50 drafts" → {{max}}). A code the
+ * dictionary has no words for shows the message as it is.
  */
-export function translateMessage(t: TFunction, message: string): string {
-  return t(message as TranslationKey);
+export function errorText(t: TFunction, code: string, message?: string): string {
+  const params = isErrorCode(code) ? { ...errorParams(code), ...(message && messageParams(code, message)) } : undefined;
+  const text = t(code as TranslationKey, params);
+  return text === code ? message || code : text;
 }
 
-/** Quotas (README "Limits") are said by their code, with the limit the server's message names. */
-const QUOTA_CODES = new Set(["projects.quotaReached", "drafts.quotaReached", "uploads.quotaReached", "bugReports.quotaReached"]);
-
-/** The server's message for a failed request, translated; undefined when it sent none. */
+/** The server's words for a failed request, by its code; undefined when it sent none. */
 export function serverMessage(t: TFunction, error: unknown): string | undefined {
-  const message = errorMessage(error);
-  const code = error instanceof ApiRequestError ? error.body?.code : undefined;
-  if (code && QUOTA_CODES.has(code)) return t(code as TranslationKey, { max: /\d+/.exec(message ?? "")?.[0] ?? "" });
-  return message ? translateMessage(t, message) : undefined;
+  if (!(error instanceof ApiRequestError) || !error.body) return undefined;
+  const { code, message } = error.body;
+  if (!code) return message || undefined;
+  return errorText(t, code, message);
 }
 
-/** The text for a failed request: the server's message when it has one, else the fallback. */
+/** Whether a failed request was refused with one of these codes. */
+export function hasCode(error: unknown, ...codes: ErrorCode[]): boolean {
+  return error instanceof ApiRequestError && (codes as string[]).includes(error.body?.code ?? "");
+}
+
+/** The text for a failed request: the server's words when it said why, else the fallback. */
 export function failureText(t: TFunction, error: unknown, fallback: TranslationKey): string {
   return serverMessage(t, error) ?? t(fallback);
 }
 
 /**
- * Spec §8 for the AI helpers: the server's message, then the HTTP status text, then the
+ * Spec §8 for the AI helpers: the server's words, then the HTTP status text, then the
  * fallback. "AI is not configured on this server: set OPENAI_API_KEY …" arrives this way.
  */
 export function generationFailureText(t: TFunction, error: unknown, fallback: TranslationKey): string {

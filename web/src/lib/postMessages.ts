@@ -1,48 +1,43 @@
-import { errorMessage } from "../api/fetcher.ts";
+import { ERROR_CODES, type ErrorCode, messageParams, templateParams } from "../../../api/contract/error_codes.ts";
 import type { TFunction, TranslationKey } from "../i18n/i18n.tsx";
-import { translateMessage } from "./messages.ts";
-
-const CAPTION_TOO_LONG = /^schedule\.captionTooLong\b\D*(\d+)\s*\/\s*(\d+)/;
+import { errorText } from "./messages.ts";
 
 /**
- * Reasons the server writes with names in them (core/telegram/channel_rights.ts, SQL
- * delete_channel): the interface says them in its language with the same names.
+ * Reasons the server stores in English in a post's lastError that are no error code: written
+ * by the worker (tasks/), core/telegram/channel_rights.ts and SQL functions, some with names
+ * ({channel}). Each has its words in the dictionary; tests/web/error_codes.test.ts finds
+ * every template in the code that writes it, so rewording one there fails a test.
  */
-const NAMED_REASONS: { pattern: RegExp; key: TranslationKey; names: (match: RegExpExecArray) => Record<string, string> }[] = [
+export const POST_REASONS: { template: string; key: TranslationKey }[] = [
+  { template: "@{handle} is no longer an administrator of {channel} who may post messages", key: "posts.error.approverLost" },
+  { template: "The bot is no longer an administrator of {channel} who may post messages", key: "posts.error.botLost" },
   {
-    pattern: /^@(\w+) is no longer an administrator of (@\w+) who may post messages$/,
-    key: "posts.error.approverLost",
-    names: (m) => ({ handle: m[1], channel: m[2] }),
-  },
-  {
-    pattern: /^The bot is no longer an administrator of (@\w+) who may post messages$/,
-    key: "posts.error.botLost",
-    names: (m) => ({ channel: m[1] }),
-  },
-  {
-    pattern: /^The channel (@\w+) was disconnected before this post went out\b/,
+    template: "The channel {channel} was disconnected before this post went out; publish it again to send it for approval",
     key: "posts.error.channelDisconnected",
-    names: (m) => ({ channel: m[1] }),
   },
+  {
+    template: "The channel changed after this post was approved; publish it again to send it for approval",
+    key: "posts.error.channelChanged",
+  },
+  { template: "The Telegram bot is not configured on the server", key: "posts.error.botNotConfigured" },
+  { template: "The project has no connected channel", key: "posts.error.noChannel" },
+  { template: "The project's admin has not messaged the bot yet", key: "posts.error.adminNotRegistered" },
+  { template: "The post's image is missing from storage", key: "posts.error.imageMissing" },
+  { template: "The worker stopped while sending; the post may or may not be in the channel", key: "posts.error.workerStopped" },
+  { template: "schedule.seriesOutOfDrafts", key: "schedule.seriesOutOfDrafts" },
 ];
 
 /**
- * A post's message (a server error or its lastError) in the interface language. Most are
- * keys or English sentences (see translateMessage); the caption-too-long one carries the
- * numbers in its text ("schedule.captionTooLong: 5000/4096").
+ * A stored reason (a post's lastError, a generation job's error) in the interface language:
+ * one of POST_REASONS, or the message of an error code (the SQL stores "Connect a channel
+ * before publishing" and "schedule.captionTooLong: 5000/4096", the worker an AI failure's
+ * message). Any other reason (Telegram's own words) shows as it is.
  */
-export function postMessage(t: TFunction, message: string): string {
-  const tooLong = CAPTION_TOO_LONG.exec(message);
-  if (tooLong) return t("schedule.captionTooLong", { current: tooLong[1], max: tooLong[2] });
-  for (const { pattern, key, names } of NAMED_REASONS) {
-    const match = pattern.exec(message);
-    if (match) return t(key, names(match));
+export function reasonText(t: TFunction, reason: string): string {
+  for (const { template, key } of POST_REASONS) {
+    const names = templateParams(template, reason);
+    if (names) return t(key, names);
   }
-  return translateMessage(t, message);
-}
-
-/** The text for a failed post request: the server's message when it has one, else the fallback. */
-export function postFailureText(t: TFunction, error: unknown, fallback: TranslationKey): string {
-  const message = errorMessage(error);
-  return message ? postMessage(t, message) : t(fallback);
+  const code = (Object.keys(ERROR_CODES) as ErrorCode[]).find((candidate) => messageParams(candidate, reason));
+  return code ? errorText(t, code, reason) : reason;
 }

@@ -38,10 +38,13 @@ export function availableDrafts(drafts: readonly Draft[], posts: readonly Post[]
   return drafts.filter((draft) => !taken.has(draft.id));
 }
 
-/** The same wall-clock time one step later in the project's timezone (DST-safe, like the server). */
+/**
+ * The same wall-clock time one step later in the project's timezone (DST-safe, like the
+ * server). A time the clocks pass twice is the later one, as PostgreSQL reads it.
+ */
 function nextOccurrence(at: ZonedDateTime, type: Post["recurringType"], timeZone: string): ZonedDateTime {
   const step = type === "weekly" ? { weeks: 1 } : { days: 1 };
-  return toZoned(toCalendarDateTime(at).add(step), timeZone);
+  return toZoned(toCalendarDateTime(at).add(step), timeZone, "later");
 }
 
 export type OccurrenceWindow = {

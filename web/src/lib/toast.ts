@@ -10,7 +10,9 @@ notificationsStore.updateState((state) => ({ ...state, limit: TOAST_LIMIT }));
 
 function show(notification: NotificationData) {
   requestToastQueue();
-  notifications.show(notification);
+  // The toast region (components/Toaster) is the live region that announces it; Mantine's own
+  // role="alert" on each toast would have it read twice.
+  notifications.show({ role: "presentation", ...notification });
 }
 
 /** A failed action: red, with the server's message when there is one. */

@@ -1,5 +1,6 @@
 import { Button, Card, Loader, SegmentedControl, Skeleton, Text } from "@mantine/core";
 import "@mantine/core/styles/Card.layer.css";
+import "@mantine/core/styles/FloatingIndicator.layer.css";
 import "@mantine/core/styles/SegmentedControl.layer.css";
 import "@mantine/core/styles/Skeleton.layer.css";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";

@@ -7,7 +7,7 @@ import { requestCode, verifyCode } from "../api/auth.ts";
 import { hasStatus } from "../api/fetcher.ts";
 import { IconCalendar, IconMail, IconShield, IconSparkles, PressaMark } from "../components/Icons/Icons.tsx";
 import { useT } from "../i18n/i18n.tsx";
-import { failureText, serverMessage, translateMessage } from "../lib/messages.ts";
+import { errorText, failureText, serverMessage } from "../lib/messages.ts";
 import { usePageTitle } from "../lib/pageTitle.ts";
 import { toastError } from "../lib/toast.ts";
 import classes from "./Auth.module.css";
@@ -49,7 +49,7 @@ function EmailStep({ onSent }: { onSent: (email: string, alreadySent: boolean) =
     event.preventDefault();
     const parsed = v.safeParse(EmailSchema, email);
     if (!parsed.success) {
-      setError(translateMessage(t, parsed.issues[0].message));
+      setError(errorText(t, parsed.issues[0].message));
       return;
     }
     setSending(true);
@@ -112,7 +112,7 @@ function CodeStep({ email, alreadySent, onBack }: CodeStepProps) {
     event.preventDefault();
     const parsed = v.safeParse(CodeSchema, code);
     if (!parsed.success) {
-      setError(translateMessage(t, parsed.issues[0].message));
+      setError(errorText(t, parsed.issues[0].message));
       return;
     }
     setVerifying(true);

@@ -27,7 +27,7 @@ import { useProjectNow } from "../hooks/useProjectNow.ts";
 import { useRouteProject } from "../hooks/useRouteProject.ts";
 import { useT } from "../i18n/i18n.tsx";
 import { usePageTitle } from "../lib/pageTitle.ts";
-import { postMessage } from "../lib/postMessages.ts";
+import { reasonText } from "../lib/postMessages.ts";
 import { projectPath } from "../lib/projectSections.ts";
 import { clockText, projectTimeZone, zonedAt } from "../lib/projectTime.ts";
 import { type CalendarPost, calendarPosts, isVirtualPost, seriesOccurrences, stoppedSeries } from "../lib/recurrence.ts";
@@ -186,7 +186,7 @@ export default function SchedulePage() {
                   {t("schedule.seriesStoppedTitle", { series: seriesName(t, series, timeZone) })}
                 </Text>
                 <Text size="sm" c="dimmed">
-                  {postMessage(t, series.lastError ?? "schedule.seriesOutOfDrafts")}
+                  {reasonText(t, series.lastError ?? "schedule.seriesOutOfDrafts")}
                 </Text>
               </div>
               <Anchor component="button" type="button" size="sm" fw={500} onClick={() => setDetailsId(series.id)} className={classes.stoppedAction}>

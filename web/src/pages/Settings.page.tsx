@@ -1,5 +1,7 @@
-import { Card, NativeSelect, Text } from "@mantine/core";
+import { Card, type MantineColorScheme, NativeSelect, SegmentedControl, Text, useMantineColorScheme } from "@mantine/core";
 import "@mantine/core/styles/Card.layer.css";
+import "@mantine/core/styles/FloatingIndicator.layer.css";
+import "@mantine/core/styles/SegmentedControl.layer.css";
 import { useEffect } from "react";
 import { LANGUAGES } from "../../../api/contract/limits.ts";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
@@ -10,6 +12,8 @@ import { usePageTitle } from "../lib/pageTitle.ts";
 export default function SettingsPage() {
   const t = useT();
   const { language, setLanguage } = useLanguage();
+  // "auto" follows the system (prefers-color-scheme); the choice is kept in this browser.
+  const { colorScheme, setColorScheme } = useMantineColorScheme();
   usePageTitle(t("settings.title"));
 
   // Each language's dictionary is fetched on first use; fetched ahead here, a switch is instant.
@@ -39,6 +43,24 @@ export default function SettingsPage() {
           }}
           data-testid="language-select"
         />
+        <Text size="sm" fw="var(--mantine-font-weight-medium)" mt="lg" mb={4} id="theme-label">
+          {t("settings.theme")}
+        </Text>
+        <SegmentedControl
+          value={colorScheme}
+          onChange={(value) => setColorScheme(value as MantineColorScheme)}
+          data={[
+            { value: "auto", label: t("settings.theme.auto") },
+            { value: "light", label: t("settings.theme.light") },
+            { value: "dark", label: t("settings.theme.dark") },
+          ]}
+          fullWidth
+          aria-labelledby="theme-label"
+          data-testid="theme-switch"
+        />
+        <Text size="xs" c="dimmed" mt={6}>
+          {t("settings.themeHint")}
+        </Text>
       </Card>
     </>
   );

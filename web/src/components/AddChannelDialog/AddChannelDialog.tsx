@@ -7,12 +7,13 @@ import "@mantine/core/styles/RadioIndicator.layer.css";
 import { useEffect, useState, type FormEvent } from "react";
 import * as v from "valibot";
 import { ChannelCreateSchema, channelUsername } from "../../../../api/contract/channels.ts";
+import type { ErrorCode } from "../../../../api/contract/error_codes.ts";
 import { PLATFORMS, WORKING_PLATFORMS } from "../../../../api/contract/limits.ts";
 import { addChannel, useTelegramBot, type ChannelInput } from "../../api/channels.ts";
 import { ApiRequestError, errorMessage } from "../../api/fetcher.ts";
 import { useIsPhone } from "../../hooks/useIsPhone.ts";
 import { useT, type TFunction, type TranslationKey } from "../../i18n/i18n.tsx";
-import { failureText, translateMessage } from "../../lib/messages.ts";
+import { errorText, failureText, hasCode } from "../../lib/messages.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { IconAlert, IconExternalLink, IconInfo, IconLink } from "../Icons/Icons.tsx";
 import { PLATFORM_NAMES, PlatformMark, type Platform } from "../PlatformMark/PlatformMark.tsx";
@@ -29,16 +30,16 @@ type AddChannelDialogProps = {
 
 const isWorking = (platform: Platform) => (WORKING_PLATFORMS as readonly string[]).includes(platform);
 
-/** Channel errors whose server text names the channel; the interface words them itself. */
-const CHANNEL_ERRORS: Record<string, TranslationKey> = {
-  "channels.notFound": "channels.error.notFound",
-  "channels.notAChannel": "channels.error.notAChannel",
-  "channels.botNotAdmin": "channels.error.botNotAdmin",
-  "channels.missingPostPermission": "channels.error.missingPostPermission",
-  "channels.platformUnavailable": "channels.error.platformUnavailable",
-  "telegram.notConfigured": "channels.error.botNotConfigured",
-  "telegram.unreachable": "channels.error.telegramUnreachable",
-};
+/** Channel errors said with the channel's and the bot's names, as the dialog knows them. */
+const CHANNEL_ERRORS = new Set<string>([
+  "channels.notFound",
+  "channels.notAChannel",
+  "channels.botNotAdmin",
+  "channels.missingPostPermission",
+  "channels.platformUnavailable",
+  "telegram.notConfigured",
+  "telegram.unreachable",
+] satisfies ErrorCode[]);
 
 type ErrorContext = { handle: string; bot: string; channel: string };
 
@@ -52,17 +53,16 @@ function connectFailureText(t: TFunction, error: unknown, { handle, bot, channel
   const message = errorMessage(error) ?? "";
   const lower = message.toLowerCase();
   // These name the admin too, but are not about writing to the bot.
-  if (code === "channels.approverNotAdmin") return t("channels.error.approverNotAdmin", { handle, channel });
-  if (code === "channels.alreadyConnected") return t("channels.error.alreadyConnected", { channel });
+  if (code === "channels.approverNotAdmin") return t("channels.approverNotAdmin", { handle, channel });
+  if (code === "channels.alreadyConnected") return t("channels.alreadyConnected", { channel });
   if (
     code === "channels.adminNotRegistered" ||
     /(has not|hasn't) messaged the bot|must message the bot/i.test(message) ||
     (handle !== "" && lower.includes(`@${handle.toLowerCase()}`))
   ) {
-    return bot ? t("channels.error.adminNotRegistered", { handle, bot }) : t("channels.error.adminNotRegisteredNoBot", { handle });
+    return bot ? t("channels.adminNotRegistered", { handle, bot }) : t("channels.error.adminNotRegisteredNoBot", { handle });
   }
-  const known = code ? CHANNEL_ERRORS[code] : undefined;
-  if (known) return t(known, { channel, bot: bot || t("channels.ourBot") });
+  if (code && CHANNEL_ERRORS.has(code)) return t(code as TranslationKey, { channel, bot: bot || t("channels.ourBot") });
   return failureText(t, error, "channels.connectFailedText");
 }
 
@@ -98,7 +98,7 @@ export function AddChannelDialog({ projectId, adminHandle, limitReached, opened,
     event.preventDefault();
     const parsed = v.safeParse(ChannelCreateSchema, { type: platform, link });
     if (!parsed.success) {
-      setLinkError(translateMessage(t, parsed.issues[0].message));
+      setLinkError(errorText(t, parsed.issues[0].message));
       return;
     }
     const input: ChannelInput = { type: parsed.output.type, link: parsed.output.link };
@@ -109,12 +109,11 @@ export function AddChannelDialog({ projectId, adminHandle, limitReached, opened,
       toastSuccess(t("channels.connected"), channel.link);
       onClose();
     } catch (error) {
-      const code = error instanceof ApiRequestError ? error.body?.code : undefined;
-      if (code === "channels.limitReached") {
+      if (hasCode(error, "channels.limitReached")) {
         toastError(t("channels.limitReachedTitle"), t("channels.limitReachedText"));
         onClose();
-      } else if (code === "validation") {
-        setLinkError(translateMessage(t, errorMessage(error) ?? ""));
+      } else if (hasCode(error, "channels.linkRequired", "channels.linkInvalid", "channels.platformInvalid")) {
+        setLinkError(failureText(t, error, "channels.connectFailedText"));
       } else {
         const username = channelUsername(input.link);
         const text = connectFailureText(t, error, {

@@ -8,9 +8,9 @@ import {
   isWebAddress,
 } from "../../../../api/contract/bug_reports.ts";
 import { updateBugReportStatus } from "../../api/admin.ts";
-import { errorMessage } from "../../api/fetcher.ts";
 import { type TranslationKey, useT } from "../../i18n/i18n.tsx";
 import { formatAdminDateTime } from "../../lib/formatDate.ts";
+import { serverMessage } from "../../lib/messages.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { BugReportStatusBadge } from "./BugReportStatusBadge.tsx";
 import classes from "./BugReportTable.module.css";
@@ -52,7 +52,7 @@ export function BugReportTable({ reports, texts }: BugReportTableProps) {
         text("statusChangedText", { id: report.id, status: t(`bugReport.status.${status}`) }),
       );
     } catch (error) {
-      toastError(text("statusFailed"), errorMessage(error));
+      toastError(text("statusFailed"), serverMessage(t, error));
     } finally {
       setSaving((ids) => {
         const next = new Set(ids);

@@ -7,7 +7,7 @@ import { useEffect, useState } from "react";
 import { deletePost } from "../../api/posts.ts";
 import { useLanguage, useT } from "../../i18n/i18n.tsx";
 import { LOCALES } from "../../lib/formatDate.ts";
-import { postFailureText } from "../../lib/postMessages.ts";
+import { failureText } from "../../lib/messages.ts";
 import { formatInstant } from "../../lib/projectTime.ts";
 import { type CalendarPost, isVirtualPost } from "../../lib/recurrence.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
@@ -59,7 +59,7 @@ export function DeletePostDialog({ projectId, post, opened, timeZone, onClose, o
       toastSuccess(t("schedule.postDeleted"), t("schedule.postDeletedText"));
       onDeleted();
     } catch (error) {
-      toastError(t("schedule.deleteFailed"), postFailureText(t, error, "common.tryAgainLater"));
+      toastError(t("schedule.deleteFailed"), failureText(t, error, "common.tryAgainLater"));
     } finally {
       setBusy(false);
     }

@@ -11,7 +11,7 @@ import { useProject } from "../../api/projects.ts";
 import { useIsPhone } from "../../hooks/useIsPhone.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { clampInput } from "../../lib/clampInput.ts";
-import { failureText, generationFailureText, translateMessage } from "../../lib/messages.ts";
+import { errorText, failureText, generationFailureText } from "../../lib/messages.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { IconArrowBackUp, IconSparkles } from "../Icons/Icons.tsx";
 import { ImageField } from "../ImageField/ImageField.tsx";
@@ -177,7 +177,7 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
             ref={titleInput}
             value={values.title}
             onChange={(event) => set("title", event.currentTarget.value)}
-            error={errors.title && translateMessage(t, errors.title)}
+            error={errors.title && errorText(t, errors.title)}
             disabled={saving || generating === "title"}
             data-testid="draft-title"
             classNames={{ wrapper: classes.grow }}
@@ -210,7 +210,7 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
                 set("content", event.currentTarget.value);
                 setReplacedContent(null);
               }}
-              error={errors.content && translateMessage(t, errors.content)}
+              error={errors.content && errorText(t, errors.content)}
               disabled={saving || generating === "post"}
               aria-busy={generating === "post"}
               data-generating={generating === "post" || undefined}

@@ -18,7 +18,7 @@ export function GenerationBanner({ job }: { job: GenerationJob }) {
   const title = running
     ? job.status === "pending"
       ? t("drafts.generationQueued")
-      : t("drafts.generationRunning")
+      : t("drafts.generationWriting")
     : job.status === "failed"
       ? t("drafts.contentGenerationFailed")
       : t("drafts.contentGenerated");

@@ -10,10 +10,10 @@ export function LoadError(
     <Card padding="lg" role="alert" data-testid="load-error">
       <Group justify="space-between" gap="md">
         <Group gap="sm" wrap="nowrap">
-          <Text c="red.7" style={{ display: "inline-flex" }}>
+          <Text c="var(--mantine-color-error)" style={{ display: "inline-flex" }}>
             <IconAlert size={20} />
           </Text>
-          <Text c="red.7">{message}</Text>
+          <Text c="var(--mantine-color-error)">{message}</Text>
         </Group>
         <Button variant="default" onClick={onRetry}>
           {retryLabel}

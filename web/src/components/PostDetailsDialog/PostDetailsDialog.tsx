@@ -12,9 +12,9 @@ import type { Post } from "../../../../api/contract/posts.ts";
 import { publishPost, resolveUncertainPost } from "../../api/posts.ts";
 import { useIsPhone } from "../../hooks/useIsPhone.ts";
 import { useLanguage, useT } from "../../i18n/i18n.tsx";
-import { errorMessage } from "../../api/fetcher.ts";
 import { LOCALES } from "../../lib/formatDate.ts";
-import { postMessage } from "../../lib/postMessages.ts";
+import { serverMessage } from "../../lib/messages.ts";
+import { reasonText } from "../../lib/postMessages.ts";
 import { projectPath } from "../../lib/projectSections.ts";
 import { clockText, formatInstant, formatDayLong, zonedAt } from "../../lib/projectTime.ts";
 import { type CalendarPost, isVirtualPost } from "../../lib/recurrence.ts";
@@ -81,8 +81,7 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
       await publishPost(projectId, post.id);
       toastSuccess(t("schedule.publishSuccess"), t("schedule.publishSuccessText"));
     } catch (error) {
-      const message = errorMessage(error);
-      toastError(t("schedule.publishFailed"), message ? postMessage(t, message) : undefined);
+      toastError(t("schedule.publishFailed"), serverMessage(t, error));
     } finally {
       setPublishing(false);
     }
@@ -98,8 +97,7 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
       else toastSuccess(t("schedule.uncertain.alreadyAnswered"));
       onClose();
     } catch (error) {
-      const message = errorMessage(error);
-      toastError(t("schedule.uncertain.answerFailed"), message ? postMessage(t, message) : undefined);
+      toastError(t("schedule.uncertain.answerFailed"), serverMessage(t, error));
     } finally {
       setAnswering(null);
     }
@@ -188,7 +186,7 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
             data-testid="post-details-error"
             className={classes.error}
           >
-            {postMessage(t, post.lastError)}
+            {reasonText(t, post.lastError)}
             {post.status === "uncertain" && !virtual && (
               <>
                 <Text size="sm" fw={500} mt="sm">

@@ -1,6 +1,7 @@
 import { Modal } from "@mantine/core";
 import "@mantine/core/styles/Modal.layer.css";
 import { useState } from "react";
+import { messageParams } from "../../../../api/contract/error_codes.ts";
 import type { Project } from "../../../../api/contract/projects.ts";
 import { ApiRequestError, errorMessage } from "../../api/fetcher.ts";
 import { updateProject, type ProjectUpdateInput } from "../../api/projects.ts";
@@ -17,12 +18,12 @@ function updateFailureText(t: TFunction, error: unknown, input: ProjectUpdateInp
   const code = error instanceof ApiRequestError ? error.body?.code : undefined;
   const handle = (input.adminHandle ?? "").trim().replace(/^@/, "");
   if (code === "channels.approverNotAdmin") {
-    const channel = /administrator of (@\w+)/.exec(errorMessage(error) ?? "")?.[1] ?? "";
+    const channel = messageParams(code, errorMessage(error) ?? "")?.channel ?? "";
     return t("projectDialog.error.approverNotAdmin", { handle, channel });
   }
   if (code === "channels.adminNotRegistered") return t("projectDialog.error.adminNotRegistered", { handle });
-  if (code === "projects.approverNotConfirmed") return t("projectDialog.error.approverNotConfirmed");
-  if (code === "telegram.unreachable") return t("channels.error.telegramUnreachable");
+  if (code === "projects.approverNotConfirmed") return t("projects.approverNotConfirmed");
+  if (code === "telegram.unreachable") return t("telegram.unreachable");
   return failureText(t, error, "common.tryAgainLater");
 }
 

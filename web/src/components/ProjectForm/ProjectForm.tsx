@@ -5,7 +5,7 @@ import { DEFAULT_LANGUAGE, DEFAULT_TIMEZONE, WRITING_STYLE_DEFAULTS } from "../.
 import { ProjectCreateSchema, type Project, type WritingStyle } from "../../../../api/contract/projects.ts";
 import type { ProjectUpdateInput } from "../../api/projects.ts";
 import { useT } from "../../i18n/i18n.tsx";
-import { translateMessage } from "../../lib/messages.ts";
+import { errorText } from "../../lib/messages.ts";
 import { timezoneOptions } from "../../lib/timezones.ts";
 import { IconAt } from "../Icons/Icons.tsx";
 import { WritingStyleField } from "../WritingStyleField/WritingStyleField.tsx";
@@ -70,7 +70,7 @@ export function ProjectForm({ project, submitLabel, submitting, onSubmit, onCanc
   // Messages appear after the first submit and then follow every change, in the interface language.
   const errors: FieldErrors = attempted
     ? Object.fromEntries(
-        Object.entries(validate(values).errors).map(([field, message]) => [field, message && translateMessage(t, message)]),
+        Object.entries(validate(values).errors).map(([field, message]) => [field, message && errorText(t, message)]),
       )
     : {};
 

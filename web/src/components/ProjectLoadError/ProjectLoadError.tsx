@@ -8,7 +8,7 @@ export function ProjectLoadError() {
   const t = useT();
   return (
     <Paper withBorder p="xl" ta="center" role="alert">
-      <Text c="red.7" mb={6} style={{ display: "inline-flex" }}>
+      <Text c="var(--mantine-color-error)" mb={6} style={{ display: "inline-flex" }}>
         <IconAlert size={28} />
       </Text>
       <Text fw={600}>{t("project.loadFailed")}</Text>

@@ -1,10 +1,11 @@
-import { ActionIcon, Button, Card, Text, Tooltip, UnstyledButton } from "@mantine/core";
+import { ActionIcon, Button, Card, Text, Tooltip, UnstyledButton, VisuallyHidden } from "@mantine/core";
 import "@mantine/core/styles/Card.layer.css";
 import "@mantine/core/styles/Tooltip.layer.css";
+import "@mantine/core/styles/VisuallyHidden.layer.css";
 import { useMediaQuery } from "@mantine/hooks";
 import { type CalendarDate, isSameMonth } from "@internationalized/date";
 import { useMemo, useState } from "react";
-import { useLanguage, useT } from "../../i18n/i18n.tsx";
+import { type TFunction, useLanguage, useT } from "../../i18n/i18n.tsx";
 import { LOCALES } from "../../lib/formatDate.ts";
 import { clockText, formatDayLong, formatMonthYear, monthGrid, weekdayNames, zonedAt } from "../../lib/projectTime.ts";
 import { type CalendarPost, isVirtualPost } from "../../lib/recurrence.ts";
@@ -107,6 +108,11 @@ function dayState(day: CalendarDate, month: CalendarDate, today: CalendarDate) {
   return { outside: !isSameMonth(day, month), isToday: order === 0, past: order < 0 };
 }
 
+/** What a screen reader says for a day: its date and how many posts it holds ("…, posts: 2"). */
+function dayName(t: TFunction, day: CalendarDate, locale: string, today: CalendarDate, postCount: number) {
+  return `${formatDayLong(day, locale, today.year)}, ${t("schedule.postCount", { count: postCount })}`;
+}
+
 /** Monday to Sunday (spec §9: weeks start on Monday). */
 function WeekdayHeader({ locale }: { locale: string }) {
   return (
@@ -131,6 +137,7 @@ function WideGrid({ month, today, weeks, byDay, locale, onAddPost, onOpenPost }:
             const { outside, isToday, past } = dayState(day, month, today);
             const key = day.toString();
             const dayLabel = formatDayLong(day, locale, today.year);
+            const dayPosts = byDay.get(key) ?? [];
             return (
               <div
                 key={key}
@@ -143,9 +150,10 @@ function WideGrid({ month, today, weeks, byDay, locale, onAddPost, onOpenPost }:
                 data-date={key}
               >
                 <div className={classes.dayHead}>
-                  <span className={classes.dayNumber} aria-label={dayLabel}>
+                  <span className={classes.dayNumber} aria-hidden="true">
                     {day.day}
                   </span>
+                  <VisuallyHidden>{dayName(t, day, locale, today, dayPosts.length)}</VisuallyHidden>
                   {!past && (
                     <Tooltip label={t("schedule.addPostOn", { date: dayLabel })} openDelay={400}>
                       <ActionIcon
@@ -163,7 +171,7 @@ function WideGrid({ month, today, weeks, byDay, locale, onAddPost, onOpenPost }:
                   )}
                 </div>
                 <div className={classes.dayPosts}>
-                  {(byDay.get(key) ?? []).map(({ post, time }) => (
+                  {dayPosts.map(({ post, time }) => (
                     <PostChip key={post.id} post={post} time={time} onOpen={onOpenPost} />
                   ))}
                 </div>
@@ -190,7 +198,6 @@ function PostChip({ post, time, onOpen, large = false }: { post: CalendarPost; t
     "data-virtual": isVirtualPost(post) || undefined,
     "data-no-draft": (isVirtualPost(post) && post.draftId === null) || undefined,
     onClick: () => onOpen(post),
-    "aria-label": `${time}, ${title}, ${t(label)}`,
     "data-testid": "calendar-post",
     "data-post-id": post.id,
     "data-status": statusKind(post),
@@ -199,9 +206,9 @@ function PostChip({ post, time, onOpen, large = false }: { post: CalendarPost; t
   if (large) {
     return (
       <UnstyledButton className={classes.chip} data-large {...common}>
-        <span className={classes.chipTime}>{time}</span>
+        <span className={classes.chipTime}>{time}</span>{" "}
         <span className={classes.chipBody}>
-          <span className={classes.chipTitle}>{title}</span>
+          <span className={classes.chipTitle}>{title}</span>{" "}
           <PostStatusBadge post={post} size="sm" />
         </span>
       </UnstyledButton>
@@ -210,10 +217,12 @@ function PostChip({ post, time, onOpen, large = false }: { post: CalendarPost; t
   return (
     <Tooltip label={post.title ? `${t(label)} · ${time}` : `${title} · ${time}`} openDelay={300}>
       <UnstyledButton className={classes.chip} {...common}>
-        <span className={classes.chipTime}>{time}</span>
+        {/* Named by what it shows (time, title), then its status, which the colour and icon also tell. */}
+        <span className={classes.chipTime}>{time}</span>{" "}
         <span className={classes.chipTitle}>{shownTitle}</span>
         {repeats && <IconRepeat size={12} className={classes.chipIcon} />}
         {showIcon && !isVirtualPost(post) && <Icon size={12} className={classes.chipIcon} />}
+        <VisuallyHidden>, {t(label)}</VisuallyHidden>
       </UnstyledButton>
     </Tooltip>
   );
@@ -258,7 +267,7 @@ function CompactGrid({ month, today, weeks, byDay, locale, onAddPost, onOpenPost
                     data-past={past || undefined}
                     data-selected={key === selectedKey || undefined}
                     aria-pressed={key === selectedKey}
-                    aria-label={`${formatDayLong(day, locale, today.year)}${dayPosts.length ? `, ${t("schedule.postCount", { count: dayPosts.length })}` : ""}`}
+                    aria-label={dayName(t, day, locale, today, dayPosts.length)}
                     onClick={() => setSelected(day)}
                     data-testid="calendar-day"
                     data-date={key}

@@ -1,5 +1,6 @@
 import { Button, Group, Modal, NativeSelect, SegmentedControl, Stack, Text, TextInput } from "@mantine/core";
 import "@mantine/core/styles/Modal.layer.css";
+import "@mantine/core/styles/FloatingIndicator.layer.css";
 import "@mantine/core/styles/SegmentedControl.layer.css";
 import { type CalendarDate, now, parseDate, toCalendarDate } from "@internationalized/date";
 import { useEffect, useState, type FormEvent, type ReactNode } from "react";
@@ -7,12 +8,10 @@ import * as v from "valibot";
 import { SCHEDULE_DIALOG_WIDTH } from "../../lib/ui.ts";
 import type { Draft } from "../../../../api/contract/drafts.ts";
 import { type Post, ScheduleFormSchema } from "../../../../api/contract/posts.ts";
-import { ApiRequestError } from "../../api/fetcher.ts";
 import { type PostWriteInput, schedulePost, updatePost } from "../../api/posts.ts";
 import { useIsPhone } from "../../hooks/useIsPhone.ts";
 import { useT } from "../../i18n/i18n.tsx";
-import { translateMessage } from "../../lib/messages.ts";
-import { postFailureText } from "../../lib/postMessages.ts";
+import { errorText, failureText, hasCode } from "../../lib/messages.ts";
 import { instantOn } from "../../lib/projectTime.ts";
 import { availableDrafts } from "../../lib/recurrence.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
@@ -42,9 +41,6 @@ type ScheduleDialogProps = {
 
 type Values = { date: string; time: string; recurringType: RecurringType; draftId: number | null };
 type Errors = { time?: string; draftId?: string; form?: string };
-
-const PAST_TIME = "Cannot schedule posts in the past. Please select a future time.";
-const INVALID_TIME = "Please enter a valid time in HH:mm format";
 
 /** A friendly first time: on today a few minutes ahead (rounded to 5), otherwise 10:00. */
 function defaultTime(date: CalendarDate, timeZone: string): string {
@@ -140,8 +136,8 @@ export function ScheduleDialog({
     const found: Errors = {};
     if (!parsed.success) {
       const nested = v.flatten<typeof ScheduleFormSchema>(parsed.issues).nested ?? {};
-      if (nested.scheduledTime) found.time = translateMessage(t, nested.scheduledTime[0]);
-      if (nested.title) found.draftId = values.draftId === null ? t("schedule.selectDraft") : translateMessage(t, nested.title[0]);
+      if (nested.scheduledTime) found.time = errorText(t, nested.scheduledTime[0]);
+      if (nested.title) found.draftId = values.draftId === null ? t("schedule.selectDraft") : errorText(t, nested.title[0]);
     }
     if (!recurring && values.draftId === null) found.draftId = t("schedule.selectDraft");
     let date: CalendarDate | null = null;
@@ -151,9 +147,9 @@ export function ScheduleDialog({
       found.form = t("schedule.form.invalidDate");
     }
     const at = date && !found.time ? instantOn(date, values.time, timeZone) : null;
-    if (date && !found.time && !at) found.time = translateMessage(t, INVALID_TIME);
+    if (date && !found.time && !at) found.time = t("schedule.invalidTime");
     // Spec §5: a time that has passed (e.g. earlier today) is refused before asking the server.
-    if (at && at.compare(now(timeZone)) <= 0) found.form = translateMessage(t, PAST_TIME);
+    if (at && at.compare(now(timeZone)) <= 0) found.form = t("schedule.pastTime");
     if (Object.values(found).some(Boolean) || !at) return { errors: found };
 
     const scheduledFor = at.toAbsoluteString();
@@ -188,12 +184,9 @@ export function ScheduleDialog({
       toastSuccess(editing ? t("schedule.postScheduleUpdated") : t("schedule.postScheduled"));
       onClose();
     } catch (error) {
-      const text = postFailureText(t, error, "common.tryAgainLater");
-      if (error instanceof ApiRequestError) {
-        const { code = "", message = "" } = error.body ?? {};
-        if (code === "schedule.pastTime") setErrors({ form: text });
-        else if (message === "schedule.selectDraft" || message === "schedule.draftAlreadyScheduled") setErrors({ draftId: text });
-      }
+      const text = failureText(t, error, "common.tryAgainLater");
+      if (hasCode(error, "schedule.pastTime")) setErrors({ form: text });
+      else if (hasCode(error, "schedule.selectDraft", "schedule.draftAlreadyScheduled")) setErrors({ draftId: text });
       toastError(t("schedule.scheduleFailed"), text);
     } finally {
       setSaving(false);

@@ -58,7 +58,7 @@ export function SwipeableToast({ data }: { data: NotificationData }) {
       color={color}
       icon={isSuccess ? <IconCheck size={18} /> : <IconAlert size={18} />}
       withBorder
-      // The queue's wrapper already is the live role="alert"; one announcement is enough.
+      // The toast region is the live region (aria-live); one announcement is enough.
       role="presentation"
       onClose={hide}
       closeButtonProps={{ "aria-label": t("common.close") }}

@@ -16,7 +16,9 @@ export function requestToastQueue() {
  * Spec §2/§9 toasts: one at a time (the rest wait in a queue), 5 s each, at most 420px wide,
  * swipe right by 50px to dismiss, and F8 moves focus to the toast region.
  * The region is here from the first paint; what renders the toasts loads when the browser is
- * idle, or with the first toast if that comes sooner.
+ * idle, or with the first toast if that comes sooner. Being a live region from the start, it
+ * has screen readers read each toast as it appears (a region created with its text is not
+ * reliably announced).
  */
 export function Toaster() {
   const t = useT();
@@ -50,7 +52,7 @@ export function Toaster() {
   }, []);
 
   return (
-    <section ref={regionRef} aria-label={t("notifications.region")} tabIndex={-1} data-testid="toast-region">
+    <section ref={regionRef} aria-label={t("notifications.region")} aria-live="polite" tabIndex={-1} data-testid="toast-region">
       {queueWanted && (
         <Suspense fallback={null}>
           <ToastQueue />

@@ -1,0 +1,319 @@
+/*
+ * Every error the API can answer, by code: its one HTTP status and its English message (the
+ * spec's wording where the spec gives one). The API answers `{ message, code }`; the SPA
+ * shows the words of web/src/i18n/<language>.json for the code, so a message may be reworded
+ * for API clients without losing a translation.
+ *
+ * Raised in TypeScript as `new ApiError(code)` (core/errors.ts). SQL functions raise with a
+ * SQLSTATE of core/errors.ts and name the code in the hint:
+ *   raise exception 'Draft not found' using errcode = 'NTFND', hint = 'drafts.notFound';
+ * the SQL's message is answered as it is, so it must read as the code's message here
+ * (tests/api/error_codes.test.ts compares them). Valibot schemas (api/contract/*.ts) name
+ * the code as an issue's message, and api/validate.ts answers the code's message.
+ *
+ * A message's {placeholders} are the names and numbers it carries: filled from `params` (the
+ * limits) or by the raiser (`new ApiError("channels.notAChannel", { params: { channel } })`),
+ * and read back by the SPA (messageParams) for the same placeholders of its own words.
+ * Some messages are the code itself (`drafts.titleRequired`): the spec shows the key, not
+ * English words, and clients have always received it so.
+ */
+import { ADMIN_PAGE_MAX, ADMIN_USER_SEARCH_MAX } from "./admin.ts";
+import { BUG_REPORT_DESCRIPTION_MAX, BUG_REPORT_STATUSES } from "./bug_reports.ts";
+import {
+  POSTS_RANGE_MAX_DAYS,
+  PROJECT_DESCRIPTION_MAX,
+  PROJECT_NAME_MAX,
+  PROJECT_SOURCES_MAX,
+  PUBLISHED_PAGE_MAX,
+  SIGN_IN_CODE_LENGTH,
+  WRITING_STYLE_RANGES,
+} from "./limits.ts";
+
+export type ErrorParams = Record<string, string | number>;
+type ErrorEntry = { status: number; message: string; params?: ErrorParams };
+
+const { formality, seriousness, emojiUsage } = WRITING_STYLE_RANGES;
+const itself = <C extends string>(code: C) => ({ status: 400, message: code }) as const;
+
+export const ERROR_CODES = {
+  // ── the request itself ──
+  badRequest: { status: 400, message: "Bad request" }, // with Hono's own words when it has some
+  "request.malformedJson": { status: 400, message: "Malformed JSON in request body" },
+  "request.notJsonObject": { status: 400, message: "The request body must be a JSON object" },
+  "request.notMultipart": { status: 400, message: "Expected a multipart/form-data body" },
+  "request.malformedAddress": { status: 400, message: "The address is malformed" },
+  tooLarge: { status: 413, message: "The request body is too large" },
+  validation: { status: 400, message: "Invalid input" }, // with valibot's own words (a schema without a code)
+  notFound: { status: 404, message: "Not found" },
+  unauthorized: { status: 401, message: "Please sign in" },
+  forbidden: { status: 403, message: "Only administrators can do this" },
+  crossSite: { status: 403, message: "Cross-site requests are not allowed" },
+  internal: { status: 500, message: "Something went wrong on our side. Please try again." },
+  "health.databaseUnreachable": { status: 503, message: "The database is not reachable" },
+
+  // ── a SQL refusal without a precise code, and PostgreSQL's own errors (core/errors.ts) ──
+  invalid: { status: 400, message: "The input breaks a rule of the product" },
+  rateLimited: { status: 429, message: "Too many requests. Please wait and try again." },
+  quotaReached: { status: 409, message: "A limit of this account is reached" },
+  "data.ruleViolated": { status: 400, message: "The data does not satisfy the product's rules" },
+  "data.valueMissing": { status: 400, message: "A required value is missing" },
+  "data.wrongFormat": { status: 400, message: "A value has the wrong format" },
+  "data.outOfRange": { status: 400, message: "A number is out of range" },
+  "data.alreadyExists": { status: 409, message: "This already exists" },
+  "data.referenceMissing": { status: 404, message: "A referenced item does not exist" },
+
+  // ── sign-in ──
+  "auth.invalidEmail": { status: 400, message: "Invalid email" },
+  "auth.codeLength": {
+    status: 400,
+    message: "String must contain exactly {length} character(s)",
+    params: { length: SIGN_IN_CODE_LENGTH },
+  },
+  "auth.invalidCode": { status: 400, message: "Invalid or expired code" },
+  "auth.notSignedIn": { status: 401, message: "Not signed in" },
+  "auth.tooManyCodes": { status: 429, message: "Too many codes requested for this e-mail. Please wait 10 minutes and try again." },
+  "auth.tooManyAttempts": {
+    status: 429,
+    message: "Too many sign-in attempts from this network. Please wait a few minutes and try again.",
+  },
+
+  // ── projects ──
+  "projects.notFound": { status: 404, message: "Project not found" },
+  "projects.quotaReached": { status: 409, message: "An account can have at most {max} projects. Delete one you no longer need." },
+  "projects.approverNotConfirmed": { status: 409, message: "The new admin @{handle} is not confirmed as an administrator of {channel}" },
+  "projects.nameRequired": { status: 400, message: "Project name is required" },
+  "projects.nameTooLong": { status: 400, message: "Project name must be at most {max} characters", params: { max: PROJECT_NAME_MAX } },
+  "projects.adminHandleRequired": { status: 400, message: "Admin's Telegram handle is required" },
+  "projects.adminHandleInvalid": { status: 400, message: "Invalid Telegram handle format" },
+  "projects.descriptionNotText": { status: 400, message: "Description must be text" },
+  "projects.descriptionTooLong": {
+    status: 400,
+    message: "Description must be at most {max} characters",
+    params: { max: PROJECT_DESCRIPTION_MAX },
+  },
+  "projects.sourcesNotText": { status: 400, message: "Sources must be text" },
+  "projects.sourcesTooLong": { status: 400, message: "Sources must be at most {max} characters", params: { max: PROJECT_SOURCES_MAX } },
+  "projects.timezoneInvalid": { status: 400, message: "Choose a timezone from the list" },
+  "projects.languageInvalid": { status: 400, message: "Language must be ru or en" },
+  "projects.writingStyleInvalid": { status: 400, message: "Invalid writing style" },
+  "projects.formalityNotNumber": { status: 400, message: "Formality must be a number" },
+  "projects.formalityNotWhole": { status: 400, message: "Formality must be a whole number" },
+  "projects.formalityOutOfRange": { status: 400, message: "Formality must be between {min} and {max}", params: formality },
+  "projects.seriousnessNotNumber": { status: 400, message: "Seriousness must be a number" },
+  "projects.seriousnessNotWhole": { status: 400, message: "Seriousness must be a whole number" },
+  "projects.seriousnessOutOfRange": { status: 400, message: "Seriousness must be between {min} and {max}", params: seriousness },
+  "projects.emojiUsageNotNumber": { status: 400, message: "Emoji usage must be a number" },
+  "projects.emojiUsageNotWhole": { status: 400, message: "Emoji usage must be a whole number" },
+  "projects.emojiUsageOutOfRange": { status: 400, message: "Emoji usage must be between {min} and {max}", params: emojiUsage },
+
+  // ── channels and Telegram ──
+  "channels.platformInvalid": { status: 400, message: "Choose a platform: telegram, vk or dzen" },
+  "channels.linkRequired": { status: 400, message: "Channel link is required" },
+  "channels.linkInvalid": {
+    status: 400,
+    message: "Enter the channel's public link: @channel, channel, t.me/channel or https://t.me/channel",
+  },
+  "channels.platformUnavailable": { status: 400, message: "{platform} is not available yet: only Telegram channels can be connected" },
+  "channels.notAChannel": { status: 400, message: "{channel} is not a channel" },
+  "channels.notFound": {
+    status: 400,
+    message: "Channel {channel} was not found in Telegram. Check the link; the channel must be public.",
+  },
+  "channels.botNotAdmin": {
+    status: 400,
+    message: 'The bot is not an administrator of {channel}. Add it as an administrator with the "Post messages" permission.',
+  },
+  "channels.missingPostPermission": {
+    status: 400,
+    message: 'The bot is an administrator of {channel} but lacks the "Post messages" permission. ' +
+      "Turn it on in the channel's administrator settings.",
+  },
+  "channels.approverNotAdmin": {
+    status: 403,
+    message: "@{handle} is not an administrator of {channel} who may post messages. " +
+      `The project's admin must be the channel's creator or an administrator with the "Post messages" permission.`,
+  },
+  "channels.adminNotRegistered": {
+    status: 400,
+    message: "The admin @{handle} has not messaged the bot yet: the admin must message the bot first",
+  },
+  "channels.limitReached": { status: 409, message: "Channel limit reached: a project has one channel" },
+  "channels.alreadyConnected": {
+    status: 409,
+    message: "{channel} is already connected in another project or account. It must be disconnected there first.",
+  },
+  "channels.noSuchChannel": { status: 404, message: "Channel not found" },
+  "telegram.notConfigured": {
+    status: 503,
+    message: "The Telegram bot is not configured on this server (TELEGRAM_BOT_TOKEN is not set)",
+  },
+  "telegram.unauthorized": { status: 503, message: "Telegram refused the bot's token: check TELEGRAM_BOT_TOKEN" },
+  "telegram.unreachable": { status: 503, message: "Telegram is not reachable right now ({description}). Please try again." },
+
+  // ── drafts and uploads ──
+  "drafts.notFound": { status: 404, message: "Draft not found" },
+  "drafts.titleRequired": itself("drafts.titleRequired"),
+  "drafts.titleTooLong": itself("drafts.titleTooLong"),
+  "drafts.invalidContent": itself("drafts.invalidContent"),
+  "drafts.contentTooLong": itself("drafts.contentTooLong"),
+  "drafts.invalidOrder": itself("drafts.invalidOrder"),
+  "drafts.invalidImageType": itself("drafts.invalidImageType"),
+  "drafts.imageTooBig": { status: 413, message: "drafts.imageTooBig" },
+  "drafts.bulkAddFailed": itself("drafts.bulkAddFailed"),
+  "drafts.bulkAddMaxLinesError": itself("drafts.bulkAddMaxLinesError"),
+  "drafts.reorderFailed": itself("drafts.reorderFailed"),
+  "drafts.noSelectedDrafts": itself("drafts.noSelectedDrafts"),
+  "drafts.tooManyDraftsSelected": itself("drafts.tooManyDraftsSelected"),
+  "drafts.cannotDeleteScheduled": { status: 409, message: "drafts.cannotDeleteScheduled" },
+  "drafts.quotaReached": { status: 409, message: "A project can have at most {max} drafts. Delete drafts you no longer need." },
+  "drafts.generationRunning": {
+    status: 409,
+    message: "Content is already being generated for this project; wait for that job to finish",
+  },
+  "jobs.notFound": { status: 404, message: "Job not found" },
+  "uploads.notInProject": { status: 400, message: "The image is not an upload of this project" },
+  "uploads.quotaReached": {
+    status: 409,
+    message: "The images of this account have reached the storage limit. Delete drafts with images you no longer need.",
+  },
+
+  // ── posts: scheduling, approval, deleting ──
+  "posts.notFound": { status: 404, message: "Post not found" },
+  "posts.rangeNotIso": { status: 400, message: "from and to must both be ISO timestamps, e.g. 2026-11-01T00:00:00Z" },
+  "posts.rangeReversed": { status: 400, message: "from must be before to" },
+  "posts.rangeTooLong": { status: 400, message: "A range may span at most {days} days", params: { days: POSTS_RANGE_MAX_DAYS } },
+  "posts.publishedQueryInvalid": {
+    status: 400,
+    message: "limit must be between 1 and {max}; before (an ISO time) and beforeId go together",
+    params: { max: PUBLISHED_PAGE_MAX },
+  },
+  "schedule.invalidTime": { status: 400, message: "Please enter a valid time in HH:mm format" },
+  "schedule.titleRequired": { status: 400, message: "Title is required for non-recurring posts" },
+  "schedule.scheduledForMissing": { status: 400, message: "scheduledFor must be an ISO timestamp" },
+  "schedule.scheduledForInvalid": { status: 400, message: "scheduledFor must be an ISO timestamp with a timezone" },
+  "schedule.isRecurringInvalid": { status: 400, message: "isRecurring must be true or false" },
+  "schedule.recurringTypeInvalid": { status: 400, message: "recurringType must be none, daily or weekly" },
+  "schedule.inChannelInvalid": {
+    status: 400,
+    message: "inChannel must be true (it is in the channel) or false (send it again)",
+  },
+  "schedule.pastTime": { status: 400, message: "Cannot schedule posts in the past. Please select a future time." },
+  "schedule.noChannel": { status: 400, message: "Connect a channel before scheduling posts" },
+  "schedule.noChannelToPublish": { status: 400, message: "Connect a channel before publishing" },
+  "schedule.selectDraft": itself("schedule.selectDraft"),
+  "schedule.noDraftsForRecurring": itself("schedule.noDraftsForRecurring"),
+  "schedule.draftAlreadyScheduled": itself("schedule.draftAlreadyScheduled"),
+  "schedule.cannotChangeRecurrence": {
+    status: 400,
+    message: "A one-time post cannot become recurring or the other way round; delete it and schedule anew",
+  },
+  "schedule.seriesNotPublishable": { status: 400, message: "A recurring series is sent for approval one occurrence at a time" },
+  "schedule.notPlanned": { status: 400, message: "Only a post in status draft can be sent for approval" },
+  "schedule.captionTooLong": { status: 400, message: "schedule.captionTooLong: {current}/{max}" },
+  "schedule.cannotEditPublished": { status: 409, message: "cannot edit published" },
+  "schedule.cannotEditSending": { status: 409, message: "The post is being published right now and cannot be edited" },
+  "schedule.cannotDeleteSending": { status: 409, message: "The post is being published right now; try again in a moment" },
+  "schedule.channelUnknown": { status: 409, message: "The post's channel is not known, so its message cannot be deleted" },
+  "schedule.channelDeleteFailed": {
+    status: 409,
+    message: "Telegram refused to delete the message from {channel}: {description}. The post was not deleted. " +
+      "Delete the message in Telegram, or delete the post here without removing it from the channel.",
+  },
+  // Telegram could not be asked (network, 5xx): the same words, and trying again may work.
+  "schedule.channelDeleteUnavailable": {
+    status: 503,
+    message: "Telegram refused to delete the message from {channel}: {description}. The post was not deleted. " +
+      "Delete the message in Telegram, or delete the post here without removing it from the channel.",
+  },
+
+  // ── AI ──
+  "ai.notConfigured": {
+    status: 503,
+    message: "AI is not configured on this server: set OPENAI_API_KEY (and OPENAI_BASE_URL / OPENAI_MODEL for another " +
+      "OpenAI-compatible server such as Ollama or vLLM), then restart.",
+  },
+  "ai.rateLimited": { status: 429, message: "Too many AI requests from this account. Please wait a minute and try again." },
+  "ai.dailyBudgetSpent": { status: 429, message: "The daily AI budget of this account is spent. It renews at midnight UTC." },
+  "ai.aborted": { status: 499, message: "The request was cancelled." },
+  "ai.timeout": { status: 504, message: "The AI took too long to answer. Please try again." },
+  "ai.unreachable": { status: 502, message: "The AI server cannot be reached right now. Please try again later." },
+  "ai.unauthorized": { status: 503, message: "The AI server refused our API key: check OPENAI_API_KEY." },
+  "ai.modelNotFound": { status: 503, message: "The AI server does not know the model set in OPENAI_MODEL." },
+  "ai.providerBusy": { status: 503, message: "The AI provider is busy (rate limit reached). Please try again in a minute." },
+  "ai.unavailable": { status: 502, message: "The AI provider had an error. Please try again." },
+  "ai.badRequest": { status: 502, message: "The AI provider refused the request. Please try again." },
+  "ai.failed": { status: 502, message: "The AI request failed. Please try again." },
+  "ai.emptyAnswer": { status: 502, message: "The AI returned an empty answer. Please try again." },
+  "ai.noTitle": { status: 502, message: "The AI returned no title. Please try again." },
+  "ai.tooFewTitles": { status: 502, message: "The AI suggested too few titles. Please try again." },
+  "ai.postLengthInvalid": { status: 400, message: "postLength must be a number" },
+  "ai.titleCountInvalid": { status: 400, message: "count must be a number" },
+  "chat.emptyMessage": itself("chat.emptyMessage"),
+  "chat.messageTooLong": itself("chat.messageTooLong"),
+  "chat.modeInvalid": { status: 400, message: "mode must be general, editor, title or improver" },
+  "chat.historyQueryInvalid": { status: 400, message: "page must be ≥ 1 and limit between 1 and 50" },
+
+  // ── bug reports and administration ──
+  "bugReports.descriptionRequired": { status: 400, message: "Please describe the issue" },
+  "bugReports.descriptionTooLong": {
+    status: 400,
+    message: "The description must be at most {max} characters",
+    params: { max: BUG_REPORT_DESCRIPTION_MAX },
+  },
+  "bugReports.quotaReached": { status: 429, message: "An account can send at most {max} bug reports a day. Please try again later." },
+  "bugReports.notFound": { status: 404, message: "Bug report not found" },
+  "bugReports.statusInvalid": {
+    status: 400,
+    message: "Status must be one of {statuses}",
+    params: { statuses: BUG_REPORT_STATUSES.join(", ") },
+  },
+  "admin.usersQueryInvalid": {
+    status: 400,
+    message: "limit must be between 1 and {max}; after is a user id; q is at most {searchMax} characters",
+    params: { max: ADMIN_PAGE_MAX, searchMax: ADMIN_USER_SEARCH_MAX },
+  },
+  "admin.bugReportsQueryInvalid": {
+    status: 400,
+    message: "limit must be between 1 and {max}; before (an ISO time) and beforeId go together",
+    params: { max: ADMIN_PAGE_MAX },
+  },
+} as const satisfies Record<string, ErrorEntry>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === "string" && Object.hasOwn(ERROR_CODES, code);
+}
+
+/** The numbers the catalogue fills in itself (the limits a message names). */
+export function errorParams(code: ErrorCode): ErrorParams {
+  return (ERROR_CODES[code] as ErrorEntry).params ?? {};
+}
+
+/** The code's message with its placeholders filled: the catalogue's own params, then `params`. */
+export function errorMessage(code: ErrorCode, params: ErrorParams = {}): string {
+  const values = { ...errorParams(code), ...params };
+  return ERROR_CODES[code].message.replace(/\{(\w+)\}/g, (placeholder, name: string) => name in values ? String(values[name]) : placeholder);
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * The names and numbers a text carries, read back against the template it was written
+ * from ("A project can have at most {max} drafts…", "…at most 50 drafts…" → { max: "50" });
+ * undefined when the text was not written from it.
+ */
+export function templateParams(template: string, text: string): Record<string, string> | undefined {
+  const names: string[] = [];
+  const pattern = template
+    .split(/\{(\w+)\}/)
+    .map((part, i) => (i % 2 === 0 ? escapeRegExp(part) : (names.push(part), "(.*?)")))
+    .join("");
+  const match = new RegExp(`^${pattern}$`, "s").exec(text);
+  return match ? Object.fromEntries(names.map((name, i) => [name, match[i + 1]])) : undefined;
+}
+
+/** The names and numbers a message of `code` carries; undefined when it is no message of the code. */
+export function messageParams(code: ErrorCode, message: string): Record<string, string> | undefined {
+  return templateParams(ERROR_CODES[code].message, message);
+}

@@ -1,0 +1,93 @@
+/*
+ * Recurring posts are computed twice: the server steps a series and hands out drafts
+ * (sql/functions/series.sql), and the calendar shows the occurrences to come with the draft
+ * each will take (web/src/lib/recurrence.ts). One table of cases drives both:
+ * tests/sql/posts.test.ts ("recurring rotation") and tests/web/recurrence.test.ts.
+ */
+import type { PostStatus } from "../../api/contract/posts.ts";
+
+export type SteppingCase = {
+  name: string;
+  timeZone: string;
+  type: "daily" | "weekly";
+  /** The series' scheduled time, then each next occurrence, as instants. */
+  occurrences: string[];
+};
+
+export const STEPPING_CASES: SteppingCase[] = [
+  {
+    name: "daily keeps the wall-clock time when the clocks go forward (10:00, Berlin)",
+    timeZone: "Europe/Berlin",
+    type: "daily",
+    occurrences: ["2027-03-27T09:00:00.000Z", "2027-03-28T08:00:00.000Z", "2027-03-29T08:00:00.000Z"],
+  },
+  {
+    name: "weekly keeps the wall-clock time when the clocks go forward (09:00, Berlin)",
+    timeZone: "Europe/Berlin",
+    type: "weekly",
+    occurrences: ["2025-03-25T08:00:00.000Z", "2025-04-01T07:00:00.000Z", "2025-04-08T07:00:00.000Z"],
+  },
+  {
+    name: "daily keeps the wall-clock time when the clocks go back (09:00, New York)",
+    timeZone: "America/New_York",
+    type: "daily",
+    occurrences: ["2025-11-01T13:00:00.000Z", "2025-11-02T14:00:00.000Z", "2025-11-03T14:00:00.000Z"],
+  },
+  {
+    name: "weekly keeps the wall-clock time when the clocks go back (09:00, Sydney)",
+    timeZone: "Australia/Sydney",
+    type: "weekly",
+    occurrences: ["2025-03-29T22:00:00.000Z", "2025-04-05T23:00:00.000Z", "2025-04-12T23:00:00.000Z"],
+  },
+  {
+    name: "a time the clocks skip becomes the hour after, and the series stays there (02:30, Berlin)",
+    timeZone: "Europe/Berlin",
+    type: "daily",
+    occurrences: ["2025-03-29T01:30:00.000Z", "2025-03-30T01:30:00.000Z", "2025-03-31T01:30:00.000Z"],
+  },
+  {
+    name: "a time the clocks pass twice is the later one, as in PostgreSQL (02:30, Berlin)",
+    timeZone: "Europe/Berlin",
+    type: "daily",
+    occurrences: ["2025-10-25T00:30:00.000Z", "2025-10-26T01:30:00.000Z", "2025-10-27T01:30:00.000Z"],
+  },
+  {
+    name: "days are the project's, across a month's end (00:30, Moscow)",
+    timeZone: "Europe/Moscow",
+    type: "daily",
+    occurrences: ["2025-03-30T21:30:00.000Z", "2025-03-31T21:30:00.000Z", "2025-04-01T21:30:00.000Z"],
+  },
+];
+
+export type RotationCase = {
+  name: string;
+  /** The project's drafts, in the order they were written. */
+  drafts: { title: string; order: number }[];
+  /** Posts that already hold a draft (by title). */
+  posts: { draft: string; status: PostStatus }[];
+  /** What a daily series' next occurrences take, in turn; null: no draft is left (the series stops). */
+  takes: (string | null)[];
+};
+
+export const ROTATION_CASES: RotationCase[] = [
+  {
+    name: "occurrences take the drafts in order, then the series runs out",
+    drafts: [{ title: "First", order: 0 }, { title: "Second", order: 1 }, { title: "Third", order: 2 }],
+    posts: [],
+    takes: ["First", "Second", "Third", null],
+  },
+  {
+    name: "the drafts' order decides, not the order they were written in",
+    drafts: [{ title: "Later", order: 2 }, { title: "First", order: 0 }, { title: "Middle", order: 1 }],
+    posts: [],
+    takes: ["First", "Middle", "Later", null],
+  },
+  {
+    name: "a draft held by a live or published post is skipped; a rejected or failed post gives it back",
+    drafts: ["Draft", "Scheduled", "Approved", "Sending", "Uncertain", "Published", "Rejected", "Failed"]
+      .map((title, order) => ({ title, order })),
+    posts: (["draft", "scheduled", "approved", "sending", "uncertain", "published", "rejected", "failed"] as const)
+      .map((status) => ({ draft: status[0].toUpperCase() + status.slice(1), status })),
+    takes: ["Rejected", "Failed", null],
+  },
+];

@@ -1,0 +1,79 @@
+/*
+ * One source per limit: the stored functions read the limits they share with TypeScript
+ * from sql/functions/limits.sql, and the project table checks a few in its constraints.
+ * Both sides are read here, so a limit changed on one side only fails.
+ */
+import postgres from "postgres";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import * as limits from "../../api/contract/limits.ts";
+import { areaOf } from "../../sql/schema_files.ts";
+import { freshDatabase } from "../helpers/db.ts";
+import { inRollback, rejects, seedProject } from "../helpers/sql.ts";
+
+let sql: postgres.Sql;
+beforeAll(async () => {
+  sql = postgres(await freshDatabase(), { max: 2, onnotice: () => {} });
+});
+afterAll(() => sql.end());
+
+/** Each limit function with the TypeScript constant the API, the worker and the SPA use. */
+const SHARED: [fn: string, sqlValue: string, typescript: number][] = [
+  ["post_text_max", "app_private.post_text_max()", limits.POST_CONTENT_MAX],
+  ["drafts_per_generation_max", "app_private.drafts_per_generation_max()", limits.DRAFTS_PER_GENERATION_MAX],
+  ["bulk_add_lines_max", "app_private.bulk_add_lines_max()", limits.BULK_ADD_MAX_LINES],
+  ["generated_post_length_default", "app_private.generated_post_length_default()", limits.GENERATED_POST_LENGTH.default],
+  ["sign_in_code_ttl", "extract(epoch from app_private.sign_in_code_ttl()) / 60", limits.SIGN_IN_CODE_TTL_MINUTES],
+  ["session_ttl", "extract(epoch from app_private.session_ttl()) / 86400", limits.SESSION_TTL_DAYS],
+];
+/** Limits only SQL uses: no TypeScript twin to compare. */
+const SQL_ONLY = ["sign_in_code_attempts_max"];
+
+test.each(SHARED)("app_private.%s() is the TypeScript constant", async (_fn, sqlValue, typescript) => {
+  const [row] = await sql.unsafe(`select (${sqlValue})::float8 as value`);
+  expect(row.value).toBe(typescript);
+});
+
+test("every limit function is compared with its TypeScript twin or known to be SQL's alone", async () => {
+  const rows = await sql<{ name: string }[]>`
+    select p.proname as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+    where n.nspname in ('app_public', 'app_private') order by 1`;
+  const limitFunctions = rows.map((r) => r.name).filter((name) => areaOf(name) === "limits");
+  expect(limitFunctions).toEqual([...SHARED.map(([fn]) => fn), ...SQL_ONLY, "supported_timezones"].sort());
+});
+
+test("SQL's timezones are the list the API and the SPA offer, and each one is accepted", async () => {
+  const [{ zones }] = await sql`select app_private.supported_timezones() as zones`;
+  expect(zones).toEqual([...limits.TIMEZONES]);
+  const checked = await sql`
+    select zone, app_private.is_supported_timezone(zone) as supported, exists (select 1 from pg_timezone_names where name = zone) as known
+    from unnest(${[...limits.TIMEZONES, "Europe/Kyiv"]}::text[]) as zone`;
+  expect(checked.filter((r) => !r.supported || !r.known).map((r) => r.zone)).toEqual(["Europe/Kyiv"]);
+  expect(checked.find((r) => r.zone === "Europe/Kyiv")).toMatchObject({ supported: false, known: true });
+});
+
+test("a project's lengths, languages, writing style and defaults are the API's", async () => {
+  await inRollback(sql, async (tx) => {
+    const { userId, project } = await seedProject(tx);
+    expect(project).toMatchObject({
+      timezone: limits.DEFAULT_TIMEZONE,
+      language: limits.DEFAULT_LANGUAGE,
+      writing_style: limits.WRITING_STYLE_DEFAULTS,
+    });
+    const insert = (column: string, value: string) => {
+      const row: Record<string, string> = { user_id: userId, name: "'P'", admin_handle: "'admin_one'", [column]: value };
+      return `insert into app_public.projects (${Object.keys(row)}) values (${Object.values(row)})`;
+    };
+    for (const [column, max] of [["name", limits.PROJECT_NAME_MAX], ["description", limits.PROJECT_DESCRIPTION_MAX], ["sources", limits.PROJECT_SOURCES_MAX]] as const) {
+      await tx.unsafe(insert(column, `repeat('x', ${max})`));
+      await rejects(tx, insert(column, `repeat('x', ${max + 1})`), "23514");
+    }
+    for (const language of limits.LANGUAGES) await tx.unsafe(insert("language", `'${language}'`));
+    await rejects(tx, insert("language", "'de'"), "23514");
+    for (const [key, { min, max }] of Object.entries(limits.WRITING_STYLE_RANGES)) {
+      const style = (level: number) => `'${JSON.stringify({ ...limits.WRITING_STYLE_DEFAULTS, [key]: level })}'`;
+      for (let level = min; level <= max; level++) await tx.unsafe(insert("writing_style", style(level)));
+      await rejects(tx, insert("writing_style", style(min - 1)), "23514");
+      await rejects(tx, insert("writing_style", style(max + 1)), "23514");
+    }
+  });
+});
