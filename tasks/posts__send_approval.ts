@@ -41,11 +41,14 @@ export function sendApproval(sql: Sql, telegram: Api | undefined, storage: FileS
       );
       const ids = await sendPost(telegram, post.adminChatId, post, storage, {
         signal: helpers.abortSignal,
-        replyMarkup: {
-          inline_keyboard: [[
-            { text: texts.approve, callback_data: callbackData("approve", postId) },
-            { text: texts.reject, callback_data: callbackData("reject", postId) },
-          ]],
+        decision: {
+          text: texts.decideAbove,
+          markup: {
+            inline_keyboard: [[
+              { text: texts.approve, callback_data: callbackData("approve", postId) },
+              { text: texts.reject, callback_data: callbackData("reject", postId) },
+            ]],
+          },
         },
       });
       await sql`select app_public.record_approval_sent(${postId}, ${post.adminChatId}, ${[header.message_id, ...ids]}::bigint[])`;

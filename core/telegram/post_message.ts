@@ -1,21 +1,66 @@
 /*
  * How a post looks in Telegram, written once for the channel and for the admin's preview
- * (the preview is the same messages plus buttons). Content is plain text, no parse_mode
- * (DESIGN.md "Post content"). With an image: one photo with the text as caption when it
- * fits Telegram's 1024-character caption; otherwise the photo, then the text — a long
- * caption never fails at publish time.
+ * (the preview is the same messages, then the decision buttons). The text is plain and
+ * literal with Telegram entities for its formatting, never a parse_mode (README "Post
+ * format"). The parts:
+ *   no image        one text message;
+ *   one image       a photo with the text as its caption when it fits Telegram's 1024;
+ *                   otherwise the photo, then the text;
+ *   2-10 images     one album with the caption on its first photo when it fits and the
+ *                   post has no URL buttons (an album cannot carry buttons); otherwise the
+ *                   album, then the text with the buttons.
+ * A long caption never fails at publish time, and every part but the last is reported as
+ * soon as it is out (onPartSent), so a failure or a crash in between still knows what is in
+ * the chat and the post is never half-sent or doubled.
  */
-import { type Api, InputFile } from "grammy";
-import type { InlineKeyboardMarkup } from "grammy/types";
+import { type Api, InputFile, InputMediaBuilder } from "grammy";
+import type { InlineKeyboardMarkup, LinkPreviewOptions, MessageEntity as TelegramEntity } from "grammy/types";
+import type { MessageEntity } from "../../api/contract/entities.ts";
 import { PHOTO_CAPTION_MAX } from "../../api/contract/limits.ts";
+import type { PostOptions } from "../../api/contract/post_options.ts";
 import type { FileStorage } from "../storage.ts";
 import { describeTelegramError, type TelegramFailure } from "./errors.ts";
 
-export type PostForTelegram = { title: string; content: string; imageUrl: string | null };
+export type PostForTelegram = {
+  title: string;
+  content: string;
+  entities?: MessageEntity[];
+  imageUrl: string | null;
+  /** The album, first image first; when absent, imageUrl alone. */
+  imageUrls?: string[];
+  options?: PostOptions;
+};
 
-/** The text that goes out: the content, or the title when the content is empty. */
-export function postText(post: PostForTelegram) {
-  return post.content.trim() !== "" ? post.content : post.title;
+/** The text that goes out with its entities: the content, or the title (plain) when the content is empty. */
+export function postText(post: PostForTelegram): { text: string; entities: TelegramEntity[] } {
+  if (post.content.trim() === "") return { text: post.title, entities: [] };
+  return { text: post.content, entities: (post.entities ?? []) as TelegramEntity[] };
+}
+
+export function postImages(post: PostForTelegram): string[] {
+  return post.imageUrls && post.imageUrls.length > 0 ? post.imageUrls : post.imageUrl ? [post.imageUrl] : [];
+}
+
+export type PostPart = "text" | "photo" | "photo+caption" | "album" | "album+caption";
+
+/** The messages a post takes, in order (see the header). */
+export function postParts(post: PostForTelegram): PostPart[] {
+  const images = postImages(post).length;
+  const fits = postText(post).text.length <= PHOTO_CAPTION_MAX;
+  if (images === 0) return ["text"];
+  if (images === 1) return fits ? ["photo+caption"] : ["photo", "text"];
+  return fits && !post.options?.buttons?.length ? ["album+caption"] : ["album", "text"];
+}
+
+function linkPreview(options: PostOptions | undefined): LinkPreviewOptions {
+  switch (options?.linkPreview ?? "off") {
+    case "above":
+      return { show_above_text: true };
+    case "below":
+      return { show_above_text: false };
+    default:
+      return { is_disabled: true };
+  }
 }
 
 async function photoSource(imageUrl: string, storage: FileStorage): Promise<InputFile | string> {
@@ -26,34 +71,55 @@ async function photoSource(imageUrl: string, storage: FileStorage): Promise<Inpu
   return new InputFile(file.bytes, local[1]);
 }
 
+export type SendOptions = {
+  /**
+   * The preview's decision buttons. They go on the post's last message when that message
+   * has no buttons of its own and is not an album; otherwise on a message of their own,
+   * `decisionText`, right after the post, so they are never mixed up with the post's.
+   */
+  decision?: { markup: InlineKeyboardMarkup; text: string };
+  signal?: AbortSignal;
+  onPartSent?: (ids: number[]) => Promise<void>;
+};
+
 /**
- * Sends the post to a chat; answers the message ids in order. `replyMarkup` goes on the
- * last message (the admin's Approve/Reject buttons). When the post takes two messages,
- * `onPartSent` hears of the photo before the text is sent, so a failure or a crash in
- * between still knows what is in the chat.
+ * Sends the post to a chat; answers the message ids in order (a separate decision message
+ * is last). A preview (`decision` given) notifies the approver even for a silent post.
  */
-export async function sendPost(
-  api: Api,
-  chatId: number,
-  post: PostForTelegram,
-  storage: FileStorage,
-  options: { replyMarkup?: InlineKeyboardMarkup; signal?: AbortSignal; onPartSent?: (ids: number[]) => Promise<void> } = {},
-): Promise<number[]> {
-  const text = postText(post);
-  const markup = options.replyMarkup ? { reply_markup: options.replyMarkup } : {};
-  if (!post.imageUrl) {
-    const message = await api.sendMessage(chatId, text, { ...markup, link_preview_options: { is_disabled: true } }, options.signal);
-    return [message.message_id];
+export async function sendPost(api: Api, chatId: number, post: PostForTelegram, storage: FileStorage, options: SendOptions = {}): Promise<number[]> {
+  const { text, entities } = postText(post);
+  const parts = postParts(post);
+  const urlButtons = post.options?.buttons?.length
+    ? { inline_keyboard: post.options.buttons.map((row) => row.map(({ text, url }) => ({ text, url }))) }
+    : undefined;
+  const decisionOnPost = options.decision && !urlButtons && !parts.at(-1)!.startsWith("album");
+  const lastMarkup = decisionOnPost ? options.decision!.markup : urlButtons;
+  const common = { disable_notification: options.decision ? undefined : post.options?.silent || undefined };
+  const images = postImages(post);
+  const ids: number[] = [];
+
+  for (const [index, part] of parts.entries()) {
+    const last = index === parts.length - 1;
+    const markup = last && lastMarkup ? { reply_markup: lastMarkup } : {};
+    const caption = part.endsWith("+caption") ? { caption: text, caption_entities: entities } : {};
+    if (part === "text") {
+      const message = await api.sendMessage(chatId, text, { ...common, ...markup, entities, link_preview_options: linkPreview(post.options) }, options.signal);
+      ids.push(message.message_id);
+    } else if (part.startsWith("photo")) {
+      const message = await api.sendPhoto(chatId, await photoSource(images[0], storage), { ...common, ...markup, ...caption }, options.signal);
+      ids.push(message.message_id);
+    } else {
+      const media = await Promise.all(images.map(async (url, i) => InputMediaBuilder.photo(await photoSource(url, storage), i === 0 ? caption : {})));
+      const messages = await api.sendMediaGroup(chatId, media, common, options.signal);
+      ids.push(...messages.map((message) => message.message_id));
+    }
+    if (!last) await options.onPartSent?.([...ids]);
   }
-  const photo = await photoSource(post.imageUrl, storage);
-  if (text.length <= PHOTO_CAPTION_MAX) {
-    const message = await api.sendPhoto(chatId, photo, { caption: text, ...markup }, options.signal);
-    return [message.message_id];
+  if (options.decision && !decisionOnPost) {
+    const message = await api.sendMessage(chatId, options.decision.text, { reply_markup: options.decision.markup }, options.signal);
+    ids.push(message.message_id);
   }
-  const first = await api.sendPhoto(chatId, photo, {}, options.signal);
-  await options.onPartSent?.([first.message_id]);
-  const second = await api.sendMessage(chatId, text, { ...markup, link_preview_options: { is_disabled: true } }, options.signal);
-  return [first.message_id, second.message_id];
+  return ids;
 }
 
 /**
