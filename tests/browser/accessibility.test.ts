@@ -1,0 +1,319 @@
+/*
+ * WCAG 2.2 AA as axe-core sees it, in Chromium: every screen and the main dialogs, signed in
+ * and out, in Russian and English, light and dark, at 1440 px and 390 px. Any violation axe
+ * rates serious or critical fails the test, listed with its screen, rule and element.
+ * Also: the theme follows the system until Settings picks one, and that choice is remembered.
+ *
+ * axe-core is a devDependency read from node_modules and evaluated in the page through the
+ * DevTools protocol (the app's CSP allows no inline script); it never enters the SPA bundle.
+ */
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { screenshot } from "../helpers/browser.ts";
+import { projectWithChannel } from "../helpers/publishing.ts";
+import { type Stack, uniqueEmail } from "../helpers/stack.ts";
+import { closeBrowserStack, openBrowserStack } from "../helpers/web.ts";
+
+const AXE_SOURCE = await Deno.readTextFile(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url));
+const TZ = "Europe/Moscow"; // projectWithChannel's project timezone
+const soon = { timeout: 10_000 };
+
+type Scheme = "light" | "dark";
+type Combination = {
+  language: "ru" | "en";
+  scheme: Scheme;
+  width: 1440 | 390;
+  /** Dialogs too: in four of the eight, which between them pair every theme, width and language. */
+  dialogs: boolean;
+  /** "system": the stored setting is "auto" and the emulated system has `scheme`;
+   * "stored": Settings' choice is `scheme` while the system says the opposite. */
+  via: "system" | "stored";
+};
+
+let stack: Stack;
+let browser: Browser;
+let seeded: Awaited<ReturnType<typeof seed>>;
+beforeAll(async () => {
+  ({ stack, browser } = await openBrowserStack({ telegram: true }));
+  seeded = await seed();
+});
+afterAll(async () => {
+  await closeBrowserStack({ stack, browser });
+});
+
+/** A project with a channel, drafts, posts in every colour, a series, a chat; and a bare project. */
+async function seed() {
+  const p = await projectWithChannel(stack, { drafts: ["Утренние новости", "Вечерний дайджест", "Итоги недели", "Анонс выходных"] });
+  await stack.call("PATCH", `${p.base}/drafts/${p.drafts[0].id}`, { content: "Сегодня в городе солнечно, открылся новый парк." }, p.cookie);
+  const hours = (n: number) => new Date(Date.now() + n * 3_600_000).toISOString();
+  const schedule = async (body: Record<string, unknown>) => {
+    const created = await stack.call("POST", `${p.base}/posts`, body, p.cookie);
+    if (created.status !== 201) throw new Error(`schedule: ${created.text}`);
+    return created.json.id as number;
+  };
+  const planned = await schedule({ draftId: p.drafts[1].id, title: "Вечерний дайджест", scheduledFor: hours(3) });
+  const published = await schedule({ draftId: p.drafts[2].id, title: "Итоги недели", scheduledFor: hours(4) });
+  const rejected = await schedule({ draftId: p.drafts[3].id, title: "Анонс выходных", scheduledFor: hours(30) });
+  await schedule({ scheduledFor: hours(5), isRecurring: true, recurringType: "daily" });
+  const link = { [String(p.channel.username)]: `https://t.me/${p.channel.username}/7` };
+  await stack.sql`update app_public.posts set status = 'published', scheduled_for = now() - interval '1 minute',
+    published_at = now() - interval '1 minute', published_links = ${stack.sql.json(link)} where id = ${published}`;
+  await stack.sql`update app_public.posts set status = 'rejected' where id = ${rejected}`;
+  const [owner] = await stack.sql`select user_id from app_public.projects where id = ${p.project.id}`;
+  await stack.sql`insert into app_public.chat_messages (project_id, user_id, role, content) values
+    (${p.project.id}, ${owner.userId}, 'user', 'Предложи идею поста'),
+    (${p.project.id}, ${owner.userId}, 'assistant', 'Расскажите о новом парке: что там есть и как добраться.')`;
+  const bare = await stack.call("POST", "/api/projects", { name: "Без канала", adminHandle: "bare_admin" }, p.cookie);
+  const [plannedRow] = await stack.sql`select scheduled_for from app_public.posts where id = ${planned}`;
+  return { p, bareId: bare.json.id as number, planned, plannedAt: new Date(plannedRow.scheduledFor as string) };
+}
+
+type Finding = { screen: string; rule: string; impact: string; target: string; summary: string };
+/** The part of axe-core's API and results used here. */
+type Axe = {
+  run(context: unknown, options: unknown): Promise<{
+    violations: { id: string; impact?: string | null; nodes: { target: string[]; failureSummary?: string }[] }[];
+  }>;
+};
+
+/** Runs axe on the page (or inside `scope`) and answers its serious and critical violations. */
+async function axe(page: Page, screen: string, scope?: string): Promise<Finding[]> {
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
+  const found = await page.evaluate(async (include) => {
+    const { axe } = window as unknown as { axe: Axe };
+    const { violations } = await axe.run(include ? { include: [include] } : document, { resultTypes: ["violations"] });
+    return violations.flatMap(({ id, impact, nodes }) =>
+      nodes.map((node) => ({
+        rule: id,
+        impact: impact ?? "",
+        target: node.target.join(" "),
+        summary: (node.failureSummary ?? "").split("\n").slice(0, 2).join(" "),
+      }))
+    );
+  }, scope);
+  return found.filter((f) => f.impact === "serious" || f.impact === "critical").map((f) => ({ screen, ...f }));
+}
+
+/** Until every finite animation and transition (a dialog opening, a skeleton fading) is over. */
+async function settled(page: Page) {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity)
+  );
+}
+
+const STORED_LANGUAGE = "pressa.language";
+const STORED_SCHEME = "pressa.color-scheme";
+
+/** A browser context, signed in as the seeded project's owner unless `signedIn` is false. */
+async function newContext(options: BrowserContextOptions, signedIn = true): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  if (signedIn) {
+    const cookie = seeded.p.cookie;
+    const separator = cookie.indexOf("=");
+    await context.addCookies([{ name: cookie.slice(0, separator), value: cookie.slice(separator + 1), url: stack.baseUrl }]);
+  }
+  return context;
+}
+
+async function openContext(combination: Combination, signedIn: boolean): Promise<BrowserContext> {
+  const { language, scheme, width, via } = combination;
+  const system: Scheme = via === "system" ? scheme : scheme === "dark" ? "light" : "dark";
+  const context = await newContext({
+    viewport: { width, height: width > 500 ? 900 : 844 },
+    colorScheme: system,
+    locale: language,
+    // Dialogs open and close without their transitions (what axe sees is the same), which
+    // saves waiting; the last test here checks both kinds of motion.
+    reducedMotion: "reduce",
+  }, signedIn);
+  const stored = via === "system" ? "auto" : scheme;
+  await context.addInitScript(([keys, values]) => {
+    localStorage.setItem(keys[0], values[0]);
+    localStorage.setItem(keys[1], values[1]);
+  }, [[STORED_LANGUAGE, STORED_SCHEME], [language, stored]]);
+  return context;
+}
+
+/**
+ * Opens a path and waits for what shows it is ready: the first time by loading the page, then
+ * the way a link does (history.pushState), which keeps the app and axe loaded.
+ */
+async function visit(page: Page, path: string, ready: string) {
+  if (page.url().startsWith(stack.baseUrl)) {
+    await page.evaluate((to) => {
+      history.pushState(null, "", to);
+      dispatchEvent(new PopStateEvent("popstate"));
+    }, path);
+  } else {
+    await page.goto(`${stack.baseUrl}${path}`);
+  }
+  await expect.poll(() => page.getByTestId(ready).count(), soon).toBeGreaterThan(0);
+  await settled(page);
+}
+
+const shownScheme = (page: Page) => page.evaluate(() => document.documentElement.dataset.mantineColorScheme);
+const label = (c: Combination) => `${c.language} ${c.scheme} (${c.via}) ${c.width}px`;
+
+/** Every screen, and in some combinations every dialog: answers what axe found. */
+async function audit(combination: Combination): Promise<Finding[]> {
+  const { p, bareId, plannedAt } = seeded;
+  const findings: Finding[] = [];
+  const check = async (page: Page, screen: string, scope?: string) => findings.push(...(await axe(page, screen, scope)));
+  const shot = async (page: Page, name: string) => {
+    // As tall a viewport as the page, so the fixed sidebar reaches the bottom of the picture.
+    const size = page.viewportSize()!;
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    if (height > size.height) await page.setViewportSize({ width: size.width, height });
+    await screenshot(page, `a11y-${name.replaceAll(" ", "-")}-${combination.scheme}-${combination.width}-${combination.language}`);
+    if (height > size.height) await page.setViewportSize(size);
+  };
+  /** Opens a screen; checks it is in the combination's scheme and what axe finds; maybe its picture. */
+  const checkScreen = async (page: Page, name: string, path: string, ready: string, picture = false) => {
+    await visit(page, path, ready);
+    const shown = await shownScheme(page);
+    if (shown !== combination.scheme) findings.push({ screen: name, rule: "color scheme", impact: "serious", target: "html", summary: `shows ${shown}` });
+    await check(page, name);
+    if (picture) await shot(page, name);
+  };
+  /** Opens a dialog, checks it, closes it with Escape. */
+  const checkDialog = async (page: Page, name: string, open: () => Promise<void>, ready?: string) => {
+    if (!combination.dialogs) return;
+    await open();
+    const opened = page.getByRole("dialog");
+    await expect.poll(() => opened.count(), soon).toBe(1);
+    if (ready) await expect.poll(() => opened.getByTestId(ready).count(), soon).toBe(1);
+    await settled(page);
+    await check(page, name, '[role="dialog"]');
+    await shot(page, name);
+    await page.keyboard.press("Escape");
+    await expect.poll(() => opened.count(), soon).toBe(0);
+  };
+  const project = `/project/${p.project.id}`;
+
+  // Signed out: the sign-in screen, both steps.
+  const guest = await openContext(combination, false);
+  const out = await guest.newPage();
+  await checkScreen(out, "sign-in", "/auth", "email-input", true);
+  await out.getByTestId("email-input").fill(uniqueEmail("axe"));
+  await out.getByTestId("request-code").click();
+  await expect.poll(() => out.getByTestId("code-input").count(), soon).toBe(1);
+  await settled(out);
+  await check(out, "sign-in code");
+  await guest.close();
+
+  const context = await openContext(combination, true);
+  const page = await context.newPage();
+  await checkScreen(page, "dashboard", "/", "project-card", true);
+  await checkDialog(page, "bug report dialog", () => page.getByTestId("bug-report-button").click());
+  await checkScreen(page, "project", project, "project-approver");
+  await checkScreen(page, "channels", `${project}/channels`, "channel-card");
+  if (combination.dialogs) {
+    await visit(page, `/project/${bareId}/channels`, "channels-empty");
+    await checkDialog(page, "channel add dialog", () => page.getByTestId("add-channel").first().click(), "bot-link");
+  }
+
+  await checkScreen(page, "drafts", `${project}/drafts`, "draft-row", true);
+  await checkDialog(page, "create draft dialog", () => page.getByTestId("new-draft").click());
+  await checkDialog(page, "edit draft dialog", () => page.getByTestId("edit-draft").first().click());
+  await checkDialog(page, "bulk add dialog", () => page.getByTestId("bulk-add").first().click());
+
+  await checkScreen(page, "schedule", `${project}/schedule`, "calendar-post", true);
+  await checkDialog(page, "schedule dialog", () => page.getByTestId("new-post").click());
+  await checkDialog(page, "post details dialog", async () => {
+    // The planned post's day: maybe next month; on a phone it is picked first.
+    const day = new Intl.DateTimeFormat("en-CA", { timeZone: TZ, year: "numeric", month: "2-digit", day: "2-digit" }).format(plannedAt);
+    const cell = page.locator(`[data-testid="calendar-day"][data-date="${day}"]`);
+    if ((await cell.count()) === 0) await page.getByTestId("calendar-next").click();
+    if (combination.width < 500) await cell.click();
+    await page.locator(`[data-testid="calendar-post"][data-post-id="${seeded.planned}"]`).click();
+  });
+
+  await checkScreen(page, "published", `${project}/published`, "published-post");
+  await checkScreen(page, "assistant", `${project}/ai-assistant`, "chat-message", true);
+  await checkScreen(page, "settings", "/settings", "language-select", true);
+  await context.close();
+  return findings;
+}
+
+const COMBINATIONS: Combination[] = [
+  { language: "ru", scheme: "light", width: 1440, via: "system", dialogs: true },
+  { language: "ru", scheme: "dark", width: 1440, via: "system", dialogs: false },
+  { language: "en", scheme: "light", width: 1440, via: "stored", dialogs: false },
+  { language: "en", scheme: "dark", width: 1440, via: "stored", dialogs: true },
+  { language: "ru", scheme: "light", width: 390, via: "stored", dialogs: false },
+  { language: "ru", scheme: "dark", width: 390, via: "stored", dialogs: true },
+  { language: "en", scheme: "light", width: 390, via: "system", dialogs: true },
+  { language: "en", scheme: "dark", width: 390, via: "system", dialogs: false },
+];
+
+for (const combination of COMBINATIONS) {
+  test(`no serious or critical axe violations: ${label(combination)}`, async () => {
+    const findings = await audit(combination);
+    const counts = new Map<string, number>();
+    for (const f of findings) counts.set(`${f.screen}: ${f.rule}`, (counts.get(`${f.screen}: ${f.rule}`) ?? 0) + 1);
+    if (findings.length) console.log(`${label(combination)}\n${[...counts].map(([k, n]) => `  ${k} ×${n}`).join("\n")}`);
+    expect(findings.map((f) => `${f.screen} · ${f.rule} (${f.impact}) · ${f.target} · ${f.summary}`)).toEqual([]);
+  }, 120_000);
+}
+
+test("the theme follows the system until Settings picks one, which this browser remembers", async () => {
+  const context = await newContext({ viewport: { width: 1280, height: 800 }, colorScheme: "dark" });
+  const page = await context.newPage();
+  await visit(page, "/settings", "theme-switch");
+  const switcher = page.getByRole("radiogroup", { name: "Тема" });
+  expect(await shownScheme(page)).toBe("dark");
+  expect(await switcher.getByRole("radio", { name: "Как в системе" }).isChecked()).toBe(true);
+
+  // The system turns light: so does the app, at once.
+  await page.emulateMedia({ colorScheme: "light" });
+  await expect.poll(() => shownScheme(page), soon).toBe("light");
+
+  // Dark chosen in Settings wins over the light system, and survives a reload.
+  await switcher.getByText("Тёмная").click();
+  await expect.poll(() => shownScheme(page), soon).toBe("dark");
+  expect(await page.evaluate((key) => localStorage.getItem(key), STORED_SCHEME)).toBe("dark");
+  await page.reload();
+  await expect.poll(() => page.getByTestId("theme-switch").count(), soon).toBe(1);
+  expect(await shownScheme(page)).toBe("dark");
+  expect(await switcher.getByRole("radio", { name: "Тёмная" }).isChecked()).toBe(true);
+  await screenshot(page, "a11y-settings-theme-dark");
+
+  // The stored choice applies before the app's code runs: no light flash on a dark choice.
+  const bare = await context.newPage();
+  await bare.route("**/assets/*.js", (route) => route.abort());
+  await bare.goto(`${stack.baseUrl}/settings`);
+  expect(await shownScheme(bare)).toBe("dark");
+  await bare.close();
+
+  // Back to the system's choice.
+  await switcher.getByText("Как в системе").click();
+  await expect.poll(() => shownScheme(page), soon).toBe("light");
+  expect(await page.evaluate((key) => localStorage.getItem(key), STORED_SCHEME)).toBe("auto");
+  await context.close();
+});
+
+test("with reduced motion asked for, hover fades and dialog transitions are skipped", async () => {
+  const transitionOf = async (reducedMotion: "reduce" | "no-preference") => {
+    const context = await newContext({ viewport: { width: 1280, height: 800 }, reducedMotion });
+    const page = await context.newPage();
+    await visit(page, "/", "project-card");
+    const card = await page.getByTestId("project-card").first().evaluate((el) => getComputedStyle(el).transitionDuration);
+    // Right after the click the dialog is either fading in or already there. A transition cut
+    // to 0.01 ms by the reduced-motion rule may still count as running for a frame: not gliding.
+    await page.getByTestId("bug-report-button").click();
+    await expect.poll(() => page.getByRole("dialog").count(), soon).toBe(1);
+    const gliding = await page.evaluate(() =>
+      document.getAnimations().filter((a) => {
+        const timing = a.effect?.getTiming();
+        return a.playState === "running" && timing?.iterations !== Infinity && Number(timing?.duration) > 1;
+      }).length
+    );
+    await context.close();
+    return { card, gliding };
+  };
+  const moving = await transitionOf("no-preference");
+  expect(moving.card).toMatch(/^0\.12s/);
+  const still = await transitionOf("reduce");
+  expect(parseFloat(still.card)).toBeLessThan(0.001);
+  expect(still.gliding).toBe(0);
+});
