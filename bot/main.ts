@@ -25,7 +25,7 @@ const runner = run(bot);
 
 // Liveness for GET /api/health: the bot says it is polling every 10 s.
 const beat = () =>
-  sql`select app_public.worker_heartbeat(${[`bot:${Deno.pid}`]}::text[])`.catch((error) => log("warn", "bot heartbeat failed", { error }));
+  sql`select app_public.record_heartbeat(${[`bot:${Deno.pid}`]}::text[])`.catch((error) => log("warn", "bot heartbeat failed", { error }));
 await beat();
 const heartbeat = setInterval(beat, 10_000);
 

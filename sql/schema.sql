@@ -249,7 +249,7 @@ create table app_public.posts (
   is_recurring boolean default false not null,
   recurring_type text default 'none'::text not null,
   recurring_last_post timestamp with time zone,
-  approval_message_ids jsonb default '{}'::jsonb not null,
+  approval_preview jsonb default '{}'::jsonb not null,
   published_links jsonb default '{}'::jsonb not null,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
@@ -263,7 +263,7 @@ create table app_public.posts (
   approved_chat_id bigint,
   channel_chat_id bigint,
   image_key text generated always as (app_private.upload_key(image_url)) stored,
-  constraint posts_approval_message_ids_check CHECK ((jsonb_typeof(approval_message_ids) = 'object'::text)),
+  constraint posts_approval_preview_check CHECK ((jsonb_typeof(approval_preview) = 'object'::text)),
   constraint posts_channel_message_ids_check CHECK ((jsonb_typeof(channel_message_ids) = 'array'::text)),
   constraint posts_content_check CHECK ((length(content) <= 20000)),
   constraint posts_draft_id_fkey FOREIGN KEY (draft_id) REFERENCES app_public.drafts(id) ON DELETE SET NULL,
@@ -332,4 +332,4 @@ create table app_public.users (
 CREATE INDEX users_email_trgm_idx ON app_public.users USING gin (email gin_trgm_ops);
 CREATE TRIGGER _100_touch BEFORE UPDATE ON app_public.users FOR EACH ROW EXECUTE FUNCTION app_private.touch_updated_at();
 
-create type app_public.post_delivery as (post_id bigint, status text, title text, content text, image_url text, scheduled_for timestamp with time zone, channel_chat_id bigint, channel_link text, admin_chat_id bigint, approval_message_ids jsonb, channel_message_ids jsonb, last_error text, project_language text, project_timezone text, channel_id bigint, approver_handle text, rights_checked_at timestamp with time zone, sent_chat_id bigint);
+create type app_public.post_delivery as (post_id bigint, status text, title text, content text, image_url text, scheduled_for timestamp with time zone, channel_chat_id bigint, channel_link text, admin_chat_id bigint, approval_preview jsonb, channel_message_ids jsonb, last_error text, project_language text, project_timezone text, channel_id bigint, approver_handle text, rights_checked_at timestamp with time zone, sent_chat_id bigint);

@@ -4,7 +4,7 @@ import type { Sql } from "../core/db.ts";
 import { channelRightsProblem, lostRightsReason, RIGHTS_FRESH_MS } from "../core/telegram/channel_rights.ts";
 
 /** The SQL functions that answer one app_public.post_delivery (never a name from outside). */
-type DeliveryFunction = "app_public.post_delivery_info" | "app_public.begin_sending" | "app_public.post_for_approval";
+type DeliveryFunction = "app_public.post_delivery_info" | "app_public.begin_sending" | "app_public.claim_post_for_approval";
 
 export type Delivery = {
   postId: number;
@@ -16,7 +16,8 @@ export type Delivery = {
   channelChatId: number | null;
   channelLink: string | null;
   adminChatId: number | null;
-  approvalMessageIds: { chatId?: number; messageIds?: number[]; buttonsMessageId?: number };
+  /** The approval preview: once sent, the approver's chat, its messages and the one with the buttons (before that, the claim of the job sending it). */
+  approvalPreview: { chatId?: number; messageIds?: number[]; buttonsMessageId?: number };
   channelMessageIds: number[];
   lastError: string | null;
   projectLanguage: string;
@@ -34,7 +35,7 @@ export async function deliveryQuery(sql: Sql, fn: DeliveryFunction, args: (numbe
   const placeholders = args.map((_, i) => `$${i + 1}`).join(", ");
   const [row] = await sql.unsafe<Delivery[]>(
     `select (d).post_id, (d).status, (d).title, (d).content, (d).image_url, (d).scheduled_for, (d).channel_chat_id,
-            (d).channel_link, (d).admin_chat_id, coalesce((d).approval_message_ids, '{}') as approval_message_ids,
+            (d).channel_link, (d).admin_chat_id, coalesce((d).approval_preview, '{}') as approval_preview,
             coalesce((d).channel_message_ids, '{}') as channel_message_ids, (d).last_error,
             coalesce((d).project_language, 'ru') as project_language,
             coalesce((d).project_timezone, 'Europe/Moscow') as project_timezone,

@@ -23,7 +23,7 @@ export function sendApproval(sql: Sql, telegram: Api | undefined, storage: FileS
     const parsed = v.safeParse(Payload, payload);
     if (!parsed.success) return helpers.logger.error("posts__send_approval: malformed payload, dropped");
     const { postId } = parsed.output;
-    const post = await deliveryQuery(sql, "app_public.post_for_approval", [postId, helpers.job.id]);
+    const post = await deliveryQuery(sql, "app_public.claim_post_for_approval", [postId, helpers.job.id]);
     if (!post) return; // already sent, or the post moved on
     const fail = (reason: string) => sql`select app_public.record_approval_failed(${postId}, ${reason})`;
     if (!telegram) return void await fail("The Telegram bot is not configured on the server");

@@ -97,7 +97,7 @@ export async function startWorker(connectionString: string, config: Config, log:
 
   const beat = async () => {
     try {
-      if (workerIds.size > 0) await sql`select app_public.worker_heartbeat(${[...workerIds]}::text[])`;
+      if (workerIds.size > 0) await sql`select app_public.record_heartbeat(${[...workerIds]}::text[])`;
       const [{ n }] = await sql<{ n: number }[]>`select app_public.recover_from_dead_workers(${DEAD_WORKER_AFTER}::interval) as n`;
       if (n > 0) log("warn", `${n} post(s) left in sending by a dead worker are now uncertain`);
     } catch (err) {

@@ -13,7 +13,7 @@ type DeliveryInfo = {
   scheduledFor: string;
   projectLanguage: string;
   projectTimezone: string;
-  approvalMessageIds: { messageIds?: number[] };
+  approvalPreview: { messageIds?: number[] };
 };
 
 async function quietly(action: Promise<unknown>) {
@@ -49,7 +49,7 @@ export function approval({ sql }: BotDeps) {
       const decision = action === "approve" ? texts.approved(when) : texts.rejected;
       await ctx.answerCallbackQuery({ text: decision });
       await quietly(ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } }));
-      const headerId = post.approvalMessageIds.messageIds?.[0];
+      const headerId = post.approvalPreview.messageIds?.[0];
       if (headerId) {
         await quietly(ctx.api.editMessageText(ctx.chat.id, headerId, `${texts.approvalRequest(post.channelLink ?? "", when)}\n\n${decision}`));
       }

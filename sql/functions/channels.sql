@@ -32,9 +32,7 @@ begin
   loop
     perform app_private.retract_approval(v_post, p_retract);
     perform app_private.unqueue_post_jobs(v_post.id);
-    update app_public.posts set status = 'draft', approval_message_ids = '{}', approval_chat_id = null,
-      approved_chat_id = null, last_error = p_reason
-    where id = v_post.id;
+    perform app_private.withdraw_approval(v_post.id, p_reason);
   end loop;
 end;
 $function$;
@@ -156,7 +154,7 @@ AS $function$
      sent anything (the former approver may no longer be entitled to see the post) */
   update app_public.posts set status = 'failed', last_error = p_reason, sending_worker_id = null
   where id = p_post_id
-    and (status = 'approved' or (status = 'scheduled' and not (approval_message_ids ? 'chatId')))
+    and (status = 'approved' or (status = 'scheduled' and not (approval_preview ? 'chatId')))
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.project_channels(p_user_id bigint, p_project_id bigint)

@@ -16,6 +16,16 @@ AS $function$
     exists (select 1 from app_private.worker_heartbeats where worker_id like 'bot:%')
 $function$;
 
+CREATE OR REPLACE FUNCTION app_public.record_heartbeat(p_worker_ids text[])
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  /* why: a live worker process says so every few seconds, and so does the bot (as bot:<pid>) */
+  insert into app_private.worker_heartbeats (worker_id, seen_at)
+  select unnest(p_worker_ids), now()
+  on conflict (worker_id) do update set seen_at = excluded.seen_at
+$function$;
+
 CREATE OR REPLACE FUNCTION app_public.recover_from_dead_workers(p_dead_after interval)
  RETURNS integer
  LANGUAGE plpgsql
@@ -56,14 +66,4 @@ begin
   delete from app_private.worker_heartbeats where seen_at < now() - interval '1 day';
   return v_count;
 end;
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.worker_heartbeat(p_worker_ids text[])
- RETURNS void
- LANGUAGE sql
-AS $function$
-  /* why: a live worker says so every few seconds */
-  insert into app_private.worker_heartbeats (worker_id, seen_at)
-  select unnest(p_worker_ids), now()
-  on conflict (worker_id) do update set seen_at = excluded.seen_at
 $function$;

@@ -41,13 +41,70 @@ CREATE OR REPLACE FUNCTION app_private.retract_approval(p_post app_public.posts,
 AS $function$
 /* why: an approval message that no longer applies is edited to say so (its buttons then do nothing) */
 begin
-  if p_post.approval_message_ids ? 'chatId' then
+  if p_post.approval_preview ? 'chatId' then
     perform graphile_worker.add_job('posts__retract_approval', json_build_object(
-      'chatId', p_post.approval_message_ids -> 'chatId',
-      'messageId', p_post.approval_message_ids -> 'buttonsMessageId',
+      'chatId', p_post.approval_preview -> 'chatId',
+      'messageId', p_post.approval_preview -> 'buttonsMessageId',
       'reason', p_reason,
       'language', (select language from app_public.projects where id = p_post.project_id)));
   end if;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.withdraw_approval(p_post_id bigint, p_reason text)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  /* why: a post whose approval no longer holds (no channel to ask, the channel disconnected
+     or replaced) goes back to draft with the reason. It forgets its preview (sent or
+     claimed), the chat that preview asked about and the chat it was approved for, so it
+     needs a new Publish and approval and is never sent to a chat nobody approved. */
+  update app_public.posts set status = 'draft', approval_preview = '{}', approval_chat_id = null,
+    approved_chat_id = null, last_error = p_reason
+  where id = p_post_id
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.claim_post_for_approval(p_post_id bigint, p_job_id text)
+ RETURNS app_public.post_delivery
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: the approval job's guard. An automatic request (2 h before) moves a draft to
+ * scheduled; a manual one already did. Answers null when there is nothing to send (the
+ * preview went out already, another job is sending it, or the post moved on). Content
+ * over Telegram's maximum (post_text_max) fails the post with the reason instead of
+ * sending; a project without a channel leaves it a draft saying so. The claim lets one job
+ * send the preview when the automatic request and Publish meet; the same job retried after
+ * a crash takes its claim back, and any job may take a claim older than two minutes. The
+ * claim records which chat the preview asks about.
+ */
+declare
+  v_post app_public.posts;
+  v_channel app_public.channels;
+begin
+  select * into v_post from app_public.posts where id = p_post_id and not is_recurring for update;
+  if not found or v_post.status not in ('draft', 'scheduled') or v_post.approval_preview ? 'chatId' then
+    return null;
+  end if;
+  if length(v_post.content) > app_private.post_text_max() then
+    update app_public.posts set status = 'failed',
+      last_error = format('schedule.captionTooLong: %s/%s', length(v_post.content), app_private.post_text_max())
+    where id = p_post_id;
+    return null;
+  end if;
+  if v_post.approval_preview ->> 'claimedBy' is distinct from p_job_id
+     and coalesce((v_post.approval_preview ->> 'claimedAt')::timestamptz > now() - interval '2 minutes', false) then
+    return null;
+  end if;
+  v_channel := app_private.project_channel(v_post.project_id);
+  if v_channel.id is null then
+    perform app_private.withdraw_approval(p_post_id, 'Connect a channel before publishing');
+    return null;
+  end if;
+  update app_public.posts set status = 'scheduled', approval_chat_id = v_channel.chat_id,
+    approval_preview = jsonb_build_object('claimedAt', now(), 'claimedBy', p_job_id)
+  where id = p_post_id returning * into v_post;
+  return app_private.delivery(v_post);
 end;
 $function$;
 
@@ -67,8 +124,8 @@ begin
   update app_public.posts p set status = case when p_approve then 'approved' else 'rejected' end,
     approved_chat_id = case when p_approve then p.approval_chat_id end
   where p.id = p_post_id and p.status = 'scheduled'
-    and (p.approval_message_ids ->> 'chatId')::bigint = p_chat_id
-    and (p.approval_message_ids ->> 'buttonsMessageId')::bigint = p_message_id
+    and (p.approval_preview ->> 'chatId')::bigint = p_chat_id
+    and (p.approval_preview ->> 'buttonsMessageId')::bigint = p_message_id
     and p.approval_chat_id = (select c.chat_id from app_public.channels c
                               where c.project_id = p.project_id and c.status = 'connected')
   returning * into v_post;
@@ -82,59 +139,13 @@ begin
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.post_for_approval(p_post_id bigint, p_job_id text)
- RETURNS app_public.post_delivery
- LANGUAGE plpgsql
-AS $function$
-/*
- * why: the approval job's guard. An automatic request (2 h before) moves a draft to
- * scheduled; a manual one already did. Answers null when there is nothing to send (the
- * preview went out already, another job is sending it, or the post moved on). Content
- * over Telegram's maximum (post_text_max) fails the post with the reason instead of
- * sending; a project without a channel leaves it a draft saying so. The claim lets one job
- * send the preview when the automatic request and Publish meet; the same job retried after
- * a crash takes its claim back, and any job may take a claim older than two minutes. The
- * claim records which chat the preview asks about.
- */
-declare
-  v_post app_public.posts;
-  v_channel app_public.channels;
-begin
-  select * into v_post from app_public.posts where id = p_post_id and not is_recurring for update;
-  if not found or v_post.status not in ('draft', 'scheduled') or v_post.approval_message_ids ? 'chatId' then
-    return null;
-  end if;
-  if length(v_post.content) > app_private.post_text_max() then
-    update app_public.posts set status = 'failed',
-      last_error = format('schedule.captionTooLong: %s/%s', length(v_post.content), app_private.post_text_max())
-    where id = p_post_id;
-    return null;
-  end if;
-  if v_post.approval_message_ids ->> 'claimedBy' is distinct from p_job_id
-     and coalesce((v_post.approval_message_ids ->> 'claimedAt')::timestamptz > now() - interval '2 minutes', false) then
-    return null;
-  end if;
-  v_channel := app_private.project_channel(v_post.project_id);
-  if v_channel.id is null then
-    update app_public.posts set status = 'draft', approval_message_ids = '{}', approval_chat_id = null,
-      last_error = 'Connect a channel before publishing'
-    where id = p_post_id;
-    return null;
-  end if;
-  update app_public.posts set status = 'scheduled', approval_chat_id = v_channel.chat_id,
-    approval_message_ids = jsonb_build_object('claimedAt', now(), 'claimedBy', p_job_id)
-  where id = p_post_id returning * into v_post;
-  return app_private.delivery(v_post);
-end;
-$function$;
-
 CREATE OR REPLACE FUNCTION app_public.record_approval_failed(p_post_id bigint, p_reason text)
  RETURNS void
  LANGUAGE sql
 AS $function$
   /* why: the admin could not be reached (blocked the bot, no chat): the post returns to draft with the reason */
-  update app_public.posts set status = 'draft', last_error = p_reason, approval_message_ids = '{}'
-  where id = p_post_id and status = 'scheduled' and not (approval_message_ids ? 'chatId')
+  update app_public.posts set status = 'draft', last_error = p_reason, approval_preview = '{}'
+  where id = p_post_id and status = 'scheduled' and not (approval_preview ? 'chatId')
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.record_approval_sent(p_post_id bigint, p_chat_id bigint, p_message_ids bigint[])
@@ -143,9 +154,9 @@ CREATE OR REPLACE FUNCTION app_public.record_approval_sent(p_post_id bigint, p_c
 AS $function$
   /* why: remembers which message carries the buttons, so only that message can decide;
      a preview sent to someone who is no longer the approver records nothing */
-  update app_public.posts p set approval_message_ids = jsonb_build_object(
+  update app_public.posts p set approval_preview = jsonb_build_object(
       'chatId', p_chat_id, 'messageIds', to_jsonb(p_message_ids), 'buttonsMessageId', p_message_ids[cardinality(p_message_ids)])
-  where p.id = p_post_id and p.status = 'scheduled' and not (p.approval_message_ids ? 'chatId')
+  where p.id = p_post_id and p.status = 'scheduled' and not (p.approval_preview ? 'chatId')
     and exists (select 1 from app_public.channels c where c.project_id = p.project_id and c.status = 'connected'
                 and c.approver_user_id = p_chat_id and c.chat_id = p.approval_chat_id)
   returning true
@@ -162,14 +173,9 @@ AS $function$
  * as it is: what the user asked for is under way.
  */
 declare
-  v_post app_public.posts;
+  v_post app_public.posts := app_private.lock_post(p_user_id, p_project_id, p_post_id);
   v_length int;
 begin
-  perform app_public.get_project(p_user_id, p_project_id);
-  select * into v_post from app_public.posts where id = p_post_id and project_id = p_project_id for update;
-  if not found then
-    raise exception 'Post not found' using errcode = 'NTFND', hint = 'posts.notFound';
-  end if;
   if v_post.is_recurring then
     raise exception 'A recurring series is sent for approval one occurrence at a time' using errcode = 'INVAL', hint = 'schedule.seriesNotPublishable';
   end if;

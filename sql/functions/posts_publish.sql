@@ -11,7 +11,7 @@ AS $function$
   /* why: a post with its project's connected channel and that channel's pinned approver */
   select p_post.id, p_post.status, p_post.title, p_post.content, p_post.image_url, p_post.scheduled_for,
          c.chat_id, c.link, c.approver_user_id,
-         p_post.approval_message_ids, p_post.channel_message_ids, p_post.last_error, pr.language, pr.timezone,
+         p_post.approval_preview, p_post.channel_message_ids, p_post.last_error, pr.language, pr.timezone,
          c.id, c.approver_handle, c.rights_checked_at, p_post.channel_chat_id
   from app_public.projects pr
   left join app_public.channels c on c.project_id = pr.id and c.status = 'connected'
@@ -92,7 +92,6 @@ AS $function$
  */
 declare
   v_post app_public.posts;
-  v_channel app_public.channels;
 begin
   select * into v_post from app_public.posts
   where id = p_post_id and status = 'approved' and scheduled_for <= now() + interval '2 seconds'
@@ -100,12 +99,10 @@ begin
   if not found then
     return null;
   end if;
-  v_channel := app_private.project_channel(v_post.project_id);
-  if v_post.approved_chat_id is null or v_post.approved_chat_id is distinct from v_channel.chat_id then
-    update app_public.posts set status = 'draft', approval_message_ids = '{}', approval_chat_id = null,
-      approved_chat_id = null,
-      last_error = 'The channel changed after this post was approved; publish it again to send it for approval'
-    where id = p_post_id;
+  if v_post.approved_chat_id is null
+     or v_post.approved_chat_id is distinct from (app_private.project_channel(v_post.project_id)).chat_id then
+    perform app_private.withdraw_approval(p_post_id,
+      'The channel changed after this post was approved; publish it again to send it for approval');
     return null;
   end if;
   update app_public.posts set status = 'sending', sending_worker_id = p_worker_id, sending_started_at = now()

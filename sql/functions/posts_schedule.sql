@@ -18,6 +18,55 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION app_private.draft_for_post(p_project_id bigint, p_draft_id bigint, p_post_id bigint)
+ RETURNS app_public.drafts
+ LANGUAGE plpgsql
+ STABLE
+AS $function$
+/*
+ * why: the draft a one-time post takes (scheduling it, or p_post_id when editing it): one
+ * must be chosen, of the post's project, and held by no other post still in play (a
+ * rejected or failed post lets its draft go; posts_one_live_per_draft says the same).
+ */
+declare
+  v_draft app_public.drafts;
+begin
+  if p_draft_id is null then
+    raise exception 'schedule.selectDraft' using errcode = 'INVAL', hint = 'schedule.selectDraft';
+  end if;
+  select * into v_draft from app_public.drafts where id = p_draft_id and project_id = p_project_id;
+  if not found then
+    raise exception 'Draft not found' using errcode = 'NTFND', hint = 'drafts.notFound';
+  end if;
+  if exists (select 1 from app_public.posts where draft_id = p_draft_id and id is distinct from p_post_id
+             and status not in ('rejected', 'failed')) then
+    raise exception 'schedule.draftAlreadyScheduled' using errcode = 'INVAL', hint = 'schedule.draftAlreadyScheduled';
+  end if;
+  return v_draft;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.lock_post(p_user_id bigint, p_project_id bigint, p_post_id bigint)
+ RETURNS app_public.posts
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: the post an owner's request changes (edit, delete, Publish), locked until the change
+ * commits: another user's project is "not found" (projects.notFound), then a post not in
+ * the project (posts.notFound).
+ */
+declare
+  v_post app_public.posts;
+begin
+  perform app_public.get_project(p_user_id, p_project_id);
+  select * into v_post from app_public.posts where id = p_post_id and project_id = p_project_id for update;
+  if not found then
+    raise exception 'Post not found' using errcode = 'NTFND', hint = 'posts.notFound';
+  end if;
+  return v_post;
+end;
+$function$;
+
 CREATE OR REPLACE FUNCTION app_public.delete_post(p_user_id bigint, p_project_id bigint, p_post_id bigint, p_delete_series boolean)
  RETURNS SETOF app_public.posts
  LANGUAGE plpgsql
@@ -29,15 +78,10 @@ AS $function$
  * right now cannot be deleted.
  */
 declare
-  v_post app_public.posts;
+  v_post app_public.posts := app_private.lock_post(p_user_id, p_project_id, p_post_id);
   v_series_id bigint;
   v_row app_public.posts;
 begin
-  perform app_public.get_project(p_user_id, p_project_id);
-  select * into v_post from app_public.posts where id = p_post_id and project_id = p_project_id for update;
-  if not found then
-    raise exception 'Post not found' using errcode = 'NTFND', hint = 'posts.notFound';
-  end if;
   v_series_id := case when v_post.is_recurring then v_post.id else v_post.series_id end;
   for v_row in
     select * from app_public.posts
@@ -148,21 +192,10 @@ begin
     insert into app_public.posts (project_id, title, content, scheduled_for, is_recurring, recurring_type)
     values (p_project_id, coalesce(p_title, ''), coalesce(p_content, ''), p_scheduled_for, true, p_recurring_type)
     returning * into v_post;
-    perform graphile_worker.add_job('posts__spawn_occurrence', json_build_object('seriesId', v_post.id),
-      run_at := greatest(now(), p_scheduled_for - app_private.approval_lead()),
-      job_key := app_private.post_job_key(v_post.id, 'spawn'));
+    perform app_private.queue_series_spawn(v_post, now());
     return v_post;
   end if;
-  if p_draft_id is null then
-    raise exception 'schedule.selectDraft' using errcode = 'INVAL', hint = 'schedule.selectDraft';
-  end if;
-  select * into v_draft from app_public.drafts where id = p_draft_id and project_id = p_project_id;
-  if not found then
-    raise exception 'Draft not found' using errcode = 'NTFND', hint = 'drafts.notFound';
-  end if;
-  if exists (select 1 from app_public.posts where draft_id = p_draft_id and status not in ('rejected', 'failed')) then
-    raise exception 'schedule.draftAlreadyScheduled' using errcode = 'INVAL', hint = 'schedule.draftAlreadyScheduled';
-  end if;
+  v_draft := app_private.draft_for_post(p_project_id, p_draft_id, null);
   insert into app_public.posts (project_id, draft_id, title, content, image_url, scheduled_for)
   values (p_project_id, v_draft.id, v_draft.title, v_draft.content, v_draft.image_url, p_scheduled_for)
   returning * into v_post;
@@ -182,15 +215,10 @@ AS $function$
  * again from its new time (and a series that stopped for lack of drafts runs again).
  */
 declare
-  v_post app_public.posts;
+  v_post app_public.posts := app_private.lock_post(p_user_id, p_project_id, p_post_id);
   v_draft app_public.drafts;
   v_recurring boolean := coalesce(p_recurring_type, 'none') <> 'none';
 begin
-  perform app_public.get_project(p_user_id, p_project_id);
-  select * into v_post from app_public.posts where id = p_post_id and project_id = p_project_id for update;
-  if not found then
-    raise exception 'Post not found' using errcode = 'NTFND', hint = 'posts.notFound';
-  end if;
   if v_post.status = 'published' then
     raise exception 'cannot edit published' using errcode = 'EDPUB', hint = 'schedule.cannotEditPublished';
   end if;
@@ -205,17 +233,7 @@ begin
       using errcode = 'INVAL', hint = 'schedule.cannotChangeRecurrence';
   end if;
   if not v_recurring then
-    if p_draft_id is null then
-      raise exception 'schedule.selectDraft' using errcode = 'INVAL', hint = 'schedule.selectDraft';
-    end if;
-    select * into v_draft from app_public.drafts where id = p_draft_id and project_id = p_project_id;
-    if not found then
-      raise exception 'Draft not found' using errcode = 'NTFND', hint = 'drafts.notFound';
-    end if;
-    if exists (select 1 from app_public.posts where draft_id = p_draft_id and id <> p_post_id
-               and status not in ('rejected', 'failed')) then
-      raise exception 'schedule.draftAlreadyScheduled' using errcode = 'INVAL', hint = 'schedule.draftAlreadyScheduled';
-    end if;
+    v_draft := app_private.draft_for_post(p_project_id, p_draft_id, p_post_id);
   end if;
   perform app_private.retract_approval(v_post, 'edited');
   perform app_private.unqueue_post_jobs(v_post.id);
@@ -228,14 +246,12 @@ begin
     recurring_type = coalesce(p_recurring_type, 'none'),
     status = 'draft',
     recurring_last_post = case when v_recurring then null else recurring_last_post end,
-    approval_message_ids = '{}',
+    approval_preview = '{}',
     last_error = null
   where id = p_post_id
   returning * into v_post;
   if v_recurring then
-    perform graphile_worker.add_job('posts__spawn_occurrence', json_build_object('seriesId', v_post.id),
-      run_at := greatest(now(), app_private.series_next_time(v_post) - app_private.approval_lead()),
-      job_key := app_private.post_job_key(v_post.id, 'spawn'));
+    perform app_private.queue_series_spawn(v_post, now());
   else
     perform app_private.queue_approval(v_post);
   end if;

@@ -120,7 +120,7 @@ begin
       select * from app_public.posts where project_id = p_project_id and status = 'scheduled' for update
     loop
       perform app_private.retract_approval(v_post, 'approverChanged');
-      update app_public.posts set approval_message_ids = '{}', approval_chat_id = null where id = v_post.id;
+      update app_public.posts set approval_preview = '{}', approval_chat_id = null where id = v_post.id;
       perform graphile_worker.add_job('posts__send_approval', json_build_object('postId', v_post.id),
         job_key := app_private.post_job_key(v_post.id, 'approval'), max_attempts := 10);
     end loop;

@@ -13,6 +13,17 @@ AS $function$
          at time zone p_timezone
 $function$;
 
+CREATE OR REPLACE FUNCTION app_private.queue_series_spawn(p_series app_public.posts, p_now timestamp with time zone)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  /* why: a series' next occurrence is made approval_lead before its time, when its approval
+     request is due; at once if that moment has passed (p_now is the clock) */
+  select graphile_worker.add_job('posts__spawn_occurrence', json_build_object('seriesId', p_series.id),
+    run_at := greatest(p_now, app_private.series_next_time(p_series) - app_private.approval_lead()),
+    job_key := app_private.post_job_key(p_series.id, 'spawn'))
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.series_next_time(p_series app_public.posts)
  RETURNS timestamp with time zone
  LANGUAGE sql
@@ -60,8 +71,7 @@ begin
   v_at := app_private.series_next_time(v_series);
   if v_at - app_private.approval_lead() > p_now + interval '1 minute' then
     -- too early (a stale job): wait for the right time
-    perform graphile_worker.add_job('posts__spawn_occurrence', json_build_object('seriesId', v_series.id),
-      run_at := v_at - app_private.approval_lead(), job_key := app_private.post_job_key(v_series.id, 'spawn'));
+    perform app_private.queue_series_spawn(v_series, p_now);
     return null;
   end if;
   select * into v_draft from app_public.available_series_drafts(v_series.project_id) limit 1;
@@ -74,9 +84,7 @@ begin
   returning * into v_occurrence;
   update app_public.posts set recurring_last_post = v_at where id = v_series.id returning * into v_series;
   perform app_private.queue_approval(v_occurrence);
-  perform graphile_worker.add_job('posts__spawn_occurrence', json_build_object('seriesId', v_series.id),
-    run_at := greatest(p_now, app_private.series_next_time(v_series) - app_private.approval_lead()),
-    job_key := app_private.post_job_key(v_series.id, 'spawn'));
+  perform app_private.queue_series_spawn(v_series, p_now);
   return v_occurrence;
 end;
 $function$;

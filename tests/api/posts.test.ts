@@ -109,7 +109,7 @@ describe("scheduling posts", () => {
     expect(Math.abs(Date.parse(runAt!) - (new Date(later).getTime() - 2 * 3600_000))).toBeLessThan(1000);
 
     await stack.call("POST", `${p.base}/posts/${post.id}/publish`, undefined, p.cookie);
-    await expect.poll(async () => (await stack.sql`select approval_message_ids ? 'chatId' as sent from app_public.posts where id = ${post.id}`)[0].sent, { timeout: 10_000 }).toBe(true);
+    await expect.poll(async () => (await stack.sql`select approval_preview ? 'chatId' as sent from app_public.posts where id = ${post.id}`)[0].sent, { timeout: 10_000 }).toBe(true);
     const edited = await stack.call("PUT", `${p.base}/posts/${post.id}`, { draftId: p.drafts[1].id, scheduledFor: inHours(40) }, p.cookie);
     expect(edited.json.status).toBe("draft");
     expect(edited.json.approvalMessageIds).toEqual({});

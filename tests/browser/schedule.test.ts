@@ -116,7 +116,7 @@ test("schedule from the calendar, publish, approve in Telegram, see it green and
 
   // The admin gets the preview in Telegram and approves it.
   const preview = await telegram.waitFor(() => telegram.messages(p.admin.id).find((m) => buttonsOf(m).includes(`approve:${postId}`)), 10_000);
-  await expect.poll(async () => (await stack.sql`select approval_message_ids ? 'chatId' as sent from app_public.posts where id = ${postId}`)[0].sent, { timeout: 10_000 }).toBe(true);
+  await expect.poll(async () => (await stack.sql`select approval_preview ? 'chatId' as sent from app_public.posts where id = ${postId}`)[0].sent, { timeout: 10_000 }).toBe(true);
   const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
   await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
   await expect.poll(() => details.getByTestId("post-status").getAttribute("data-status"), refetch).toBe("approved");

@@ -61,7 +61,7 @@ export async function approvalPreview(stack: Stack, p: ProjectWithChannel, postI
   const telegram = stack.telegram!;
   const preview = await telegram.waitFor(() => telegram.messages(p.admin.id).find((m) => buttonsOf(m).includes(`approve:${postId}`)), timeoutMs);
   const deadline = Date.now() + timeoutMs;
-  while (!(await stack.sql`select approval_message_ids ? 'chatId' as sent from app_public.posts where id = ${postId}`)[0].sent) {
+  while (!(await stack.sql`select approval_preview ? 'chatId' as sent from app_public.posts where id = ${postId}`)[0].sent) {
     if (Date.now() > deadline) throw new Error("the preview was never recorded");
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -172,7 +172,7 @@ test("a new approver: a post waiting for approval is asked of them; the old prev
 
   // only the new approver's press decides
   await expect.poll(async () =>
-    (await stack.sql`select approval_message_ids ->> 'chatId' as chat from app_public.posts where id = ${postId}`)[0].chat, { timeout: 10_000 })
+    (await stack.sql`select approval_preview ->> 'chatId' as chat from app_public.posts where id = ${postId}`)[0].chat, { timeout: 10_000 })
     .toBe(String(ivan.id));
   const query = telegram.userPressesButton(ivan.id, ivan.id, asked.message_id, `approve:${postId}`);
   await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);

@@ -81,15 +81,15 @@ describe("guarded transitions", () => {
       expect(await status(tx, post.id)).toBe("scheduled");
       // pressing Publish again (or after the automatic request) changes nothing and is not an error
       expect((await tx`select (app_public.request_post_approval(${userId}, ${projectId}, ${post.id})).status`)[0].status).toBe("scheduled");
-      const [{ admin }] = await tx`select (app_public.post_for_approval(${post.id}, 'job-1')).admin_chat_id as admin`;
+      const [{ admin }] = await tx`select (app_public.claim_post_for_approval(${post.id}, 'job-1')).admin_chat_id as admin`;
       expect(Number(admin)).toBe(42);
       // another approval job (Publish met the automatic request) finds it claimed; the
       // same job, retried after a crash, takes its claim back
-      expect((await tx`select (app_public.post_for_approval(${post.id}, 'job-2')).post_id`)[0].post_id).toBeNull();
-      expect(Number((await tx`select (app_public.post_for_approval(${post.id}, 'job-1')).post_id`)[0].post_id)).toBe(Number(post.id));
+      expect((await tx`select (app_public.claim_post_for_approval(${post.id}, 'job-2')).post_id`)[0].post_id).toBeNull();
+      expect(Number((await tx`select (app_public.claim_post_for_approval(${post.id}, 'job-1')).post_id`)[0].post_id)).toBe(Number(post.id));
       expect((await tx`select app_public.record_approval_sent(${post.id}, 42, ${[7, 8]}::bigint[]) as ok`)[0].ok).toBe(true);
       // a second approval job finds the preview already sent
-      expect((await tx`select (app_public.post_for_approval(${post.id}, 'job-1')).post_id`)[0].post_id).toBeNull();
+      expect((await tx`select (app_public.claim_post_for_approval(${post.id}, 'job-1')).post_id`)[0].post_id).toBeNull();
 
       // only the buttons message in the admin's chat decides, once
       expect((await tx`select app_public.decide_post(${post.id}, 42, 7, true) is null as stale`)[0].stale).toBe(true);
@@ -118,7 +118,7 @@ describe("guarded transitions", () => {
       const { userId, projectId, drafts } = await seed(tx);
       const [post] = await tx`select * from app_public.schedule_post(${userId}, ${projectId}, ${drafts[0].id}, now() + interval '1 hour', 'none', '', '')`;
       await tx`select app_public.request_post_approval(${userId}, ${projectId}, ${post.id})`;
-      await tx`select app_public.post_for_approval(${post.id}, 'job-1')`;
+      await tx`select app_public.claim_post_for_approval(${post.id}, 'job-1')`;
       expect((await tx`select approval_chat_id from app_public.posts where id = ${post.id}`)[0].approval_chat_id).toBe("-100123");
       // a preview sent to someone who is not the channel's approver records nothing
       expect((await tx`select app_public.record_approval_sent(${post.id}, 77, ${[7, 8]}::bigint[]) as ok`)[0].ok).toBeNull();
@@ -144,7 +144,7 @@ describe("guarded transitions", () => {
       const [post] = await tx`select * from app_public.schedule_post(${userId}, ${projectId}, ${drafts[0].id}, now() + interval '1 hour', 'none', '', '')`;
       await tx`update app_public.posts set status = 'sending', sending_worker_id = 'dead-worker',
                sending_started_at = now() - interval '1 minute' where id = ${post.id}`;
-      await tx`select app_public.worker_heartbeat(${["live-worker"]}::text[])`;
+      await tx`select app_public.record_heartbeat(${["live-worker"]}::text[])`;
       expect((await tx`select app_public.recover_from_dead_workers('10 seconds') as n`)[0].n).toBe(1);
       const [after] = await tx`select status, last_error from app_public.posts where id = ${post.id}`;
       expect(after.status).toBe("uncertain");
@@ -162,7 +162,7 @@ describe("guarded transitions", () => {
     await inRollback(sql, async (tx) => {
       const { userId, projectId, drafts } = await seed(tx);
       const [post] = await tx`select * from app_public.schedule_post(${userId}, ${projectId}, ${drafts[0].id}, now() + interval '1 hour', 'none', '', '')`;
-      await tx`select app_public.worker_heartbeat(${["busy-worker"]}::text[])`;
+      await tx`select app_public.record_heartbeat(${["busy-worker"]}::text[])`;
       await tx`update app_public.posts set status = 'sending', sending_worker_id = 'busy-worker',
                sending_started_at = now() - interval '1 minute' where id = ${post.id}`;
       expect((await tx`select app_public.recover_from_dead_workers('10 seconds') as n`)[0].n).toBe(0);
