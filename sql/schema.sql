@@ -207,9 +207,13 @@ create table app_public.drafts (
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
   image_key text generated always as (app_private.upload_key(image_url)) stored,
+  entities jsonb default '[]'::jsonb not null,
+  options jsonb default '{}'::jsonb not null,
   constraint drafts_content_check CHECK ((length(content) <= 20000)),
+  constraint drafts_entities_check CHECK (((jsonb_typeof(entities) = 'array'::text) AND (jsonb_array_length(entities) <= 100))),
   constraint drafts_image_upload_fkey FOREIGN KEY (image_key, project_id) REFERENCES app_private.uploads(key, project_id) NOT VALID,
   constraint drafts_image_url_check CHECK (((image_url IS NULL) OR (length(image_url) <= 1000))),
+  constraint drafts_options_check CHECK ((jsonb_typeof(options) = 'object'::text)),
   constraint drafts_pkey PRIMARY KEY (id),
   constraint drafts_project_id_fkey FOREIGN KEY (project_id) REFERENCES app_public.projects(id) ON DELETE CASCADE,
   constraint drafts_status_check CHECK ((status = 'draft'::text)),
@@ -263,12 +267,16 @@ create table app_public.posts (
   approved_chat_id bigint,
   channel_chat_id bigint,
   image_key text generated always as (app_private.upload_key(image_url)) stored,
+  entities jsonb default '[]'::jsonb not null,
+  options jsonb default '{}'::jsonb not null,
   constraint posts_approval_preview_check CHECK ((jsonb_typeof(approval_preview) = 'object'::text)),
   constraint posts_channel_message_ids_check CHECK ((jsonb_typeof(channel_message_ids) = 'array'::text)),
   constraint posts_content_check CHECK ((length(content) <= 20000)),
   constraint posts_draft_id_fkey FOREIGN KEY (draft_id) REFERENCES app_public.drafts(id) ON DELETE SET NULL,
+  constraint posts_entities_check CHECK (((jsonb_typeof(entities) = 'array'::text) AND (jsonb_array_length(entities) <= 100))),
   constraint posts_image_upload_fkey FOREIGN KEY (image_key, project_id) REFERENCES app_private.uploads(key, project_id) NOT VALID,
   constraint posts_image_url_check CHECK (((image_url IS NULL) OR (length(image_url) <= 1000))),
+  constraint posts_options_check CHECK ((jsonb_typeof(options) = 'object'::text)),
   constraint posts_pkey PRIMARY KEY (id),
   constraint posts_project_id_fkey FOREIGN KEY (project_id) REFERENCES app_public.projects(id) ON DELETE CASCADE,
   constraint posts_published_links_check CHECK ((jsonb_typeof(published_links) = 'object'::text)),
@@ -332,4 +340,4 @@ create table app_public.users (
 CREATE INDEX users_email_trgm_idx ON app_public.users USING gin (email gin_trgm_ops);
 CREATE TRIGGER _100_touch BEFORE UPDATE ON app_public.users FOR EACH ROW EXECUTE FUNCTION app_private.touch_updated_at();
 
-create type app_public.post_delivery as (post_id bigint, status text, title text, content text, image_url text, scheduled_for timestamp with time zone, channel_chat_id bigint, channel_link text, admin_chat_id bigint, approval_preview jsonb, channel_message_ids jsonb, last_error text, project_language text, project_timezone text, channel_id bigint, approver_handle text, rights_checked_at timestamp with time zone, sent_chat_id bigint);
+create type app_public.post_delivery as (post_id bigint, status text, title text, content text, image_url text, scheduled_for timestamp with time zone, channel_chat_id bigint, channel_link text, admin_chat_id bigint, approval_preview jsonb, channel_message_ids jsonb, last_error text, project_language text, project_timezone text, channel_id bigint, approver_handle text, rights_checked_at timestamp with time zone, sent_chat_id bigint, entities jsonb, options jsonb);

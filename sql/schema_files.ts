@@ -21,7 +21,7 @@ export const FUNCTION_AREAS: [area: string, pattern: RegExp][] = [
   ["ai_jobs", /generation|^ai_|_ai_|utc_today|chat_message|chat_history/],
   ["series", /series|occurrence/],
   ["channels", /channel|admin_chat|approver|withdraw_approvals/],
-  ["posts_publish", /sending|published$|send_failed|sent_part|uncertain|publication|delivery|job_key|unqueue/],
+  ["posts_publish", /sending|published$|pinning|send_failed|sent_part|uncertain|publication|delivery|job_key|unqueue/],
   ["posts_approval", /approval|decide_post|notify_admin/],
   ["posts_schedule", /post/],
   ["drafts", /draft/],

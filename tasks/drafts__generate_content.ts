@@ -15,7 +15,10 @@ import { AI_NOT_CONFIGURED, type Ai, aiError } from "../core/ai/client.ts";
 import type { Limits } from "../core/config.ts";
 import type { Sql } from "../core/db.ts";
 import { causeOf } from "../core/errors.ts";
-import { fitForTelegram, postPrompt, type ProjectVoice, tokensFor } from "../core/ai/prompts.ts";
+import { formattedPost } from "../core/ai/markdown.ts";
+import { postPrompt, type ProjectVoice, tokensFor } from "../core/ai/prompts.ts";
+import { POST_CONTENT_MAX } from "../api/contract/limits.ts";
+import type { MessageEntity } from "../api/contract/entities.ts";
 
 const Payload = v.object({ jobId: v.number() });
 
@@ -39,6 +42,7 @@ export function generateContent(sql: Sql, ai: Ai | undefined, limits: Pick<Limit
       const voice: ProjectVoice = project;
       for (const draft of todo) {
         let content: string | null = null;
+        let entities: MessageEntity[] = [];
         let error: string | null = null;
         const [budget] = await sql<{ spent: boolean }[]>`
           select app_public.ai_budget_spent(${project.userId}, ${limits.aiDailyTokens}) as spent`;
@@ -48,11 +52,12 @@ export function generateContent(sql: Sql, ai: Ai | undefined, limits: Pick<Limit
         }
         let tokens = 0;
         try {
-          content = fitForTelegram(await ai.complete(postPrompt(voice, draft.title, draft.postLength), {
+          const answer = await ai.complete(postPrompt(voice, draft.title, draft.postLength), {
             maxTokens: tokensFor(draft.postLength),
             signal: helpers.abortSignal,
             onUsage: (used) => void (tokens = used),
-          }));
+          });
+          ({ text: content, entities } = formattedPost(answer, POST_CONTENT_MAX));
         } catch (err) {
           if (helpers.abortSignal?.aborted) throw err; // shutting down: the rest resumes on restart
           const failure = aiError(err);
@@ -61,7 +66,7 @@ export function generateContent(sql: Sql, ai: Ai | undefined, limits: Pick<Limit
           error = failure.message;
         }
         if (tokens > 0) await sql`select app_public.record_ai_tokens(${project.userId}, ${tokens})`;
-        await sql`select app_public.record_draft_generation(${jobId}, ${draft.draftId}, ${content}, ${error})`;
+        await sql`select app_public.record_draft_generation(${jobId}, ${draft.draftId}, ${content}, ${error}, ${sql.json(entities)})`;
       }
     }
     await sql`select app_public.finish_generation_job(${jobId})`;

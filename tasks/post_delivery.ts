@@ -1,5 +1,7 @@
 /* The post_delivery rows the worker reads, in core/db.ts's shape (camelCase, int8 as numbers, ISO times). */
 import type { Api } from "grammy";
+import type { MessageEntity } from "../api/contract/entities.ts";
+import type { PostOptions } from "../api/contract/post_options.ts";
 import type { Sql } from "../core/db.ts";
 import { channelRightsProblem, lostRightsReason, RIGHTS_FRESH_MS } from "../core/telegram/channel_rights.ts";
 
@@ -28,6 +30,9 @@ export type Delivery = {
   rightsCheckedAt: string | null;
   /** The chat holding channelMessageIds (what an earlier attempt left), when any. */
   sentChatId: number | null;
+  /** The text's formatting and how the post goes out (README "Post format"). */
+  entities: MessageEntity[];
+  options: PostOptions;
 };
 
 /** Calls a SQL function answering app_public.post_delivery; null when it answers null. */
@@ -39,7 +44,8 @@ export async function deliveryQuery(sql: Sql, fn: DeliveryFunction, args: (numbe
             coalesce((d).channel_message_ids, '{}') as channel_message_ids, (d).last_error,
             coalesce((d).project_language, 'ru') as project_language,
             coalesce((d).project_timezone, 'Europe/Moscow') as project_timezone,
-            (d).channel_id, (d).approver_handle, (d).rights_checked_at, (d).sent_chat_id
+            (d).channel_id, (d).approver_handle, (d).rights_checked_at, (d).sent_chat_id,
+            coalesce((d).entities, '[]') as entities, coalesce((d).options, '{}') as options
      from (select ${fn}(${placeholders}) as d) s where (d).post_id is not null`,
     args,
   );

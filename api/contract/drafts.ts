@@ -1,5 +1,7 @@
 import * as v from "valibot";
+import { EntitiesSchema, formattingFits, type MessageEntity } from "./entities.ts";
 import { BULK_ADD_MAX_LINES } from "./limits.ts";
+import { type PostOptions, PostOptionsSchema } from "./post_options.ts";
 
 /** Messages here are codes of error_codes.ts (the spec's keys); the SPA translates them. */
 export const DraftTitleSchema = v.pipe(
@@ -25,19 +27,30 @@ export const ImageUrlSchema = v.pipe(
 
 const OrderSchema = v.pipe(v.number("drafts.invalidOrder"), v.integer("drafts.invalidOrder"), v.minValue(-1_000_000, "drafts.invalidOrder"), v.maxValue(1_000_000, "drafts.invalidOrder"));
 
-export const DraftCreateSchema = v.object({
-  title: DraftTitleSchema,
-  content: v.optional(ContentSchema, ""),
-  imageUrl: v.optional(ImageUrlSchema, ""),
-  order: v.optional(OrderSchema, 0),
-});
+export const DraftCreateSchema = v.pipe(
+  v.object({
+    title: DraftTitleSchema,
+    content: v.optional(ContentSchema, ""),
+    entities: v.optional(EntitiesSchema),
+    imageUrl: v.optional(ImageUrlSchema, ""),
+    options: v.optional(PostOptionsSchema),
+    order: v.optional(OrderSchema, 0),
+  }),
+  formattingFits(),
+);
 
-export const DraftUpdateSchema = v.object({
-  title: v.optional(DraftTitleSchema),
-  content: v.optional(ContentSchema),
-  imageUrl: v.optional(ImageUrlSchema),
-  order: v.optional(OrderSchema),
-});
+/** PATCH: new content without entities is plain (the old formatting would not fit it). */
+export const DraftUpdateSchema = v.pipe(
+  v.object({
+    title: v.optional(DraftTitleSchema),
+    content: v.optional(ContentSchema),
+    entities: v.optional(EntitiesSchema),
+    imageUrl: v.optional(ImageUrlSchema),
+    options: v.optional(PostOptionsSchema),
+    order: v.optional(OrderSchema),
+  }),
+  formattingFits(),
+);
 
 /** Splits the bulk-add textarea: trimmed, non-blank lines. */
 export function bulkTitles(text: string): string[] {
@@ -87,7 +100,11 @@ export type Draft = {
   projectId: number;
   title: string;
   content: string;
+  /** The content's formatting (api/contract/entities.ts). */
+  entities: MessageEntity[];
   imageUrl: string | null;
+  /** How a post made from it goes out (api/contract/post_options.ts). */
+  options: PostOptions;
   order: number;
   status: "draft";
   createdAt: string;

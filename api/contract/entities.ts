@@ -42,12 +42,25 @@ const LANGUAGE_PATTERN = /^[A-Za-z0-9_+#.-]{1,32}$/;
 
 export const EntitySchema = v.object({
   type: v.picklist(ENTITY_TYPES, "entities.unknownType"),
-  offset: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  length: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  url: v.optional(v.pipe(v.string(), v.maxLength(ENTITY_URL_MAX))),
-  language: v.optional(v.pipe(v.string(), v.regex(LANGUAGE_PATTERN))),
+  offset: v.pipe(v.number("entities.invalid"), v.integer("entities.invalid"), v.minValue(0, "entities.invalid")),
+  length: v.pipe(v.number("entities.invalid"), v.integer("entities.invalid"), v.minValue(1, "entities.invalid")),
+  url: v.optional(v.pipe(v.string("entities.badLink"), v.maxLength(ENTITY_URL_MAX, "entities.badLink"))),
+  language: v.optional(v.pipe(v.string("entities.invalid"), v.regex(LANGUAGE_PATTERN, "entities.invalid"))),
 });
-export const EntitiesSchema = v.pipe(v.array(EntitySchema), v.maxLength(ENTITIES_MAX, "entities.tooMany"));
+export const EntitiesSchema = v.pipe(v.array(EntitySchema, "entities.invalid"), v.maxLength(ENTITIES_MAX, "entities.tooMany"));
+
+/**
+ * A body's formatting checked against its text (schemas' last step): entities come with the
+ * content they format, and must fit it. Content sent without entities is plain.
+ */
+export function formattingFits<T extends { content?: string; entities?: MessageEntity[] }>() {
+  return v.rawCheck<T>(({ dataset, addIssue }) => {
+    if (!dataset.typed || dataset.value.entities === undefined) return;
+    if (dataset.value.content === undefined) return addIssue({ message: "entities.withoutContent" });
+    const problem = entitiesProblem(dataset.value.content, dataset.value.entities);
+    if (problem) addIssue({ message: problem });
+  });
+}
 
 /** Links a channel post may carry: the web over TLS, or Telegram's own tg:// addresses. */
 export function isAllowedLink(url: string): boolean {
@@ -69,9 +82,25 @@ const splitsPair = (text: string, index: number) =>
 const CONTAINS_NOTHING: ReadonlySet<EntityType> = new Set(["code", "pre"]);
 const QUOTES: ReadonlySet<EntityType> = new Set(["blockquote", "expandable_blockquote"]);
 
-/** Entities in Telegram's order: by offset, the longer (outer) one first. */
+/** Of two entities on the same range, which holds the other: quotes outermost, code innermost. */
+const DEPTH: Record<EntityType, number> = {
+  blockquote: 0,
+  expandable_blockquote: 0,
+  text_link: 1,
+  bold: 2,
+  italic: 2,
+  underline: 2,
+  strikethrough: 2,
+  spoiler: 2,
+  code: 3,
+  pre: 3,
+};
+
+/** Entities in Telegram's order: by offset, the longer (outer) one first, then outer kinds first. */
 export function sortEntities(entities: readonly MessageEntity[]): MessageEntity[] {
-  return [...entities].sort((a, b) => a.offset - b.offset || b.length - a.length || a.type.localeCompare(b.type));
+  return [...entities].sort((a, b) =>
+    a.offset - b.offset || b.length - a.length || DEPTH[a.type] - DEPTH[b.type] || a.type.localeCompare(b.type)
+  );
 }
 
 /**

@@ -19,6 +19,7 @@
  */
 import { ADMIN_PAGE_MAX, ADMIN_USER_SEARCH_MAX } from "./admin.ts";
 import { BUG_REPORT_DESCRIPTION_MAX, BUG_REPORT_STATUSES } from "./bug_reports.ts";
+import { ENTITIES_MAX } from "./entities.ts";
 import {
   POSTS_RANGE_MAX_DAYS,
   PROJECT_DESCRIPTION_MAX,
@@ -28,6 +29,7 @@ import {
   SIGN_IN_CODE_LENGTH,
   WRITING_STYLE_RANGES,
 } from "./limits.ts";
+import { BUTTON_ROWS_MAX, BUTTON_TEXT_MAX, BUTTONS_PER_ROW_MAX, UNPIN_AFTER_HOURS_MAX } from "./post_options.ts";
 
 export type ErrorParams = Record<string, string | number>;
 type ErrorEntry = { status: number; message: string; params?: ErrorParams };
@@ -149,6 +151,24 @@ export const ERROR_CODES = {
   },
   "telegram.unauthorized": { status: 503, message: "Telegram refused the bot's token: check TELEGRAM_BOT_TOKEN" },
   "telegram.unreachable": { status: 503, message: "Telegram is not reachable right now ({description}). Please try again." },
+
+  // ── a post's format (api/contract/entities.ts, post_options.ts) ──
+  "entities.invalid": { status: 400, message: "The formatting is not a list of Telegram entities" },
+  "entities.unknownType": { status: 400, message: "A formatting kind Telegram posts here do not use" },
+  "entities.tooMany": { status: 400, message: "At most {max} formatted pieces per post", params: { max: ENTITIES_MAX } },
+  "entities.withoutContent": { status: 400, message: "Formatting comes with the text it formats: send content with entities" },
+  "entities.outOfRange": { status: 400, message: "Formatting reaches past the end of the text" },
+  "entities.splitsCharacter": { status: 400, message: "Formatting starts or ends inside a character (an emoji)" },
+  "entities.badLink": { status: 400, message: "Links may go only to https:// or tg:// addresses" },
+  "entities.unexpectedLanguage": { status: 400, message: "Only a code block names a language" },
+  "entities.overlap": { status: 400, message: "Formatted pieces overlap without one containing the other" },
+  "entities.badNesting": { status: 400, message: "This formatting cannot be nested so in Telegram" },
+  "posts.optionsInvalid": { status: 400, message: "The post's options are not valid" },
+  "posts.buttonTextInvalid": { status: 400, message: "A button needs a label of 1 to {max} characters", params: { max: BUTTON_TEXT_MAX } },
+  "posts.buttonUrlInvalid": { status: 400, message: "A button links to an https:// or tg:// address" },
+  "posts.buttonsInvalid": { status: 400, message: "Buttons: up to {rows} rows of up to {perRow}", params: { rows: BUTTON_ROWS_MAX, perRow: BUTTONS_PER_ROW_MAX } },
+  "posts.unpinAfterInvalid": { status: 400, message: "Unpin after 1 to {max} hours", params: { max: UNPIN_AFTER_HOURS_MAX } },
+  "posts.unpinWithoutPin": { status: 400, message: "Unpinning needs a pinned post: set pin too" },
 
   // ── drafts and uploads ──
   "drafts.notFound": { status: 404, message: "Draft not found" },

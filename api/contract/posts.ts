@@ -1,4 +1,6 @@
 import * as v from "valibot";
+import { EntitiesSchema, formattingFits, type MessageEntity } from "./entities.ts";
+import { type PostOptions, PostOptionsSchema } from "./post_options.ts";
 
 export const POST_STATUSES = ["draft", "scheduled", "approved", "sending", "published", "rejected", "failed", "uncertain"] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
@@ -19,8 +21,11 @@ export const ScheduleFormSchema = v.pipe(
   ),
 );
 
-/** The body of POST and PUT /api/projects/{id}/posts[/{postId}] (spec §7). */
-export const PostWriteSchema = v.object({
+/**
+ * The body of POST and PUT /api/projects/{id}/posts[/{postId}] (spec §7). A post made from
+ * a draft takes the draft's formatting and options unless the body gives its own.
+ */
+export const PostWriteSchema = v.pipe(v.object({
   projectId: v.optional(v.unknown()),
   draftId: v.optional(v.nullable(v.pipe(v.number("schedule.selectDraft"), v.integer("schedule.selectDraft"), v.minValue(1, "schedule.selectDraft")))),
   scheduledFor: v.pipe(
@@ -31,7 +36,9 @@ export const PostWriteSchema = v.object({
   recurringType: v.optional(v.picklist(RECURRING_TYPES, "schedule.recurringTypeInvalid"), "none"),
   title: v.optional(v.pipe(v.string(), v.maxLength(500)), ""),
   content: v.optional(v.pipe(v.string(), v.maxLength(20000)), ""),
-});
+  entities: v.optional(EntitiesSchema),
+  options: v.optional(PostOptionsSchema),
+}), formattingFits());
 
 export const PostDeleteSchema = v.optional(
   v.object({
@@ -54,7 +61,9 @@ export type Post = {
   seriesId: number | null;
   title: string;
   content: string;
+  entities: MessageEntity[];
   imageUrl: string | null;
+  options: PostOptions;
   status: PostStatus;
   createdAt: string;
   scheduledFor: string;

@@ -12,9 +12,10 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import * as v from "valibot";
 import { type Ai, type AiMessage, aiError, requireAi } from "../../core/ai/client.ts";
-import { chatPrompt, fitForTelegram, postPrompt, type ProjectVoice, titlePrompt, titlesFrom, titlesPrompt, tokensFor } from "../../core/ai/prompts.ts";
+import { formattedPost } from "../../core/ai/markdown.ts";
+import { chatPrompt, postPrompt, type ProjectVoice, titlePrompt, titlesFrom, titlesPrompt, tokensFor } from "../../core/ai/prompts.ts";
 import { ChatSchema, GenerateContentSchema, GeneratePostSchema, type GenerationJob, GenerateTitlesSchema } from "../contract/ai.ts";
-import { CHAT_CONTEXT_MESSAGES, CHAT_HISTORY_PAGE_SIZE } from "../contract/limits.ts";
+import { CHAT_CONTEXT_MESSAGES, CHAT_HISTORY_PAGE_SIZE, POST_CONTENT_MAX } from "../contract/limits.ts";
 import type { Sql } from "../../core/db.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
@@ -138,8 +139,8 @@ export function aiRoutes({ sql, ai, log, config }: ApiDeps) {
       const { title, postLength } = c.req.valid("json");
       const model = await accountAi(c);
       const project = await projectVoice(sql, currentUser(c).id, idParam(c.req.param("projectId")));
-      const content = fitForTelegram(await model.complete(postPrompt(project, title, postLength), { maxTokens: tokensFor(postLength) }));
-      return c.json({ content });
+      const post = formattedPost(await model.complete(postPrompt(project, title, postLength), { maxTokens: tokensFor(postLength) }), POST_CONTENT_MAX);
+      return c.json({ content: post.text, entities: post.entities });
     })
     .post("/generate-multiple-titles", body(GenerateTitlesSchema), async (c) => {
       const { count } = c.req.valid("json");

@@ -16,7 +16,9 @@ export function toDraft(r: DraftRow): Draft {
     projectId: r.projectId,
     title: r.title,
     content: r.content,
+    entities: r.entities,
     imageUrl: r.imageUrl,
+    options: r.options,
     order: r.sortOrder,
     status: r.status,
     createdAt: r.createdAt,
@@ -37,7 +39,7 @@ export function draftRoutes({ sql, config }: ApiDeps) {
       const d = c.req.valid("json");
       const [row] = await sql<DraftRow[]>`
         select * from app_public.create_draft(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
-          ${d.title}, ${d.content}, ${d.imageUrl}, ${d.order}, ${maxDrafts})`;
+          ${d.title}, ${d.content}, ${d.imageUrl}, ${d.order}, ${maxDrafts}, ${sql.json(d.entities ?? [])}, ${sql.json(d.options ?? {})})`;
       return c.json(toDraft(row), 201);
     })
     .post("/bulk", body(BulkAddSchema), async (c) => {

@@ -26,7 +26,7 @@ import { requireTelegram } from "./channels.ts";
  * sent, before that the claim of the job sending it).
  */
 const POST_COLUMNS = [
-  "id", "project_id", "draft_id", "series_id", "title", "content", "image_url", "status", "created_at", "scheduled_for",
+  "id", "project_id", "draft_id", "series_id", "title", "content", "entities", "image_url", "options", "status", "created_at", "scheduled_for",
   "is_recurring", "recurring_type", "recurring_last_post", "approval_preview as approval_message_ids", "published_links",
   "published_at", "last_error",
 ].join(", ");
@@ -87,6 +87,8 @@ export function postRoutes({ sql, telegram, log }: ApiDeps) {
       recurringType: recurring ? (p.recurringType === "none" ? "daily" : p.recurringType) : "none",
       title: p.title,
       content: p.content,
+      entities: p.entities === undefined ? null : sql.json(p.entities),
+      options: p.options === undefined ? null : sql.json(p.options),
     };
   };
   return new Hono<AppEnv>()
@@ -140,14 +142,15 @@ export function postRoutes({ sql, telegram, log }: ApiDeps) {
       const p = write(c);
       const [row] = await sql<Post[]>`
         select ${sql.unsafe(POST_COLUMNS)} from app_public.schedule_post(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
-          ${p.draftId}, ${p.scheduledFor}, ${p.recurringType}, ${p.title}, ${p.content})`;
+          ${p.draftId}, ${p.scheduledFor}, ${p.recurringType}, ${p.title}, ${p.content}, ${p.entities}, ${p.options})`;
       return c.json(row, 201);
     })
     .put("/:postId", body(PostWriteSchema), async (c) => {
       const p = write(c);
       const [row] = await sql<Post[]>`
         select ${sql.unsafe(POST_COLUMNS)} from app_public.update_post(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
-          ${idParam(c.req.param("postId"))}, ${p.draftId}, ${p.scheduledFor}, ${p.recurringType}, ${p.title}, ${p.content})`;
+          ${idParam(c.req.param("postId"))}, ${p.draftId}, ${p.scheduledFor}, ${p.recurringType}, ${p.title}, ${p.content},
+          ${p.entities}, ${p.options})`;
       return c.json(row);
     })
     .post("/:postId/publish", async (c) => {

@@ -176,6 +176,20 @@ export function markdownToEntities(markdown: string): FormattedText {
   return trimmed(text, entities);
 }
 
+/**
+ * A post the AI wrote in Markdown, as text and entities within Telegram's limit: a reply
+ * wrapped in a code fence is unwrapped, and a text over `max` is cut at the last line or
+ * sentence end before it (its formatting cut with it).
+ */
+export function formattedPost(answer: string, max: number): FormattedText {
+  const { text, entities } = markdownToEntities(answer.trim().replace(/^```[a-z]*\n([\s\S]*)\n```$/, "$1"));
+  if (text.length <= max) return { text, entities };
+  // never half an emoji
+  const cut = text.slice(0, /[\uD800-\uDBFF]/.test(text[max - 1]) ? max - 1 : max);
+  const end = Math.max(cut.lastIndexOf("\n"), cut.lastIndexOf(". "), cut.lastIndexOf("! "), cut.lastIndexOf("? "));
+  return trimmed(end > max * 0.6 ? cut.slice(0, end + 1) : cut, entities);
+}
+
 /** Trailing whitespace goes, and every range is cut to what is left of the text. */
 function trimmed(text: string, entities: MessageEntity[]): FormattedText {
   const end = text.trimEnd().length;

@@ -1,7 +1,8 @@
 /*
  * Every prompt the product sends, in one readable place. Each is built from the project:
- * its name, description, sources, writing style and language. Output is plain text for
- * Telegram (no Markdown, no HTML: DESIGN.md "Post content"), at most 4096 characters.
+ * its name, description, sources, writing style and language. A post is asked for in
+ * Markdown, which models write best, and becomes text plus Telegram entities on our side
+ * (core/ai/markdown.ts); titles and the chat stay plain text. At most 4096 characters.
  */
 import { POST_CONTENT_MAX } from "../../api/contract/limits.ts";
 import type { WritingStyle } from "../../api/contract/projects.ts";
@@ -22,7 +23,8 @@ const EMOJI = ["no emoji at all", "a few emoji where they help", "many emoji"];
 export const languageName = (language: string) => (language === "en" ? "English" : "Russian");
 
 /** Who we write for and how: the shared part of every prompt. */
-export function systemPrompt(project: ProjectVoice) {
+/** `markdown` for a post's text (converted to entities); plain text for everything else. */
+export function systemPrompt(project: ProjectVoice, format: "plain" | "markdown" = "plain") {
   const style = project.writingStyle;
   const lines = [
     `You write content for the Telegram channel "${project.name}".`,
@@ -34,7 +36,11 @@ export function systemPrompt(project: ProjectVoice) {
     `${SERIOUSNESS[style.seriousness] ?? SERIOUSNESS[2]} (seriousness ${style.seriousness}/4); ` +
     `${EMOJI[style.emojiUsage] ?? EMOJI[1]} (emoji usage ${style.emojiUsage}/2).`,
     `Always write in ${languageName(project.language)}.`,
-    "Output plain text ready to paste into Telegram: no Markdown (no **, #, or backticks), no HTML tags. Line breaks and emoji are fine.",
+    format === "markdown"
+      ? "Format the post with Markdown the way Telegram channels read: **bold** for the lead line or key words, _italic_, " +
+        "[link text](https://…) only for real https links, > for a quote, ||spoiler|| if it fits. " +
+        "No headings (#), no tables, no HTML tags. Line breaks and emoji are fine."
+      : "Output plain text ready to paste into Telegram: no Markdown (no **, #, or backticks), no HTML tags. Line breaks and emoji are fine.",
   ];
   return lines.filter((l) => l !== "").join("\n");
 }
@@ -61,7 +67,7 @@ export function titlesPrompt(project: ProjectVoice, count: number, existingTitle
 
 export function postPrompt(project: ProjectVoice, title: string, length: number): AiMessage[] {
   return [
-    { role: "system", content: systemPrompt(project) },
+    { role: "system", content: systemPrompt(project, "markdown") },
     {
       role: "user",
       content: `Write a Telegram post titled "${title}".\n` +
@@ -97,15 +103,6 @@ export function chatPrompt(
 /** Tokens to allow for about `length` characters (Cyrillic runs ~2.5 characters a token). */
 export function tokensFor(length: number) {
   return Math.min(4096, Math.ceil(length / 2) + 200);
-}
-
-/** A post never exceeds Telegram's limit: cut at the last sentence or line that fits. */
-export function fitForTelegram(text: string, max = POST_CONTENT_MAX) {
-  const clean = text.replace(/^```[a-z]*\n?|```$/g, "").trim();
-  if (clean.length <= max) return clean;
-  const cut = clean.slice(0, max);
-  const end = Math.max(cut.lastIndexOf("\n"), cut.lastIndexOf(". "), cut.lastIndexOf("! "), cut.lastIndexOf("? "));
-  return (end > max * 0.6 ? cut.slice(0, end + 1) : cut).trim();
 }
 
 /** One title from a model's answer: first non-empty line, without numbering or quotes. */

@@ -209,7 +209,7 @@ AS $function$
   on conflict (user_id, day) do update set tokens = app_private.ai_tokens.tokens + excluded.tokens
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.record_draft_generation(p_job_id bigint, p_draft_id bigint, p_content text, p_error text)
+CREATE OR REPLACE FUNCTION app_public.record_draft_generation(p_job_id bigint, p_draft_id bigint, p_content text, p_error text, p_entities jsonb DEFAULT '[]'::jsonb)
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
@@ -222,7 +222,8 @@ begin
     return;
   end if;
   if p_error is null then
-    update app_public.drafts set content = p_content where id = p_draft_id and project_id = v_job.project_id;
+    update app_public.drafts set content = p_content, entities = coalesce(p_entities, '[]')
+    where id = p_draft_id and project_id = v_job.project_id;
   end if;
   update app_public.generation_jobs set result = jsonb_set(
       jsonb_set(result, array['drafts', p_draft_id::text],

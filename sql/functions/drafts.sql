@@ -70,7 +70,7 @@ begin
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.create_draft(p_user_id bigint, p_project_id bigint, p_title text, p_content text, p_image_url text, p_order integer, p_max_drafts integer DEFAULT NULL::integer)
+CREATE OR REPLACE FUNCTION app_public.create_draft(p_user_id bigint, p_project_id bigint, p_title text, p_content text, p_image_url text, p_order integer, p_max_drafts integer DEFAULT NULL::integer, p_entities jsonb DEFAULT '[]'::jsonb, p_options jsonb DEFAULT '{}'::jsonb)
  RETURNS app_public.drafts
  LANGUAGE plpgsql
 AS $function$
@@ -80,8 +80,9 @@ declare
 begin
   perform app_public.get_project(p_user_id, p_project_id);
   perform app_private.assert_draft_room(p_project_id, 1, p_max_drafts);
-  insert into app_public.drafts (project_id, title, content, image_url, sort_order)
-  values (p_project_id, btrim(p_title), coalesce(p_content, ''), nullif(p_image_url, ''), coalesce(p_order, 0))
+  insert into app_public.drafts (project_id, title, content, entities, image_url, options, sort_order)
+  values (p_project_id, btrim(p_title), coalesce(p_content, ''), coalesce(p_entities, '[]'), nullif(p_image_url, ''),
+          coalesce(p_options, '{}'), coalesce(p_order, 0))
   returning * into v_draft;
   return v_draft;
 end;
@@ -269,13 +270,17 @@ CREATE OR REPLACE FUNCTION app_public.update_draft(p_user_id bigint, p_project_i
  RETURNS app_public.drafts
  LANGUAGE plpgsql
 AS $function$
-/* why: PATCH semantics; an explicit null or "" imageUrl removes the image */
+/* why: PATCH semantics; an explicit null or "" imageUrl removes the image; new content
+   without its entities is plain (the old formatting would not fit it) */
 declare
   v_draft app_public.drafts;
 begin
   update app_public.drafts d set
     title = coalesce(btrim(p_changes ->> 'title'), d.title),
     content = coalesce(p_changes ->> 'content', d.content),
+    entities = case when p_changes ? 'entities' then p_changes -> 'entities'
+                    when p_changes ? 'content' then '[]' else d.entities end,
+    options = coalesce(p_changes -> 'options', d.options),
     image_url = case when p_changes ? 'imageUrl' then nullif(p_changes ->> 'imageUrl', '') else d.image_url end,
     sort_order = coalesce((p_changes ->> 'order')::int, d.sort_order)
   from app_public.projects p

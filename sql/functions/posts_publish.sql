@@ -12,7 +12,7 @@ AS $function$
   select p_post.id, p_post.status, p_post.title, p_post.content, p_post.image_url, p_post.scheduled_for,
          c.chat_id, c.link, c.approver_user_id,
          p_post.approval_preview, p_post.channel_message_ids, p_post.last_error, pr.language, pr.timezone,
-         c.id, c.approver_handle, c.rights_checked_at, p_post.channel_chat_id
+         c.id, c.approver_handle, c.rights_checked_at, p_post.channel_chat_id, p_post.entities, p_post.options
   from app_public.projects pr
   left join app_public.channels c on c.project_id = pr.id and c.status = 'connected'
   where pr.id = p_post.project_id
@@ -23,6 +23,23 @@ CREATE OR REPLACE FUNCTION app_private.post_job_key(p_post_id bigint, p_kind tex
  LANGUAGE sql
  IMMUTABLE
 AS $function$ select 'post:' || p_post_id || ':' || p_kind $function$;
+
+CREATE OR REPLACE FUNCTION app_private.queue_pinning(p_post app_public.posts)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/* why: a pinned post is pinned once it is out, and unpinned unpinAfterHours later; each a
+   job of its own with a job key, so a repeated publish record queues nothing twice */
+begin
+  perform graphile_worker.add_job('posts__pin', json_build_object('postId', p_post.id, 'pin', true),
+    job_key := app_private.post_job_key(p_post.id, 'pin'), max_attempts := 5);
+  if p_post.options ? 'unpinAfterHours' then
+    perform graphile_worker.add_job('posts__pin', json_build_object('postId', p_post.id, 'pin', false),
+      run_at := now() + make_interval(hours => (p_post.options ->> 'unpinAfterHours')::int),
+      job_key := app_private.post_job_key(p_post.id, 'unpin'), max_attempts := 5);
+  end if;
+end;
+$function$;
 
 CREATE OR REPLACE FUNCTION app_private.queue_publication(p_post_id bigint, p_run_at timestamp with time zone)
  RETURNS void
@@ -135,14 +152,24 @@ $function$;
 
 CREATE OR REPLACE FUNCTION app_public.record_published(p_post_id bigint, p_chat_id bigint, p_message_ids bigint[], p_links jsonb)
  RETURNS app_public.posts
- LANGUAGE sql
+ LANGUAGE plpgsql
 AS $function$
-  /* why: the send succeeded: keep the chat, its message ids and links; the draft leaves the list */
+/* why: the send succeeded: keep the chat, its message ids and links; the draft leaves the
+   list; a post to pin gets its pin (and its unpin) queued in the same step, so a crash
+   cannot publish a post without them */
+declare
+  v_post app_public.posts;
+begin
   update app_public.posts set status = 'published', channel_message_ids = to_jsonb(p_message_ids),
     channel_chat_id = p_chat_id, published_links = p_links, published_at = now(), sending_worker_id = null,
     last_error = null
   where id = p_post_id and status in ('sending', 'uncertain')
-  returning *
+  returning * into v_post;
+  if found and v_post.options ->> 'pin' = 'true' then
+    perform app_private.queue_pinning(v_post);
+  end if;
+  return v_post;
+end;
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.record_send_failed(p_post_id bigint, p_reason text, p_definite boolean)

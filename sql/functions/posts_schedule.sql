@@ -163,14 +163,14 @@ AS $function$
   order by po.published_at desc nulls last, po.id desc
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.schedule_post(p_user_id bigint, p_project_id bigint, p_draft_id bigint, p_scheduled_for timestamp with time zone, p_recurring_type text, p_title text, p_content text)
+CREATE OR REPLACE FUNCTION app_public.schedule_post(p_user_id bigint, p_project_id bigint, p_draft_id bigint, p_scheduled_for timestamp with time zone, p_recurring_type text, p_title text, p_content text, p_entities jsonb DEFAULT NULL::jsonb, p_options jsonb DEFAULT NULL::jsonb)
  RETURNS app_public.posts
  LANGUAGE plpgsql
 AS $function$
 /*
  * why: creates a post in status draft. One-time: linked to the chosen draft, whose title,
- * content and image it copies. Recurring: a series with placeholder text whose occurrences
- * take drafts in turn. Past times are refused (the client computes the instant in the
+ * content, formatting and image it copies, and its options unless the request gives its
+ * own. Recurring: a series with placeholder text whose occurrences take drafts in turn. Past times are refused (the client computes the instant in the
  * project's timezone; the comparison is absolute).
  */
 declare
@@ -189,22 +189,24 @@ begin
     if not exists (select 1 from app_public.available_series_drafts(p_project_id)) then
       raise exception 'schedule.noDraftsForRecurring' using errcode = 'INVAL', hint = 'schedule.noDraftsForRecurring';
     end if;
-    insert into app_public.posts (project_id, title, content, scheduled_for, is_recurring, recurring_type)
-    values (p_project_id, coalesce(p_title, ''), coalesce(p_content, ''), p_scheduled_for, true, p_recurring_type)
+    insert into app_public.posts (project_id, title, content, entities, options, scheduled_for, is_recurring, recurring_type)
+    values (p_project_id, coalesce(p_title, ''), coalesce(p_content, ''), coalesce(p_entities, '[]'), coalesce(p_options, '{}'),
+            p_scheduled_for, true, p_recurring_type)
     returning * into v_post;
     perform app_private.queue_series_spawn(v_post, now());
     return v_post;
   end if;
   v_draft := app_private.draft_for_post(p_project_id, p_draft_id, null);
-  insert into app_public.posts (project_id, draft_id, title, content, image_url, scheduled_for)
-  values (p_project_id, v_draft.id, v_draft.title, v_draft.content, v_draft.image_url, p_scheduled_for)
+  insert into app_public.posts (project_id, draft_id, title, content, entities, image_url, options, scheduled_for)
+  values (p_project_id, v_draft.id, v_draft.title, v_draft.content, v_draft.entities, v_draft.image_url,
+          coalesce(p_options, v_draft.options), p_scheduled_for)
   returning * into v_post;
   perform app_private.queue_approval(v_post);
   return v_post;
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.update_post(p_user_id bigint, p_project_id bigint, p_post_id bigint, p_draft_id bigint, p_scheduled_for timestamp with time zone, p_recurring_type text, p_title text, p_content text)
+CREATE OR REPLACE FUNCTION app_public.update_post(p_user_id bigint, p_project_id bigint, p_post_id bigint, p_draft_id bigint, p_scheduled_for timestamp with time zone, p_recurring_type text, p_title text, p_content text, p_entities jsonb DEFAULT NULL::jsonb, p_options jsonb DEFAULT NULL::jsonb)
  RETURNS app_public.posts
  LANGUAGE plpgsql
 AS $function$
@@ -241,7 +243,10 @@ begin
     draft_id = case when v_recurring then null else v_draft.id end,
     title = case when v_recurring then coalesce(p_title, title) else v_draft.title end,
     content = case when v_recurring then coalesce(p_content, content) else v_draft.content end,
+    entities = case when v_recurring then coalesce(p_entities, case when p_content is null then entities else '[]' end)
+                    else v_draft.entities end,
     image_url = case when v_recurring then null else v_draft.image_url end,
+    options = coalesce(p_options, case when v_recurring then options else v_draft.options end),
     scheduled_for = p_scheduled_for,
     recurring_type = coalesce(p_recurring_type, 'none'),
     status = 'draft',

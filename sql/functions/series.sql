@@ -79,8 +79,10 @@ begin
     update app_public.posts set status = 'failed', last_error = 'schedule.seriesOutOfDrafts' where id = v_series.id;
     return null;
   end if;
-  insert into app_public.posts (project_id, draft_id, series_id, title, content, image_url, scheduled_for)
-  values (v_series.project_id, v_draft.id, v_series.id, v_draft.title, v_draft.content, v_draft.image_url, v_at)
+  -- the series' options, when it has any, else the draft's
+  insert into app_public.posts (project_id, draft_id, series_id, title, content, entities, image_url, options, scheduled_for)
+  values (v_series.project_id, v_draft.id, v_series.id, v_draft.title, v_draft.content, v_draft.entities, v_draft.image_url,
+          case when v_series.options = '{}' then v_draft.options else v_series.options end, v_at)
   returning * into v_occurrence;
   update app_public.posts set recurring_last_post = v_at where id = v_series.id returning * into v_series;
   perform app_private.queue_approval(v_occurrence);

@@ -47,7 +47,7 @@ describe("generate-title and generate-post", () => {
   test("generate-post asks for the requested length in the project's language, whatever `language` says", async () => {
     stack.openai!.reply(() => "Текст поста про мост.");
     const res = await stack.call("POST", `${base}/generate-post`, { title: "Мост", postLength: 800, language: "en" }, cookie);
-    expect(res.json).toEqual({ content: "Текст поста про мост." });
+    expect(res.json).toEqual({ content: "Текст поста про мост.", entities: [] });
     const { system, user } = promptOf(lastRequest());
     expect(user).toContain('"Мост"');
     expect(user).toContain("about 800 characters");

@@ -49,6 +49,11 @@ describe("entity validation", () => {
     expect(entitiesProblem(plain, [{ type: "blockquote", offset: 0, length: 8 }, { type: "expandable_blockquote", offset: 1, length: 2 }]))
       .toBe("entities.badNesting");
     expect(entitiesProblem(plain, [{ type: "bold", offset: 0, length: 3 }, { type: "bold", offset: 3, length: 3 }])).toBeNull();
+    // the same range: code sits inside the italic or the link, whatever order they come in
+    for (const outer of ["italic", "strikethrough", "spoiler", "text_link", "blockquote"] as const) {
+      const wrapper = { type: outer, offset: 2, length: 3, ...(outer === "text_link" ? { url: "https://e.com" } : {}) };
+      expect(entitiesProblem(plain, [{ type: "code", offset: 2, length: 3 }, wrapper]), outer).toBeNull();
+    }
   });
 });
 
@@ -88,6 +93,12 @@ describe("Markdown from the AI becomes text and entities", () => {
     expect(result.text).not.toContain("**");
     expect(result.text).toBe("A half-closed bold and a link and <b>html</b> and a spoiler");
     expect(spans(result)).toEqual([["spoiler", "a spoiler"]]);
+  });
+
+  test("code inside emphasis or a link stays valid formatting", () => {
+    const result = markdownToEntities("*`x`* and [`y`](https://e.com)");
+    expect(result.text).toBe("x and y");
+    expect(entitiesProblem(result.text, result.entities)).toBeNull();
   });
 
   test("escaped characters are literal", () => {

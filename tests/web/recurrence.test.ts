@@ -17,7 +17,9 @@ const post = (fields: Partial<Post> & { id: number; scheduledFor: string }): Pos
   seriesId: null,
   title: "",
   content: "",
+  entities: [],
   imageUrl: null,
+  options: {},
   status: "draft",
   createdAt: "2025-03-01T00:00:00Z",
   isRecurring: false,
@@ -30,7 +32,8 @@ const post = (fields: Partial<Post> & { id: number; scheduledFor: string }): Pos
   ...fields,
 });
 const draft = (id: number, title: string, order: number): Draft => ({
-  id, projectId: 1, title, content: `${title} text`, imageUrl: null, order, status: "draft", createdAt: "2025-03-01T00:00:00Z",
+  id, projectId: 1, title, content: `${title} text`, entities: [], imageUrl: null, options: {}, order, status: "draft",
+  createdAt: "2025-03-01T00:00:00Z",
 });
 
 const moscow = "Europe/Moscow";
