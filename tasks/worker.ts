@@ -23,6 +23,7 @@ import type { FileStorage } from "../core/storage.ts";
 import { generateContent } from "./drafts__generate_content.ts";
 import { createMailer } from "./mailer.ts";
 import { notifyAdmin } from "./posts__notify_admin.ts";
+import { applyEdit, sendEditApproval } from "./posts__edit.ts";
 import { pinPost } from "./posts__pin.ts";
 import { sendToChannel } from "./posts__publish.ts";
 import { retractApproval } from "./posts__retract_approval.ts";
@@ -71,6 +72,8 @@ export async function startWorker(connectionString: string, config: Config, log:
     posts__publish: sendToChannel(sql, deps.telegram, deps.storage),
     posts__notify_admin: notifyAdmin(sql, deps.telegram),
     posts__pin: pinPost(sql, deps.telegram),
+    posts__send_edit_approval: sendEditApproval(sql, deps.telegram, deps.storage),
+    posts__apply_edit: applyEdit(sql, deps.telegram),
     posts__retract_approval: retractApproval(deps.telegram),
     posts__spawn_occurrence: spawnOccurrence(sql),
   };

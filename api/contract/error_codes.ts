@@ -168,6 +168,8 @@ export const ERROR_CODES = {
   "posts.buttonUrlInvalid": { status: 400, message: "A button links to an https:// or tg:// address" },
   "posts.buttonsInvalid": { status: 400, message: "Buttons: up to {rows} rows of up to {perRow}", params: { rows: BUTTON_ROWS_MAX, perRow: BUTTONS_PER_ROW_MAX } },
   "posts.unpinAfterInvalid": { status: 400, message: "Unpin after 1 to {max} hours", params: { max: UNPIN_AFTER_HOURS_MAX } },
+  "posts.editEmpty": { status: 400, message: "The edited post needs its text" },
+  "posts.editTooLong": { status: 400, message: "The edited text is longer than the message it edits allows: {current}/{max}" },
   "posts.unpinWithoutPin": { status: 400, message: "Unpinning needs a pinned post: set pin too" },
 
   // ── drafts and uploads ──

@@ -75,4 +75,8 @@ export type Post = {
   publishedAt: string | null;
   /** Why a post failed, is uncertain, went back to draft, or a series stopped. */
   lastError: string | null;
+  /** When the channel's message was last edited through an approved edit. */
+  editedAt: string | null;
+  /** A published post's edit waiting for the approver (README "Post format"). */
+  pendingEdit: { content: string; entities: MessageEntity[]; buttons: { text: string; url: string }[][]; requestedAt: string } | null;
 };

@@ -56,6 +56,21 @@ export function approval({ sql }: BotDeps) {
       return;
     }
 
+    if (action === "editok" || action === "editno") {
+      const [decided] = await sql<{ id: number }[]>`
+        select id from app_public.decide_post_edit(${postId}, ${ctx.chat.id}, ${message.message_id}, ${action === "editok"})
+        where id is not null`;
+      const texts = ADMIN_TEXTS[adminLanguage((await info())?.projectLanguage)];
+      if (!decided) {
+        await ctx.answerCallbackQuery({ text: texts.stale, show_alert: true });
+        return;
+      }
+      const outcome = action === "editok" ? texts.editApproved : texts.editRejected;
+      await ctx.answerCallbackQuery({ text: outcome });
+      await quietly(appendToMessage(ctx, outcome));
+      return;
+    }
+
     const inChannel = action === "inchannel";
     const [resolved] = await sql<{ id: number }[]>`
       select id from app_public.resolve_uncertain_post(${postId}, ${ctx.chat.id}, ${inChannel}) where id is not null`;

@@ -26,6 +26,10 @@ export const ADMIN_TEXTS = {
     approve: "✅ Одобрить",
     reject: "❌ Отклонить",
     decideAbove: "⬆️ Пост выше — одобрить или отклонить?",
+    editRequest: (channel: string, published: string) =>
+      `✏️ Правка поста в ${channel}, опубликованного ${published}\n\nНиже — пост после правки. Одобрите, и сообщение в канале изменится; отклоните — останется как есть.`,
+    editApproved: "✅ Правка одобрена: сообщение в канале будет изменено.",
+    editRejected: "❌ Правка отклонена: пост в канале остался как был.",
     approved: (when: string) => `✅ Одобрено. Пост выйдет ${when}.`,
     rejected: "❌ Отклонено. Пост не будет опубликован.",
     stale: "Это сообщение устарело или решение уже принято — ничего не изменилось.",
@@ -48,6 +52,10 @@ export const ADMIN_TEXTS = {
     approve: "✅ Approve",
     reject: "❌ Reject",
     decideAbove: "⬆️ The post above: approve or reject?",
+    editRequest: (channel: string, published: string) =>
+      `✏️ An edit of the post in ${channel} published ${published}\n\nBelow is the post as edited. Approve it and the channel's message changes; reject it and it stays as it is.`,
+    editApproved: "✅ Edit approved: the channel's message will be changed.",
+    editRejected: "❌ Edit rejected: the post in the channel stays as it was.",
     approved: (when: string) => `✅ Approved. The post goes out ${when}.`,
     rejected: "❌ Rejected. The post will not be published.",
     stale: "This message is outdated or already decided; nothing changed.",
@@ -67,9 +75,9 @@ export const ADMIN_TEXTS = {
 } as const;
 
 /** callback_data of the admin's buttons: "<action>:<postId>". */
-export type AdminAction = "approve" | "reject" | "inchannel" | "resend";
+export type AdminAction = "approve" | "reject" | "inchannel" | "resend" | "editok" | "editno";
 export const callbackData = (action: AdminAction, postId: number) => `${action}:${postId}`;
 export function parseCallbackData(data: string): { action: AdminAction; postId: number } | null {
-  const match = data.match(/^(approve|reject|inchannel|resend):(\d{1,15})$/);
+  const match = data.match(/^(approve|reject|inchannel|resend|editok|editno):(\d{1,15})$/);
   return match ? { action: match[1] as AdminAction, postId: Number(match[2]) } : null;
 }

@@ -31,10 +31,13 @@ export type PostForTelegram = {
   options?: PostOptions;
 };
 
+/** Our entities as grammY types them (the same objects: ours are a checked subset of Telegram's). */
+export const telegramEntities = (entities: readonly MessageEntity[] | undefined) => (entities ?? []) as TelegramEntity[];
+
 /** The text that goes out with its entities: the content, or the title (plain) when the content is empty. */
 export function postText(post: PostForTelegram): { text: string; entities: TelegramEntity[] } {
   if (post.content.trim() === "") return { text: post.title, entities: [] };
-  return { text: post.content, entities: (post.entities ?? []) as TelegramEntity[] };
+  return { text: post.content, entities: telegramEntities(post.entities) };
 }
 
 export function postImages(post: PostForTelegram): string[] {
@@ -52,7 +55,8 @@ export function postParts(post: PostForTelegram): PostPart[] {
   return fits && !post.options?.buttons?.length ? ["album+caption"] : ["album", "text"];
 }
 
-function linkPreview(options: PostOptions | undefined): LinkPreviewOptions {
+/** The link preview a post asked for (off unless it says otherwise). */
+export function linkPreview(options: PostOptions | undefined): LinkPreviewOptions {
   switch (options?.linkPreview ?? "off") {
     case "above":
       return { show_above_text: true };

@@ -30,6 +30,15 @@ AS $function$
   select 1500
 $function$;
 
+CREATE OR REPLACE FUNCTION app_private.photo_caption_max()
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  /* why: Telegram's longest photo caption (PHOTO_CAPTION_MAX in TypeScript) */
+  select 1024
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.post_text_max()
  RETURNS integer
  LANGUAGE sql

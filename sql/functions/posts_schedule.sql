@@ -222,7 +222,13 @@ declare
   v_recurring boolean := coalesce(p_recurring_type, 'none') <> 'none';
 begin
   if v_post.status = 'published' then
-    raise exception 'cannot edit published' using errcode = 'EDPUB', hint = 'schedule.cannotEditPublished';
+    -- its time and recurrence are history; its text, formatting and buttons may change
+    -- through the approver (request_post_edit)
+    if date_trunc('milliseconds', p_scheduled_for) <> date_trunc('milliseconds', v_post.scheduled_for) or v_recurring
+       or v_post.is_recurring then
+      raise exception 'cannot edit published' using errcode = 'EDPUB', hint = 'schedule.cannotEditPublished';
+    end if;
+    return app_private.request_post_edit(v_post, p_content, p_entities, p_options -> 'buttons');
   end if;
   if v_post.status in ('sending', 'uncertain') then
     raise exception 'The post is being published right now and cannot be edited' using errcode = 'EDPUB', hint = 'schedule.cannotEditSending';

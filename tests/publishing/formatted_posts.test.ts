@@ -2,11 +2,12 @@
  * A formatted post end to end (README "Post format"): the draft's entities and options reach
  * the approver's preview and then the channel exactly; a pinned post is pinned once it is
  * out and unpinned when its hours are up; a draft the AI writes in Markdown arrives as text
- * plus entities, with no markup left in it.
+ * plus entities, with no markup left in it; a published post's edit changes the channel's
+ * message in place only once the approver approves it.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { MessageEntity } from "../../api/contract/entities.ts";
-import { buttonsOf, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
+import { buttonsOf, giveImage, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 
 let stack: Stack;
@@ -68,4 +69,83 @@ test("a draft the AI writes in Markdown gets text and entities, no markup", asyn
   const [draft] = (await stack.call("GET", `${p.base}/drafts`, undefined, p.cookie)).json;
   const marked = draft.entities.map((e: MessageEntity) => [e.type, draft.content.slice(e.offset, e.offset + e.length)]);
   expect(marked).toEqual([["bold", "The bridge opens"], ["italic", "finally"], ["text_link", "the map"]]);
+}, 60_000);
+
+/** A published post of `p` made from a new draft, and its message in the channel. */
+async function publishedPost(p: Awaited<ReturnType<typeof projectWithChannel>>, draft: Record<string, unknown>) {
+  const telegram = stack.telegram!;
+  const { id: draftId } = (await stack.call("POST", `${p.base}/drafts`, draft, p.cookie)).json;
+  const { postId, preview } = await sentForApproval(stack, p, draftId, 2_000);
+  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
+  await expect.poll(() => statusOf(postId), { timeout: 20_000 }).toBe("published");
+  const post = (await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json.find((x: { id: number }) => x.id === postId);
+  return { postId, post, message: telegram.messages(p.channel.id).at(-1)! };
+}
+
+/** The approver's Approve or Reject on the newest edit preview. */
+async function decideEdit(p: Awaited<ReturnType<typeof projectWithChannel>>, postId: number, approve: boolean) {
+  const telegram = stack.telegram!;
+  const preview = await telegram.waitFor(
+    () => telegram.messages(p.admin.id).findLast((m) => buttonsOf(m).includes(`editok:${postId}`)),
+    10_000,
+  );
+  await expect.poll(async () => (await stack.sql`select pending_edit ? 'buttonsMessageId' as sent from app_public.posts where id = ${postId}`)[0].sent,
+    { timeout: 10_000 }).toBe(true);
+  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `${approve ? "editok" : "editno"}:${postId}`);
+  await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
+  return preview;
+}
+
+test("an edit of a published post: previewed as an edit, applied in place on Approve, nothing on Reject", async () => {
+  const telegram = stack.telegram!;
+  const p = await projectWithChannel(stack);
+  const { postId, post, message } = await publishedPost(p, { title: "Bridge", content: TEXT, entities: ENTITIES });
+  const put = (body: Record<string, unknown>) =>
+    stack.call("PUT", `${p.base}/posts/${postId}`, { draftId: post.draftId, scheduledFor: post.scheduledFor, ...body }, p.cookie);
+
+  // its time stays history
+  const moved = await put({ scheduledFor: new Date(Date.now() + 86_400_000).toISOString(), content: "x" });
+  expect(moved.status).toBe(409);
+  expect(moved.json.code).toBe("schedule.cannotEditPublished");
+
+  const EDITED = "🔥 Big news: the bridge opened. Photos tomorrow.";
+  const EDITED_ENTITIES: MessageEntity[] = [{ type: "bold", offset: 3, length: 8 }, { type: "italic", offset: 31, length: 6 }];
+  const requested = await put({ content: EDITED, entities: EDITED_ENTITIES, options: { buttons: BUTTONS } });
+  expect(requested.status).toBe(200);
+  expect(requested.json).toMatchObject({ content: TEXT, status: "published", pendingEdit: { content: EDITED } });
+
+  // rejected: the channel keeps the post as it was
+  const rejected = await decideEdit(p, postId, false);
+  expect(telegram.messages(p.admin.id).find((m) => m.message_id < rejected.message_id && /✏️ Правка поста/.test(m.text ?? ""))).toBeTruthy();
+  await expect.poll(async () => (await stack.sql`select pending_edit from app_public.posts where id = ${postId}`)[0].pendingEdit).toBeNull();
+  expect(telegram.messageInfo(p.channel.id, message.message_id)!.message.text).toBe(TEXT);
+
+  // approved: the same message, edited in place, with the new formatting and buttons
+  await put({ content: EDITED, entities: EDITED_ENTITIES, options: { buttons: BUTTONS } });
+  await decideEdit(p, postId, true);
+  await telegram.waitFor(() => telegram.messageInfo(p.channel.id, message.message_id)!.message.text === EDITED || undefined, 15_000);
+  const edited = telegram.messageInfo(p.channel.id, message.message_id)!.message;
+  expect(edited.entities).toEqual(EDITED_ENTITIES);
+  expect(edited.reply_markup?.inline_keyboard).toEqual(BUTTONS);
+  expect(edited.edit_date).toBeGreaterThan(0);
+  expect(telegram.messages(p.channel.id)).toHaveLength(1);
+  await expect.poll(async () => {
+    const shown = (await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json.find((x: { id: number }) => x.id === postId);
+    return shown.editedAt !== null && shown.pendingEdit === null && shown.content === EDITED;
+  }, { timeout: 10_000 }).toBe(true);
+}, 90_000);
+
+test("a photo's caption edit must still fit a caption", async () => {
+  const p = await projectWithChannel(stack, { drafts: ["With photo"] });
+  await giveImage(stack, p, p.drafts[0].id, "A short caption");
+  const { postId, preview } = await sentForApproval(stack, p, p.drafts[0].id, 2_000);
+  const query = stack.telegram!.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  await stack.telegram!.waitFor(() => stack.telegram!.callbackAnswer(query), 10_000);
+  await expect.poll(() => statusOf(postId), { timeout: 20_000 }).toBe("published");
+  const post = (await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json.find((x: { id: number }) => x.id === postId);
+  const tooLong = await stack.call("PUT", `${p.base}/posts/${postId}`, { draftId: post.draftId, scheduledFor: post.scheduledFor, content: "x".repeat(1025) }, p.cookie);
+  expect(tooLong.status).toBe(400);
+  expect(tooLong.json.code).toBe("posts.editTooLong");
+  expect((await stack.sql`select pending_edit from app_public.posts where id = ${postId}`)[0].pendingEdit).toBeNull();
 }, 60_000);
