@@ -209,10 +209,12 @@ create table app_public.drafts (
   image_key text generated always as (app_private.upload_key(image_url)) stored,
   entities jsonb default '[]'::jsonb not null,
   options jsonb default '{}'::jsonb not null,
+  image_urls text[] default '{}'::text[] not null,
   constraint drafts_content_check CHECK ((length(content) <= 20000)),
   constraint drafts_entities_check CHECK (((jsonb_typeof(entities) = 'array'::text) AND (jsonb_array_length(entities) <= 100))),
   constraint drafts_image_upload_fkey FOREIGN KEY (image_key, project_id) REFERENCES app_private.uploads(key, project_id) NOT VALID,
   constraint drafts_image_url_check CHECK (((image_url IS NULL) OR (length(image_url) <= 1000))),
+  constraint drafts_image_urls_check CHECK (((cardinality(image_urls) <= 10) AND (NOT (image_url IS DISTINCT FROM image_urls[1])))),
   constraint drafts_options_check CHECK ((jsonb_typeof(options) = 'object'::text)),
   constraint drafts_pkey PRIMARY KEY (id),
   constraint drafts_project_id_fkey FOREIGN KEY (project_id) REFERENCES app_public.projects(id) ON DELETE CASCADE,
@@ -220,6 +222,7 @@ create table app_public.drafts (
   constraint drafts_title_check CHECK (((btrim(title) <> ''::text) AND (length(title) <= 500)))
 );
 CREATE INDEX drafts_image_key_idx ON app_public.drafts USING btree (image_key) WHERE (image_key IS NOT NULL);
+CREATE INDEX drafts_image_urls_idx ON app_public.drafts USING gin (image_urls);
 CREATE INDEX drafts_project_order_idx ON app_public.drafts USING btree (project_id, sort_order, created_at, id);
 CREATE TRIGGER _100_touch BEFORE UPDATE ON app_public.drafts FOR EACH ROW EXECUTE FUNCTION app_private.touch_updated_at();
 
@@ -271,6 +274,7 @@ create table app_public.posts (
   options jsonb default '{}'::jsonb not null,
   edited_at timestamp with time zone,
   pending_edit jsonb,
+  image_urls text[] default '{}'::text[] not null,
   constraint posts_approval_preview_check CHECK ((jsonb_typeof(approval_preview) = 'object'::text)),
   constraint posts_channel_message_ids_check CHECK ((jsonb_typeof(channel_message_ids) = 'array'::text)),
   constraint posts_content_check CHECK ((length(content) <= 20000)),
@@ -278,6 +282,7 @@ create table app_public.posts (
   constraint posts_entities_check CHECK (((jsonb_typeof(entities) = 'array'::text) AND (jsonb_array_length(entities) <= 100))),
   constraint posts_image_upload_fkey FOREIGN KEY (image_key, project_id) REFERENCES app_private.uploads(key, project_id) NOT VALID,
   constraint posts_image_url_check CHECK (((image_url IS NULL) OR (length(image_url) <= 1000))),
+  constraint posts_image_urls_check CHECK (((cardinality(image_urls) <= 10) AND (NOT (image_url IS DISTINCT FROM image_urls[1])))),
   constraint posts_options_check CHECK ((jsonb_typeof(options) = 'object'::text)),
   constraint posts_pending_edit_check CHECK (((pending_edit IS NULL) OR (jsonb_typeof(pending_edit) = 'object'::text))),
   constraint posts_pkey PRIMARY KEY (id),
@@ -293,6 +298,7 @@ create table app_public.posts (
 CREATE INDEX posts_draft_idx ON app_public.posts USING btree (draft_id) WHERE (draft_id IS NOT NULL);
 CREATE INDEX posts_due_idx ON app_public.posts USING btree (scheduled_for) WHERE (status = ANY (ARRAY['draft'::text, 'scheduled'::text]));
 CREATE INDEX posts_image_key_idx ON app_public.posts USING btree (image_key) WHERE (image_key IS NOT NULL);
+CREATE INDEX posts_image_urls_idx ON app_public.posts USING gin (image_urls);
 CREATE INDEX posts_project_live_draft_idx ON app_public.posts USING btree (project_id) WHERE ((draft_id IS NOT NULL) AND (status = ANY (ARRAY['draft'::text, 'scheduled'::text, 'approved'::text, 'sending'::text, 'uncertain'::text])));
 CREATE INDEX posts_project_published_idx ON app_public.posts USING btree (project_id, published_at DESC) WHERE (status = 'published'::text);
 CREATE INDEX posts_project_scheduled_idx ON app_public.posts USING btree (project_id, scheduled_for, id);
@@ -343,4 +349,4 @@ create table app_public.users (
 CREATE INDEX users_email_trgm_idx ON app_public.users USING gin (email gin_trgm_ops);
 CREATE TRIGGER _100_touch BEFORE UPDATE ON app_public.users FOR EACH ROW EXECUTE FUNCTION app_private.touch_updated_at();
 
-create type app_public.post_delivery as (post_id bigint, status text, title text, content text, image_url text, scheduled_for timestamp with time zone, channel_chat_id bigint, channel_link text, admin_chat_id bigint, approval_preview jsonb, channel_message_ids jsonb, last_error text, project_language text, project_timezone text, channel_id bigint, approver_handle text, rights_checked_at timestamp with time zone, sent_chat_id bigint, entities jsonb, options jsonb);
+create type app_public.post_delivery as (post_id bigint, status text, title text, content text, image_url text, scheduled_for timestamp with time zone, channel_chat_id bigint, channel_link text, admin_chat_id bigint, approval_preview jsonb, channel_message_ids jsonb, last_error text, project_language text, project_timezone text, channel_id bigint, approver_handle text, rights_checked_at timestamp with time zone, sent_chat_id bigint, entities jsonb, options jsonb, image_urls text[]);

@@ -33,6 +33,8 @@ export type Delivery = {
   /** The text's formatting and how the post goes out (README "Post format"). */
   entities: MessageEntity[];
   options: PostOptions;
+  /** The album, first image first (imageUrl is its first image). */
+  imageUrls: string[];
 };
 
 /** Calls a SQL function answering app_public.post_delivery; null when it answers null. */
@@ -45,7 +47,8 @@ export async function deliveryQuery(sql: Sql, fn: DeliveryFunction, args: (numbe
             coalesce((d).project_language, 'ru') as project_language,
             coalesce((d).project_timezone, 'Europe/Moscow') as project_timezone,
             (d).channel_id, (d).approver_handle, (d).rights_checked_at, (d).sent_chat_id,
-            coalesce((d).entities, '[]') as entities, coalesce((d).options, '{}') as options
+            coalesce((d).entities, '[]') as entities, coalesce((d).options, '{}') as options,
+            coalesce((d).image_urls, '{}') as image_urls
      from (select ${fn}(${placeholders}) as d) s where (d).post_id is not null`,
     args,
   );

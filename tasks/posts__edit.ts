@@ -91,7 +91,8 @@ export function applyEdit(sql: Sql, telegram: Api | undefined): Task {
     const ids = post.channelMessageIds;
     const markup = { inline_keyboard: edit.buttons.map((row) => row.map(({ text, url }) => ({ text, url }))) };
     try {
-      if (post.imageUrl && ids.length === 1) {
+      // the text went out as the caption of the photo or album when there is one message per image
+      if (post.imageUrls.length > 0 && ids.length === post.imageUrls.length) {
         await telegram.editMessageCaption(chatId, ids[0], { caption: edit.content, caption_entities: telegramEntities(edit.entities), reply_markup: markup }, helpers.abortSignal);
       } else {
         await telegram.editMessageText(chatId, ids.at(-1)!, edit.content, {

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { EntitiesSchema, formattingFits, type MessageEntity } from "./entities.ts";
 import { BULK_ADD_MAX_LINES } from "./limits.ts";
-import { type PostOptions, PostOptionsSchema } from "./post_options.ts";
+import { POST_IMAGES_MAX, type PostOptions, PostOptionsSchema } from "./post_options.ts";
 
 /** Messages here are codes of error_codes.ts (the spec's keys); the SPA translates them. */
 export const DraftTitleSchema = v.pipe(
@@ -25,6 +25,12 @@ export const ImageUrlSchema = v.pipe(
   v.check((s) => s === "" || /^\/api\/uploads\/[A-Za-z0-9_-]{16,64}\.(png|jpg|webp|gif)$/.test(s), "drafts.invalidImageType"),
 );
 
+/** An album: our own upload URLs, first image first (it is also `imageUrl`). */
+export const ImageUrlsSchema = v.pipe(
+  v.array(v.pipe(v.string("drafts.invalidImageType"), v.regex(/^\/api\/uploads\/[A-Za-z0-9_-]{16,64}\.(png|jpg|webp|gif)$/, "drafts.invalidImageType")), "drafts.invalidImageType"),
+  v.maxLength(POST_IMAGES_MAX, "drafts.tooManyImages"),
+);
+
 const OrderSchema = v.pipe(v.number("drafts.invalidOrder"), v.integer("drafts.invalidOrder"), v.minValue(-1_000_000, "drafts.invalidOrder"), v.maxValue(1_000_000, "drafts.invalidOrder"));
 
 export const DraftCreateSchema = v.pipe(
@@ -33,6 +39,7 @@ export const DraftCreateSchema = v.pipe(
     content: v.optional(ContentSchema, ""),
     entities: v.optional(EntitiesSchema),
     imageUrl: v.optional(ImageUrlSchema, ""),
+    imageUrls: v.optional(ImageUrlsSchema),
     options: v.optional(PostOptionsSchema),
     order: v.optional(OrderSchema, 0),
   }),
@@ -46,6 +53,7 @@ export const DraftUpdateSchema = v.pipe(
     content: v.optional(ContentSchema),
     entities: v.optional(EntitiesSchema),
     imageUrl: v.optional(ImageUrlSchema),
+    imageUrls: v.optional(ImageUrlsSchema),
     options: v.optional(PostOptionsSchema),
     order: v.optional(OrderSchema),
   }),
@@ -103,6 +111,8 @@ export type Draft = {
   /** The content's formatting (api/contract/entities.ts). */
   entities: MessageEntity[];
   imageUrl: string | null;
+  /** The album, first image first (imageUrl is its first image); at most 10. */
+  imageUrls: string[];
   /** How a post made from it goes out (api/contract/post_options.ts). */
   options: PostOptions;
   order: number;

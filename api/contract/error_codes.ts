@@ -29,7 +29,7 @@ import {
   SIGN_IN_CODE_LENGTH,
   WRITING_STYLE_RANGES,
 } from "./limits.ts";
-import { BUTTON_ROWS_MAX, BUTTON_TEXT_MAX, BUTTONS_PER_ROW_MAX, UNPIN_AFTER_HOURS_MAX } from "./post_options.ts";
+import { BUTTON_ROWS_MAX, BUTTON_TEXT_MAX, BUTTONS_PER_ROW_MAX, POST_IMAGES_MAX, UNPIN_AFTER_HOURS_MAX } from "./post_options.ts";
 
 export type ErrorParams = Record<string, string | number>;
 type ErrorEntry = { status: number; message: string; params?: ErrorParams };
@@ -168,6 +168,7 @@ export const ERROR_CODES = {
   "posts.buttonUrlInvalid": { status: 400, message: "A button links to an https:// or tg:// address" },
   "posts.buttonsInvalid": { status: 400, message: "Buttons: up to {rows} rows of up to {perRow}", params: { rows: BUTTON_ROWS_MAX, perRow: BUTTONS_PER_ROW_MAX } },
   "posts.unpinAfterInvalid": { status: 400, message: "Unpin after 1 to {max} hours", params: { max: UNPIN_AFTER_HOURS_MAX } },
+  "drafts.tooManyImages": { status: 400, message: "At most {max} images per post", params: { max: POST_IMAGES_MAX } },
   "posts.editEmpty": { status: 400, message: "The edited post needs its text" },
   "posts.editTooLong": { status: 400, message: "The edited text is longer than the message it edits allows: {current}/{max}" },
   "posts.unpinWithoutPin": { status: 400, message: "Unpinning needs a pinned post: set pin too" },

@@ -63,6 +63,7 @@ export type Post = {
   content: string;
   entities: MessageEntity[];
   imageUrl: string | null;
+  imageUrls: string[];
   options: PostOptions;
   status: PostStatus;
   createdAt: string;

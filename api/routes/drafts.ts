@@ -18,6 +18,7 @@ export function toDraft(r: DraftRow): Draft {
     content: r.content,
     entities: r.entities,
     imageUrl: r.imageUrl,
+    imageUrls: r.imageUrls,
     options: r.options,
     order: r.sortOrder,
     status: r.status,
@@ -39,7 +40,8 @@ export function draftRoutes({ sql, config }: ApiDeps) {
       const d = c.req.valid("json");
       const [row] = await sql<DraftRow[]>`
         select * from app_public.create_draft(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
-          ${d.title}, ${d.content}, ${d.imageUrl}, ${d.order}, ${maxDrafts}, ${sql.json(d.entities ?? [])}, ${sql.json(d.options ?? {})})`;
+          ${d.title}, ${d.content}, ${d.imageUrl}, ${d.order}, ${maxDrafts}, ${sql.json(d.entities ?? [])}, ${sql.json(d.options ?? {})},
+          ${d.imageUrls ?? null}::text[])`;
       return c.json(toDraft(row), 201);
     })
     .post("/bulk", body(BulkAddSchema), async (c) => {

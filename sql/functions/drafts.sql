@@ -70,18 +70,21 @@ begin
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.create_draft(p_user_id bigint, p_project_id bigint, p_title text, p_content text, p_image_url text, p_order integer, p_max_drafts integer DEFAULT NULL::integer, p_entities jsonb DEFAULT '[]'::jsonb, p_options jsonb DEFAULT '{}'::jsonb)
+CREATE OR REPLACE FUNCTION app_public.create_draft(p_user_id bigint, p_project_id bigint, p_title text, p_content text, p_image_url text, p_order integer, p_max_drafts integer DEFAULT NULL::integer, p_entities jsonb DEFAULT '[]'::jsonb, p_options jsonb DEFAULT '{}'::jsonb, p_image_urls text[] DEFAULT NULL::text[])
  RETURNS app_public.drafts
  LANGUAGE plpgsql
 AS $function$
 /* why: ownership first (NTFND), the project's room (QUOTA), then the row; order defaults to 0 as in the spec's data */
 declare
   v_draft app_public.drafts;
+  v_images text[];
 begin
   perform app_public.get_project(p_user_id, p_project_id);
   perform app_private.assert_draft_room(p_project_id, 1, p_max_drafts);
-  insert into app_public.drafts (project_id, title, content, entities, image_url, options, sort_order)
-  values (p_project_id, btrim(p_title), coalesce(p_content, ''), coalesce(p_entities, '[]'), nullif(p_image_url, ''),
+  -- an album when one is given, else the one image
+  v_images := app_private.assert_project_uploads(p_project_id, coalesce(p_image_urls, array_remove(array[nullif(p_image_url, '')], null)));
+  insert into app_public.drafts (project_id, title, content, entities, image_url, image_urls, options, sort_order)
+  values (p_project_id, btrim(p_title), coalesce(p_content, ''), coalesce(p_entities, '[]'), v_images[1], v_images,
           coalesce(p_options, '{}'), coalesce(p_order, 0))
   returning * into v_draft;
   return v_draft;
@@ -270,25 +273,38 @@ CREATE OR REPLACE FUNCTION app_public.update_draft(p_user_id bigint, p_project_i
  RETURNS app_public.drafts
  LANGUAGE plpgsql
 AS $function$
-/* why: PATCH semantics; an explicit null or "" imageUrl removes the image; new content
-   without its entities is plain (the old formatting would not fit it) */
+/* why: PATCH semantics; imageUrls replaces the album; imageUrl replaces its first image (an
+   explicit null or "" removes it, as with one image); new content without its entities is
+   plain (the old formatting would not fit it) */
 declare
   v_draft app_public.drafts;
+  v_images text[];
 begin
+  select d.* into v_draft from app_public.drafts d
+  join app_public.projects p on p.id = d.project_id and p.user_id = p_user_id
+  where d.id = p_draft_id and d.project_id = p_project_id
+  for update of d;
+  if not found then
+    raise exception 'Draft not found' using errcode = 'NTFND', hint = 'drafts.notFound';
+  end if;
+  v_images := v_draft.image_urls;
+  if p_changes ? 'imageUrls' then
+    v_images := app_private.assert_project_uploads(p_project_id, array(select jsonb_array_elements_text(p_changes -> 'imageUrls')));
+  elsif p_changes ? 'imageUrl' then
+    v_images := app_private.assert_project_uploads(p_project_id,
+      array_remove(array[nullif(p_changes ->> 'imageUrl', '')], null) || v_draft.image_urls[2:]);
+  end if;
   update app_public.drafts d set
     title = coalesce(btrim(p_changes ->> 'title'), d.title),
     content = coalesce(p_changes ->> 'content', d.content),
     entities = case when p_changes ? 'entities' then p_changes -> 'entities'
                     when p_changes ? 'content' then '[]' else d.entities end,
     options = coalesce(p_changes -> 'options', d.options),
-    image_url = case when p_changes ? 'imageUrl' then nullif(p_changes ->> 'imageUrl', '') else d.image_url end,
+    image_url = v_images[1],
+    image_urls = v_images,
     sort_order = coalesce((p_changes ->> 'order')::int, d.sort_order)
-  from app_public.projects p
-  where d.id = p_draft_id and d.project_id = p_project_id and p.id = d.project_id and p.user_id = p_user_id
+  where d.id = p_draft_id
   returning d.* into v_draft;
-  if not found then
-    raise exception 'Draft not found' using errcode = 'NTFND', hint = 'drafts.notFound';
-  end if;
   return v_draft;
 end;
 $function$;

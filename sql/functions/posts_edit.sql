@@ -14,7 +14,8 @@ AS $function$
  * must fit the message it edits: a photo's caption stays within Telegram's caption limit.
  */
 declare
-  v_caption boolean := p_post.image_url is not null and jsonb_array_length(p_post.channel_message_ids) = 1;
+  -- the post went out as a photo or an album carrying the text as its caption
+  v_caption boolean := cardinality(p_post.image_urls) > 0 and jsonb_array_length(p_post.channel_message_ids) = cardinality(p_post.image_urls);
   v_max int := case when v_caption then app_private.photo_caption_max() else app_private.post_text_max() end;
   v_post app_public.posts;
 begin

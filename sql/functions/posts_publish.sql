@@ -12,7 +12,8 @@ AS $function$
   select p_post.id, p_post.status, p_post.title, p_post.content, p_post.image_url, p_post.scheduled_for,
          c.chat_id, c.link, c.approver_user_id,
          p_post.approval_preview, p_post.channel_message_ids, p_post.last_error, pr.language, pr.timezone,
-         c.id, c.approver_handle, c.rights_checked_at, p_post.channel_chat_id, p_post.entities, p_post.options
+         c.id, c.approver_handle, c.rights_checked_at, p_post.channel_chat_id, p_post.entities, p_post.options,
+         p_post.image_urls
   from app_public.projects pr
   left join app_public.channels c on c.project_id = pr.id and c.status = 'connected'
   where pr.id = p_post.project_id

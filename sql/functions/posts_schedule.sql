@@ -197,8 +197,8 @@ begin
     return v_post;
   end if;
   v_draft := app_private.draft_for_post(p_project_id, p_draft_id, null);
-  insert into app_public.posts (project_id, draft_id, title, content, entities, image_url, options, scheduled_for)
-  values (p_project_id, v_draft.id, v_draft.title, v_draft.content, v_draft.entities, v_draft.image_url,
+  insert into app_public.posts (project_id, draft_id, title, content, entities, image_url, image_urls, options, scheduled_for)
+  values (p_project_id, v_draft.id, v_draft.title, v_draft.content, v_draft.entities, v_draft.image_url, v_draft.image_urls,
           coalesce(p_options, v_draft.options), p_scheduled_for)
   returning * into v_post;
   perform app_private.queue_approval(v_post);
@@ -252,6 +252,7 @@ begin
     entities = case when v_recurring then coalesce(p_entities, case when p_content is null then entities else '[]' end)
                     else v_draft.entities end,
     image_url = case when v_recurring then null else v_draft.image_url end,
+    image_urls = case when v_recurring then '{}' else v_draft.image_urls end,
     options = coalesce(p_options, case when v_recurring then options else v_draft.options end),
     scheduled_for = p_scheduled_for,
     recurring_type = coalesce(p_recurring_type, 'none'),

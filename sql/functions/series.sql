@@ -80,8 +80,8 @@ begin
     return null;
   end if;
   -- the series' options, when it has any, else the draft's
-  insert into app_public.posts (project_id, draft_id, series_id, title, content, entities, image_url, options, scheduled_for)
-  values (v_series.project_id, v_draft.id, v_series.id, v_draft.title, v_draft.content, v_draft.entities, v_draft.image_url,
+  insert into app_public.posts (project_id, draft_id, series_id, title, content, entities, image_url, image_urls, options, scheduled_for)
+  values (v_series.project_id, v_draft.id, v_series.id, v_draft.title, v_draft.content, v_draft.entities, v_draft.image_url, v_draft.image_urls,
           case when v_series.options = '{}' then v_draft.options else v_series.options end, v_at)
   returning * into v_occurrence;
   update app_public.posts set recurring_last_post = v_at where id = v_series.id returning * into v_series;

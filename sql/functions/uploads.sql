@@ -3,6 +3,23 @@
 --   npx deno run -A scripts/migrations.ts commit "what it does"
 -- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
+CREATE OR REPLACE FUNCTION app_private.assert_project_uploads(p_project_id bigint, p_urls text[])
+ RETURNS text[]
+ LANGUAGE plpgsql
+ STABLE
+AS $function$
+/* why: an album holds only this project's own uploads (the first image is also checked by
+   its foreign key; the others only here); answers the album as given */
+begin
+  if exists (select 1 from unnest(coalesce(p_urls, '{}')) url
+             where not exists (select 1 from app_private.uploads u
+                               where u.key = app_private.upload_key(url) and u.project_id = p_project_id)) then
+    raise exception 'The image is not an upload of this project' using errcode = 'INVAL', hint = 'uploads.notInProject';
+  end if;
+  return coalesce(p_urls, '{}');
+end;
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.upload_key(p_url text)
  RETURNS text
  LANGUAGE sql
@@ -68,8 +85,8 @@ AS $function$
      forgotten here and their keys answered so the worker deletes the files */
   delete from app_private.uploads u
   where u.created_at < now() - p_older_than
-    and not exists (select 1 from app_public.drafts d where d.image_key = u.key)
-    and not exists (select 1 from app_public.posts p where p.image_key = u.key)
+    and not exists (select 1 from app_public.drafts d where d.image_urls @> array['/api/uploads/' || u.key])
+    and not exists (select 1 from app_public.posts p where p.image_urls @> array['/api/uploads/' || u.key])
     and not exists (select 1 from app_public.bug_reports b where b.screenshot_key = u.key)
   returning u.key
 $function$;

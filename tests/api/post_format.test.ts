@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { MessageEntity } from "../../api/contract/entities.ts";
+import { makePng } from "../helpers/images.ts";
 import { projectWithChannel } from "../helpers/publishing.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 
@@ -99,5 +100,47 @@ describe("a post takes its draft's formatting and options", () => {
     expect(own.json).toMatchObject({ entities: ENTITIES, options: { silent: false } });
     const edited = await stack.call("PUT", `${p.base}/posts/${post.json.id}`, { draftId, scheduledFor, options: { linkPreview: "above" } }, p.cookie);
     expect(edited.json.options).toEqual({ linkPreview: "above" });
+  });
+});
+
+describe("albums", () => {
+  async function upload(p: Awaited<ReturnType<typeof projectWithChannel>>) {
+    const form = new FormData();
+    form.append("image", new File([makePng(64, 48)], "a.png", { type: "image/png" }));
+    const res = await stack.app.request(`${p.base}/upload-image`, { method: "POST", body: form, headers: { cookie: p.cookie } });
+    return ((await res.json()) as { imageUrl: string }).imageUrl;
+  }
+
+  test("up to ten of the project's own uploads, first one first; imageUrl stays the first image", async () => {
+    const p = await projectWithChannel(stack);
+    const images = [await upload(p), await upload(p), await upload(p)];
+    const created = await stack.call("POST", `${p.base}/drafts`, { title: "Album", imageUrls: images }, p.cookie);
+    expect(created.status).toBe(201);
+    expect(created.json).toMatchObject({ imageUrl: images[0], imageUrls: images });
+    const reordered = await stack.call("PATCH", `${p.base}/drafts/${created.json.id}`, { imageUrls: [images[2], images[0]] }, p.cookie);
+    expect(reordered.json).toMatchObject({ imageUrl: images[2], imageUrls: [images[2], images[0]] });
+    // an old client replacing "the image" replaces the first one
+    const replaced = await stack.call("PATCH", `${p.base}/drafts/${created.json.id}`, { imageUrl: images[1] }, p.cookie);
+    expect(replaced.json).toMatchObject({ imageUrl: images[1], imageUrls: [images[1], images[0]] });
+    const post = await stack.call("POST", `${p.base}/posts`, { draftId: created.json.id, scheduledFor: new Date(Date.now() + 86_400_000).toISOString() }, p.cookie);
+    expect(post.json.imageUrls).toEqual([images[1], images[0]]);
+
+    const eleven = Array.from({ length: 11 }, () => images[0]);
+    const tooMany = await stack.call("POST", `${p.base}/drafts`, { title: "Too many", imageUrls: eleven }, p.cookie);
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.json.code).toBe("drafts.tooManyImages");
+  });
+
+  test("another project's upload cannot join an album, at any place in it", async () => {
+    const mine = await projectWithChannel(stack);
+    const theirs = await projectWithChannel(stack);
+    const own = await upload(mine);
+    const foreign = await upload(theirs);
+    for (const imageUrls of [[own, foreign], [foreign]]) {
+      const res = await stack.call("POST", `${mine.base}/drafts`, { title: "Stolen", imageUrls }, mine.cookie);
+      expect(res.status).toBe(400);
+      expect(res.json.code).toBe("uploads.notInProject");
+    }
+    expect((await stack.call("GET", `${mine.base}/drafts`, undefined, mine.cookie)).json).toEqual([]);
   });
 });

@@ -45,7 +45,7 @@ describe("scheduling posts", () => {
     const [listed] = await first.json();
     // what the client sees, not the worker's bookkeeping (sending worker, message ids)
     expect(Object.keys(listed).sort()).toEqual([
-      "approvalMessageIds", "content", "createdAt", "draftId", "editedAt", "entities", "id", "imageUrl", "isRecurring", "lastError",
+      "approvalMessageIds", "content", "createdAt", "draftId", "editedAt", "entities", "id", "imageUrl", "imageUrls", "isRecurring", "lastError",
       "options", "pendingEdit", "projectId", "publishedAt", "publishedLinks", "recurringLastPost", "recurringType", "scheduledFor", "seriesId", "status", "title",
     ]);
 

@@ -19,8 +19,11 @@ const post = (fields: Partial<Post> & { id: number; scheduledFor: string }): Pos
   content: "",
   entities: [],
   imageUrl: null,
+  imageUrls: [],
   options: {},
   status: "draft",
+  editedAt: null,
+  pendingEdit: null,
   createdAt: "2025-03-01T00:00:00Z",
   isRecurring: false,
   recurringType: "none",
@@ -32,7 +35,7 @@ const post = (fields: Partial<Post> & { id: number; scheduledFor: string }): Pos
   ...fields,
 });
 const draft = (id: number, title: string, order: number): Draft => ({
-  id, projectId: 1, title, content: `${title} text`, entities: [], imageUrl: null, options: {}, order, status: "draft",
+  id, projectId: 1, title, content: `${title} text`, entities: [], imageUrl: null, imageUrls: [], options: {}, order, status: "draft",
   createdAt: "2025-03-01T00:00:00Z",
 });
 
