@@ -20,6 +20,26 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION app_private.lock_draft(p_user_id bigint, p_project_id bigint, p_draft_id bigint)
+ RETURNS app_public.drafts
+ LANGUAGE plpgsql
+AS $function$
+/* why: the draft an owner's request changes (edit, delete), locked until the change
+   commits; another account's draft, or one of another project, is "not found" */
+declare
+  v_draft app_public.drafts;
+begin
+  select d.* into v_draft from app_public.drafts d
+  join app_public.projects p on p.id = d.project_id and p.user_id = p_user_id
+  where d.id = p_draft_id and d.project_id = p_project_id
+  for update of d;
+  if not found then
+    raise exception 'Draft not found' using errcode = 'NTFND', hint = 'drafts.notFound';
+  end if;
+  return v_draft;
+end;
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.lock_drafts_order(p_user_id bigint, p_project_id bigint)
  RETURNS void
  LANGUAGE plpgsql
@@ -101,15 +121,8 @@ AS $function$
  * image may need cleaning up).
  */
 declare
-  v_draft app_public.drafts;
+  v_draft app_public.drafts := app_private.lock_draft(p_user_id, p_project_id, p_draft_id);
 begin
-  select d.* into v_draft from app_public.drafts d
-  join app_public.projects p on p.id = d.project_id and p.user_id = p_user_id
-  where d.id = p_draft_id and d.project_id = p_project_id
-  for update of d;
-  if not found then
-    raise exception 'Draft not found' using errcode = 'NTFND', hint = 'drafts.notFound';
-  end if;
   if exists (select 1 from app_public.posts where draft_id = p_draft_id and status = 'draft') then
     raise exception 'drafts.cannotDeleteScheduled' using errcode = 'DRSCH', hint = 'drafts.cannotDeleteScheduled';
   end if;
@@ -277,16 +290,9 @@ AS $function$
    explicit null or "" removes it, as with one image); new content without its entities is
    plain (the old formatting would not fit it) */
 declare
-  v_draft app_public.drafts;
+  v_draft app_public.drafts := app_private.lock_draft(p_user_id, p_project_id, p_draft_id);
   v_images text[];
 begin
-  select d.* into v_draft from app_public.drafts d
-  join app_public.projects p on p.id = d.project_id and p.user_id = p_user_id
-  where d.id = p_draft_id and d.project_id = p_project_id
-  for update of d;
-  if not found then
-    raise exception 'Draft not found' using errcode = 'NTFND', hint = 'drafts.notFound';
-  end if;
   v_images := v_draft.image_urls;
   if p_changes ? 'imageUrls' then
     v_images := app_private.assert_project_uploads(p_project_id, array(select jsonb_array_elements_text(p_changes -> 'imageUrls')));
