@@ -8,7 +8,10 @@ const apiTarget = `http://localhost:${process.env.PORT ?? 8000}`;
 export default defineConfig({
   root: new URL(".", import.meta.url).pathname,
   plugins: [react()],
-  build: { outDir: "dist", emptyOutDir: true, sourcemap: false },
+  // CSS light-dark() needs browsers from 2024 on; older targets make the minifier rewrite it
+  // into variables that only a color-scheme declaration defines, and Mantine sets the
+  // scheme by attribute, so the rewritten colours were invalid in both themes.
+  build: { outDir: "dist", emptyOutDir: true, sourcemap: false, cssTarget: ["chrome123", "edge123", "firefox120", "safari17.5"] },
   server: {
     proxy: {
       "/api": {

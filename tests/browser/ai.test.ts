@@ -104,7 +104,7 @@ test("titles, posts, bulk titles and text generation for drafts", async () => {
   expect(await editor.getByTestId("post-length").inputValue()).toBe("100");
   await editor.getByTestId("post-length").fill("800");
   await editor.getByTestId("generate-post").click();
-  await expect.poll(() => editor.getByTestId("draft-content").inputValue(), soon).toBe(postFor(SUGGESTED_TITLE));
+  await expect.poll(() => editor.getByTestId("draft-content").textContent(), soon).toBe(postFor(SUGGESTED_TITLE));
   const postRequest = lastRequest((body) => promptOf(body).user.includes("Write a Telegram post titled"))!;
   expect(promptOf(postRequest).user).toContain(`"${SUGGESTED_TITLE}"`);
   expect(promptOf(postRequest).user).toContain("about 800 characters");
@@ -346,7 +346,7 @@ test("the assistant and the drafts page on a phone", async () => {
   await phone.getByTestId("edit-draft").first().click();
   const editor = phone.getByRole("dialog", { name: "Редактирование черновика" });
   await editor.getByTestId("generate-post").click();
-  await expect.poll(() => editor.getByTestId("draft-content").inputValue(), soon).toBe(postFor("Стихи о весне"));
+  await expect.poll(() => editor.getByTestId("draft-content").textContent(), soon).toBe(postFor("Стихи о весне"));
   await phone.waitForTimeout(300);
   await screenshot(phone, "ai-draft-editor-phone");
   await editor.getByRole("button", { name: "Отмена" }).click();

@@ -39,6 +39,14 @@ export async function closeBrowserStack(opened: { stack?: Stack; browser?: Brows
   await opened.stack?.close();
 }
 
+/** Creates a project as the signed-in page's user, through the API the SPA uses. */
+export async function createProjectInPage(page: Page, project: { name: string; adminHandle: string }): Promise<{ id: number }> {
+  return await page.evaluate(async (body) => {
+    const res = await fetch("/api/projects", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    return (await res.json()) as { id: number };
+  }, project);
+}
+
 /** Signs in through the sign-in screen with the code from the delivered mail. */
 export async function signInThroughUi(page: Page, stack: Stack, email: string) {
   await page.goto(`${stack.baseUrl}/`);

@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import useSWR, { mutate } from "swr";
 import type { GenerationJob } from "../../../api/contract/ai.ts";
+import type { MessageEntity } from "../../../api/contract/entities.ts";
 import { JOB_POLL_MS } from "../lib/ui.ts";
 import { apiFetch, hasStatus } from "./fetcher.ts";
 import { pollingDedupe } from "./swrConfig.ts";
@@ -23,13 +24,18 @@ export async function generateTitle(projectId: number, { signal }: Options = {})
 export type GeneratePostInput = { title: string; postLength: number; language: string };
 
 /** Spec §7: a post body for a title, about `postLength` characters long. */
-export async function generatePost(projectId: number, input: GeneratePostInput, { signal }: Options = {}): Promise<string> {
-  const { content } = await apiFetch<{ content: string }>(`${projectApi(projectId)}/generate-post`, {
+/** The post as text plus its formatting (the model's Markdown, converted by the server). */
+export async function generatePost(
+  projectId: number,
+  input: GeneratePostInput,
+  { signal }: Options = {},
+): Promise<{ content: string; entities: MessageEntity[] }> {
+  const { content, entities } = await apiFetch<{ content: string; entities?: MessageEntity[] }>(`${projectApi(projectId)}/generate-post`, {
     method: "POST",
     body: input,
     signal,
   });
-  return content;
+  return { content, entities: entities ?? [] };
 }
 
 /** Spec §7: `count` titles for the bulk-add dialog. */

@@ -1,13 +1,24 @@
 import useSWR, { mutate } from "swr";
 import type { Draft, DraftMoved } from "../../../api/contract/drafts.ts";
+import type { MessageEntity } from "../../../api/contract/entities.ts";
+import type { PostOptions } from "../../../api/contract/post_options.ts";
 import { apiFetch } from "./fetcher.ts";
 import { pollingDedupe } from "./swrConfig.ts";
 
 export const draftsKey = (projectId: number) => `/api/projects/${projectId}/drafts`;
 const draftKey = (projectId: number, draftId: number) => `${draftsKey(projectId)}/${draftId}`;
 
-/** What the edit dialog saves; a null imageUrl removes the image. */
-export type DraftInput = { title: string; content: string; imageUrl: string | null };
+/**
+ * What the edit dialog saves; a null imageUrl removes the image. The content's formatting
+ * goes with it (new content without entities is plain), and options when given.
+ */
+export type DraftInput = {
+  title: string;
+  content: string;
+  entities?: MessageEntity[];
+  imageUrl: string | null;
+  options?: PostOptions;
+};
 
 /** Spec §2/§3: the list is shown by order (a missing order counts as 0), then oldest first. */
 export function sortDrafts(drafts: Draft[]): Draft[] {
@@ -40,7 +51,7 @@ export async function createDraft(projectId: number, input: DraftInput): Promise
   // Spec §9: the create form sends order -1, which puts the new draft first.
   const draft = await apiFetch<Draft>(draftsKey(projectId), {
     method: "POST",
-    body: { title: input.title, content: input.content, imageUrl: input.imageUrl ?? "", order: -1, projectId },
+    body: { ...input, imageUrl: input.imageUrl ?? "", order: -1, projectId },
   });
   await updateList(projectId, (list) => [...list, draft]);
   return draft;

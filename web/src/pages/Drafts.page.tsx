@@ -16,7 +16,7 @@ import { BackLink } from "../components/BackLink/BackLink.tsx";
 import { BulkAddDialog } from "../components/BulkAddDialog/BulkAddDialog.tsx";
 import { ConfirmDialog } from "../components/ConfirmDialog/ConfirmDialog.tsx";
 import { DraftDialog } from "../components/DraftDialog/DraftDialog.tsx";
-import { DraftList } from "../components/DraftList/DraftList.tsx";
+import { DraftList, draftRowHandle } from "../components/DraftList/DraftList.tsx";
 import { FullPageLoader } from "../components/FullPageLoader/FullPageLoader.tsx";
 import { GenerationBanner } from "../components/GenerationBanner/GenerationBanner.tsx";
 import { LoadError } from "../components/LoadError/LoadError.tsx";
@@ -31,6 +31,7 @@ import {
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
 import { ProjectLoadError } from "../components/ProjectLoadError/ProjectLoadError.tsx";
 import { useContentGeneration } from "../hooks/useContentGeneration.ts";
+import { useFocusFallback } from "../hooks/useFocusFallback.ts";
 import { useIsPhone } from "../hooks/useIsPhone.ts";
 import { useRouteProject } from "../hooks/useRouteProject.ts";
 import { useT } from "../i18n/i18n.tsx";
@@ -78,6 +79,20 @@ export default function DraftsPage() {
   if (toDelete) lastToDelete.current = toDelete;
   // The draft shown in the edit dialog stays while the dialog animates out.
   const [editing, setEditing] = useState<Draft | undefined>(undefined);
+
+  // Where the focus goes when the control a dialog was opened from is gone once it closes: the
+  // empty list's buttons have twins in the header, a deleted row's trash button the next row
+  // (or the one before), a cleared selection's buttons the "select all" box.
+  const newDraftRef = useRef<HTMLButtonElement>(null);
+  const bulkAddRef = useRef<HTMLButtonElement>(null);
+  const selectAllRef = useRef<HTMLInputElement>(null);
+  const afterDelete = useRef<number | null>(null);
+  const toList = () => selectAllRef.current ?? newDraftRef.current;
+  useFocusFallback(createOpened, () => newDraftRef.current);
+  useFocusFallback(bulkOpened, () => bulkAddRef.current);
+  useFocusFallback(toDelete !== null, () => (afterDelete.current === null ? null : draftRowHandle(afterDelete.current)) ?? toList());
+  useFocusFallback(batchOpened, toList);
+  useFocusFallback(toGenerate !== null, toList);
 
   const draftsPath = projectId === null ? "" : projectPath(projectId, "drafts");
   const editId = draftParam && /^\d+$/.test(draftParam) ? Number(draftParam) : null;
@@ -136,9 +151,11 @@ export default function DraftsPage() {
 
   const handleDelete = async () => {
     if (!toDelete) return;
+    const index = drafts.findIndex((draft) => draft.id === toDelete.id);
     setDeleting(true);
     try {
       await deleteDraft(projectId, toDelete.id);
+      afterDelete.current = (drafts[index + 1] ?? drafts[index - 1])?.id ?? null;
       toastSuccess(t("drafts.deleteSuccess"), toDelete.title);
       setToDelete(null);
     } catch (failure) {
@@ -187,12 +204,12 @@ export default function DraftsPage() {
   };
 
   const newDraftButton = (
-    <Button leftSection={<IconPlus size={18} />} onClick={createDialog.open} data-testid="new-draft">
+    <Button ref={newDraftRef} leftSection={<IconPlus size={18} />} onClick={createDialog.open} data-testid="new-draft">
       {t("drafts.new")}
     </Button>
   );
   const bulkAddButton = (
-    <Button variant="default" leftSection={<IconListPlus size={18} />} onClick={bulkDialog.open} data-testid="bulk-add">
+    <Button ref={bulkAddRef} variant="default" leftSection={<IconListPlus size={18} />} onClick={bulkDialog.open} data-testid="bulk-add">
       {t("drafts.bulkAdd")}
     </Button>
   );
@@ -252,6 +269,7 @@ export default function DraftsPage() {
         <Card padding={0} className={classes.listCard}>
           <div className={classes.toolbar}>
             <Checkbox
+              ref={selectAllRef}
               checked={allSelected}
               indeterminate={selected.size > 0 && !allSelected}
               onChange={toggleAll}

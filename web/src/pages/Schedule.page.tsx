@@ -23,6 +23,7 @@ import { seriesName } from "../components/PostStatus/PostStatus.tsx";
 import { ScheduleCalendar, ScheduleLegend } from "../components/ScheduleCalendar/ScheduleCalendar.tsx";
 import { ScheduleDialog, type ScheduleTarget } from "../components/ScheduleDialog/ScheduleDialog.tsx";
 import { TimezonePill } from "../components/TimezonePill/TimezonePill.tsx";
+import { useFocusFallback } from "../hooks/useFocusFallback.ts";
 import { useProjectNow } from "../hooks/useProjectNow.ts";
 import { useRouteProject } from "../hooks/useRouteProject.ts";
 import { useT } from "../i18n/i18n.tsx";
@@ -93,6 +94,13 @@ export default function SchedulePage() {
   if (scheduleTarget) lastTarget.current = scheduleTarget;
   const lastToDelete = useRef<CalendarPost | null>(null);
   if (toDelete) lastToDelete.current = toDelete;
+  // Edit and Delete in a post's details close the details and open another dialog: when that
+  // one closes, the focus goes back to the post's chip (or, the post gone, to "New post").
+  const openedFrom = useRef<HTMLElement | null>(null);
+  const newPostButton = useRef<HTMLButtonElement>(null);
+  const backToCalendar = () => (openedFrom.current?.isConnected ? openedFrom.current : newPostButton.current);
+  useFocusFallback(scheduleTarget !== null, backToCalendar);
+  useFocusFallback(toDelete !== null, backToCalendar);
 
   if (failed) return <ProjectLoadError />;
   const loading = !project || projectId === null || channelsLoading || (!postsLoaded && !postsError) || draftsLoading;
@@ -145,7 +153,7 @@ export default function SchedulePage() {
         }
         actions={
           ready && hasChannel ? (
-            <Button leftSection={<IconPlus size={18} />} onClick={() => openCreate(today)} data-testid="new-post">
+            <Button ref={newPostButton} leftSection={<IconPlus size={18} />} onClick={() => openCreate(today)} data-testid="new-post">
               {t("schedule.newPost")}
             </Button>
           ) : undefined
@@ -202,7 +210,10 @@ export default function SchedulePage() {
             onMonthChange={(months) => setMonthShift((shift) => shift + months)}
             onToday={() => setMonthShift(0)}
             onAddPost={openCreate}
-            onOpenPost={(post) => setDetailsId(post.id)}
+            onOpenPost={(post) => {
+              openedFrom.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+              setDetailsId(post.id);
+            }}
           />
           <ScheduleLegend />
         </Stack>

@@ -1,10 +1,11 @@
-import { Button, Group, Modal, NumberInput, Stack, Text, Textarea, TextInput } from "@mantine/core";
+import { Button, Group, Modal, NumberInput, Stack, Text, TextInput } from "@mantine/core";
 import "@mantine/core/styles/Modal.layer.css";
 import "@mantine/core/styles/NumberInput.layer.css";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import * as v from "valibot";
 import { DraftCreateSchema, type Draft } from "../../../../api/contract/drafts.ts";
-import { GENERATED_POST_LENGTH, POST_CONTENT_MAX } from "../../../../api/contract/limits.ts";
+import { GENERATED_POST_LENGTH, PHOTO_CAPTION_MAX, POST_CONTENT_MAX } from "../../../../api/contract/limits.ts";
+import type { PostOptions } from "../../../../api/contract/post_options.ts";
 import { generatePost, generateTitle } from "../../api/ai.ts";
 import { createDraft, updateDraft } from "../../api/drafts.ts";
 import { useProject } from "../../api/projects.ts";
@@ -15,6 +16,10 @@ import { errorText, failureText, generationFailureText } from "../../lib/message
 import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { IconArrowBackUp, IconSparkles } from "../Icons/Icons.tsx";
 import { ImageField } from "../ImageField/ImageField.tsx";
+import { LazyPostEditor } from "../PostEditor/LazyPostEditor.tsx";
+import { PostPreview } from "../PostPreview/PostPreview.tsx";
+import type { FormattedText } from "../../lib/postDocument.ts";
+import { cleanOptions, hasButtonErrors, PostOptionsFields } from "./PostOptionsFields.tsx";
 import classes from "./DraftDialog.module.css";
 
 type DraftDialogProps = {
@@ -28,21 +33,43 @@ type DraftDialogProps = {
   size?: number | string;
 };
 
-type Values = { title: string; content: string; imageUrl: string | null };
-type FieldErrors = Partial<Record<keyof Values, string>>;
+/** `body`: the text with its formatting (Telegram's entities, README "Post format"). */
+type Values = { title: string; body: FormattedText; imageUrl: string | null; options: PostOptions };
+type FieldErrors = { title?: string; content?: string; imageUrl?: string; options?: string };
+
+const EMPTY_BODY: FormattedText = { text: "", entities: [] };
 
 const valuesOf = (draft: Draft | undefined): Values => ({
   title: draft?.title ?? "",
-  content: draft?.content ?? "",
+  body: draft ? { text: draft.content ?? "", entities: draft.entities ?? [] } : EMPTY_BODY,
   imageUrl: draft?.imageUrl || null,
+  options: draft?.options ?? {},
 });
 
 function validate(values: Values): FieldErrors {
-  const result = v.safeParse(DraftCreateSchema, values);
-  if (result.success) return {};
-  const nested = v.flatten<typeof DraftCreateSchema>(result.issues).nested ?? {};
-  return { title: nested.title?.[0], content: nested.content?.[0], imageUrl: nested.imageUrl?.[0] };
+  const result = v.safeParse(DraftCreateSchema, {
+    title: values.title,
+    content: values.body.text,
+    entities: values.body.entities,
+    imageUrl: values.imageUrl,
+    options: cleanOptions(values.options),
+  });
+  const buttons = hasButtonErrors(values.options) ? "posts.buttonsInvalid" : undefined;
+  if (result.success) return buttons ? { options: buttons } : {};
+  const flat = v.flatten<typeof DraftCreateSchema>(result.issues);
+  const nested = flat.nested ?? {};
+  const options = Object.entries(nested).find(([path]) => path.startsWith("options"))?.[1]?.[0];
+  return {
+    title: nested.title?.[0],
+    // Entities that do not fit the text (including a check of the whole body) show under the editor.
+    content: nested.content?.[0] ?? Object.entries(nested).find(([path]) => path.startsWith("entities"))?.[1]?.[0] ?? flat.root?.[0],
+    imageUrl: nested.imageUrl?.[0],
+    options: options ?? buttons,
+  };
 }
+
+/** Wide enough for the text and its preview side by side; narrower dialogs stack them. */
+const DRAFT_DIALOG_WIDTH = 1000;
 
 type Generating = "title" | "post" | null;
 
@@ -50,7 +77,7 @@ type Generating = "title" | "post" | null;
  * Create or edit a draft (spec §2): title, text and image, with AI help for the title and
  * for the text (which needs a title, spec §5) at a chosen target length.
  */
-export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size = "lg" }: DraftDialogProps) {
+export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size = DRAFT_DIALOG_WIDTH }: DraftDialogProps) {
   const t = useT();
   const isPhone = useIsPhone();
   const [values, setValues] = useState<Values>(() => valuesOf(draft));
@@ -60,7 +87,9 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
   const [generating, setGenerating] = useState<Generating>(null);
   const [postLength, setPostLength] = useState<number | string>(GENERATED_POST_LENGTH.default);
   /** The text a generated post replaced, until the person edits it again: one step of undo. */
-  const [replacedContent, setReplacedContent] = useState<string | null>(null);
+  const [replacedContent, setReplacedContent] = useState<FormattedText | null>(null);
+  const [optionsOpened, setOptionsOpened] = useState(false);
+  const previewLabelId = useId();
   const generation = useRef<AbortController | null>(null);
   const titleInput = useRef<HTMLInputElement>(null);
   const { project } = useProject(projectId);
@@ -75,6 +104,7 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
     setAttempted(false);
     setUploading(false);
     setReplacedContent(null);
+    setOptionsOpened(false);
   }, [opened, draftId]);
 
   // A generation still running when the dialog closes (or shows another draft) is dropped.
@@ -127,19 +157,27 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
     return runGeneration("post", async (signal) => {
       // Spec §7 sends a language; the server writes in the project's language either way.
       const language = project?.language ?? "ru";
-      const content = await generatePost(projectId, { title, postLength: length, language }, { signal });
+      const post = await generatePost(projectId, { title, postLength: length, language }, { signal });
       if (signal.aborted) return;
-      setReplacedContent(values.content.trim() === "" ? null : values.content);
-      set("content", content);
+      setReplacedContent(values.body.text.trim() === "" ? null : values.body);
+      set("body", { text: post.content, entities: post.entities });
     });
   };
 
   const handleSubmit = async (event: FormEvent) => {
     event.preventDefault();
     setAttempted(true);
-    if (Object.values(validate(values)).some(Boolean)) return;
+    const problems = validate(values);
+    if (problems.options) setOptionsOpened(true);
+    if (Object.values(problems).some(Boolean)) return;
     setSaving(true);
-    const input = { title: values.title.trim(), content: values.content, imageUrl: values.imageUrl };
+    const input = {
+      title: values.title.trim(),
+      content: values.body.text,
+      entities: values.body.entities,
+      imageUrl: values.imageUrl,
+      options: cleanOptions(values.options),
+    };
     try {
       const saved = isEdit ? await updateDraft(projectId, draft.id, input) : await createDraft(projectId, input);
       toastSuccess(isEdit ? t("drafts.draftUpdated") : t("drafts.draftCreated"), saved.title);
@@ -155,7 +193,10 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
     }
   };
 
-  const length = values.content.length;
+  const length = values.body.text.length;
+  // An image takes the text as its caption up to 1024; a longer text still goes out, as a
+  // message of its own after the photo, so the counter warns but saving is not blocked.
+  const limit = values.imageUrl ? PHOTO_CAPTION_MAX : POST_CONTENT_MAX;
   const busy = saving || uploading || generating !== null;
 
   return (
@@ -167,8 +208,9 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
       fullScreen={isPhone}
       closeButtonProps={{ "aria-label": t("common.close") }}
     >
-      <form onSubmit={(event) => void handleSubmit(event)} noValidate data-testid="draft-form">
-        <Stack gap="md">
+      <form onSubmit={(event) => void handleSubmit(event)} noValidate data-testid="draft-form" className={classes.form}>
+        <div className={classes.layout}>
+        <Stack gap="md" className={classes.main}>
           <TextInput
             label={t("drafts.titleLabel")}
             placeholder={t("drafts.titlePlaceholder")}
@@ -198,24 +240,19 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
               </div>
             )}
           />
-          <div>
-            <Textarea
+          <div aria-busy={generating === "post"} data-generating={generating === "post" || undefined} className={classes.editor}>
+            <LazyPostEditor
               label={t("drafts.contentLabel")}
               placeholder={t("drafts.contentPlaceholder")}
-              autosize
-              minRows={6}
-              maxRows={14}
-              value={values.content}
-              onChange={(event) => {
-                set("content", event.currentTarget.value);
+              value={values.body}
+              onChange={(body) => {
+                set("body", body);
                 setReplacedContent(null);
               }}
+              limit={limit}
               error={errors.content && errorText(t, errors.content)}
               disabled={saving || generating === "post"}
-              aria-busy={generating === "post"}
-              data-generating={generating === "post" || undefined}
-              classNames={{ input: classes.contentInput }}
-              data-testid="draft-content"
+              testId="draft-content"
             />
             <div className={classes.contentFooter}>
               <div className={classes.generator}>
@@ -257,7 +294,7 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
                     color="gray"
                     leftSection={<IconArrowBackUp size={14} />}
                     onClick={() => {
-                      set("content", replacedContent);
+                      set("body", replacedContent);
                       setReplacedContent(null);
                     }}
                     data-testid="undo-generated-post"
@@ -265,24 +302,48 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
                     {t("drafts.restoreContent")}
                   </Button>
                 )}
-                <Text
-                  size="xs"
-                  c={length > POST_CONTENT_MAX ? "orange.8" : "dimmed"}
-                  aria-live="polite"
-                  style={{ fontVariantNumeric: "tabular-nums" }}
-                >
-                  {length > POST_CONTENT_MAX
-                    ? t("drafts.contentTooLongForPost", { current: length, max: POST_CONTENT_MAX })
-                    : t("drafts.contentLength", { current: length, max: POST_CONTENT_MAX })}
-                </Text>
+                {/* Without an image the editor's counter already says this; with one, it counts against 1024. */}
+                {values.imageUrl && length > POST_CONTENT_MAX && (
+                  <Text size="xs" c="orange.8" aria-live="polite" style={{ fontVariantNumeric: "tabular-nums" }}>
+                    {t("drafts.contentTooLongForPost", { current: length, max: POST_CONTENT_MAX })}
+                  </Text>
+                )}
               </Group>
             </div>
+            {values.imageUrl && length > PHOTO_CAPTION_MAX && length <= POST_CONTENT_MAX && (
+              <Text size="xs" mt={6} className={classes.hint} data-testid="caption-separate">
+                {t("drafts.captionSeparate", { max: PHOTO_CAPTION_MAX })}
+              </Text>
+            )}
           </div>
+        </Stack>
+        {/* Focusable: on a wide dialog it scrolls on its own beside the text. */}
+        <section className={classes.previewPane} aria-labelledby={previewLabelId} tabIndex={0} data-testid="draft-preview-pane">
+          <Text id={previewLabelId} size="sm" fw={500} mb={6}>
+            {t("postPreview.title")}
+          </Text>
+          <PostPreview
+            text={values.body.text}
+            entities={values.body.entities}
+            imageUrl={values.imageUrl}
+            buttons={values.options.buttons}
+            channelName={project?.name}
+          />
+        </section>
+        <Stack gap="md" className={classes.rest}>
           <ImageField
             projectId={projectId}
             value={values.imageUrl}
             onChange={(imageUrl) => set("imageUrl", imageUrl)}
             onUploadingChange={setUploading}
+            disabled={saving}
+          />
+          <PostOptionsFields
+            value={values.options}
+            onChange={(options) => set("options", options)}
+            opened={optionsOpened}
+            onToggle={() => setOptionsOpened((current) => !current)}
+            showAllErrors={attempted}
             disabled={saving}
           />
           <Group justify="flex-end" gap="sm" mt="xs">
@@ -294,6 +355,7 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
             </Button>
           </Group>
         </Stack>
+        </div>
       </form>
     </Modal>
   );

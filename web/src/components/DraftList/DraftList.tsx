@@ -40,6 +40,11 @@ export function draftPreview(content: string): string {
     : characters.join("");
 }
 
+/** The drag handle of a draft's row, when the row is rendered: the first control of the row. */
+export function draftRowHandle(draftId: number): HTMLElement | null {
+  return document.querySelector<HTMLElement>(`[data-draft-id="${draftId}"] .${classes.handle}`);
+}
+
 // Rows only move up and down.
 const verticalOnly: Modifier = ({ transform }) => ({ ...transform, x: 0 });
 

@@ -4,7 +4,7 @@ import "@mantine/core/styles/Badge.layer.css";
 import "@mantine/core/styles/Modal.layer.css";
 import "@mantine/core/styles/Tooltip.layer.css";
 import { getLocalTimeZone, toCalendarDate } from "@internationalized/date";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router-dom";
 import { SCHEDULE_DIALOG_WIDTH } from "../../lib/ui.ts";
 import type { Draft } from "../../../../api/contract/drafts.ts";
@@ -20,6 +20,7 @@ import { clockText, formatInstant, formatDayLong, zonedAt } from "../../lib/proj
 import { type CalendarPost, isVirtualPost } from "../../lib/recurrence.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { IconAlert, IconClock, IconExternalLink, IconFileText, IconHelpCircle, IconPencil, IconRepeat, IconSend, IconTrash } from "../Icons/Icons.tsx";
+import { PostPreview } from "../PostPreview/PostPreview.tsx";
 import { PostStatusBadge, seriesName, statusKind, statusLook } from "../PostStatus/PostStatus.tsx";
 import classes from "./PostDetailsDialog.module.css";
 
@@ -31,6 +32,9 @@ const ANSWERS = [
   { answer: "inChannel", label: "schedule.uncertain.inChannel", testId: "post-in-channel" },
   { answer: "sendAgain", label: "schedule.uncertain.sendAgain", testId: "post-send-again" },
 ] as const;
+
+/** Only a planned one-time post is sent for approval from here. */
+const canPublishPost = (post: CalendarPost) => !isVirtualPost(post) && !post.isRecurring && post.status === "draft";
 
 type PostDetailsDialogProps = {
   projectId: number;
@@ -59,6 +63,23 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
   const isPhone = useIsPhone();
   const [publishing, setPublishing] = useState(false);
   const [answering, setAnswering] = useState<"inChannel" | "sendAgain" | null>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const justPublished = useRef(false);
+  const canPublish = post !== null && canPublishPost(post);
+  // Publish goes away once the post is sent for approval, and the focus with it: Edit takes it.
+  useEffect(() => {
+    if (!justPublished.current || publishing || canPublish) return;
+    justPublished.current = false;
+    if (!document.activeElement || document.activeElement === document.body) editButton.current?.focus();
+  });
+  // Nothing renders until the first post, which would mount the dialog already open: Mantine
+  // would not see it open, note what had the focus, or give it back on closing. So that first
+  // post renders the dialog closed once.
+  const hasPost = post !== null;
+  const [hadPost, setHadPost] = useState(false);
+  useEffect(() => {
+    if (hasPost) setHadPost(true);
+  }, [hasPost]);
   if (!post) return null;
 
   const locale = LOCALES[language];
@@ -69,7 +90,6 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
   const local = zonedAt(post.scheduledFor, localZone);
   const differsLocally = localZone !== timeZone && (clockText(local) !== clockText(at) || toCalendarDate(local).compare(day) !== 0);
   const linkedDraft = post.draftId === null ? undefined : drafts.find((draft) => draft.id === post.draftId);
-  const canPublish = !virtual && !post.isRecurring && post.status === "draft";
   // A stopped series has nothing left to edit: it is deleted and scheduled anew once drafts exist.
   const canEdit = !(post.isRecurring && post.status === "failed");
   const links = post.status === "published" ? Object.entries(post.publishedLinks ?? {}) : [];
@@ -79,6 +99,7 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
     setPublishing(true);
     try {
       await publishPost(projectId, post.id);
+      justPublished.current = true;
       toastSuccess(t("schedule.publishSuccess"), t("schedule.publishSuccessText"));
     } catch (error) {
       toastError(t("schedule.publishFailed"), serverMessage(t, error));
@@ -105,7 +126,7 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
 
   return (
     <Modal
-      opened={opened}
+      opened={opened && hadPost}
       onClose={onClose}
       title={<span className={classes.title} data-testid="post-details-title">{title}</span>}
       size={SCHEDULE_DIALOG_WIDTH}
@@ -213,14 +234,12 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
         )}
 
         {(post.content.trim() || post.imageUrl) && (
-          <div className={classes.preview}>
-            {post.imageUrl && <img src={post.imageUrl} alt="" className={classes.image} loading="lazy" />}
-            {post.content.trim() && (
-              <Text size="sm" className={classes.content} lineClamp={8}>
-                {post.content}
-              </Text>
-            )}
-          </div>
+          <PostPreview
+            text={post.content}
+            entities={post.entities ?? []}
+            imageUrl={post.imageUrl}
+            buttons={post.options?.buttons}
+          />
         )}
 
         {links.length > 0 && (
@@ -266,6 +285,7 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
           <Group gap="sm" ml="auto">
             {canEdit && (
               <Button
+                ref={editButton}
                 variant="default"
                 leftSection={post.status === "published" ? undefined : <IconPencil size={16} />}
                 onClick={() => onEdit(post)}

@@ -23,6 +23,8 @@ export type PostEditorProps = {
   autoFocus?: boolean;
   error?: ReactNode;
   disabled?: boolean;
+  /** The editable text's data-testid (default "post-editor-input"). */
+  testId?: string;
 };
 
 type ToolState = ReturnType<typeof toolState>;
@@ -131,7 +133,9 @@ function toolEnabled(name: ToolName, state: ToolState): boolean {
  * only when `value` differs from what the editor last reported, so typing never moves the
  * cursor. Loaded lazily through LazyPostEditor.tsx.
  */
-export function PostEditor({ value, onChange, limit, label, placeholder, autoFocus = false, error, disabled = false }: PostEditorProps) {
+export function PostEditor(
+  { value, onChange, limit, label, placeholder, autoFocus = false, error, disabled = false, testId = "post-editor-input" }: PostEditorProps,
+) {
   const t = useT();
   const labelId = useId();
   const contentId = useId();
@@ -161,10 +165,10 @@ export function PostEditor({ value, onChange, limit, label, placeholder, autoFoc
         "aria-invalid": String(invalid),
         ...(placeholder ? { "aria-placeholder": placeholder } : {}),
         ...(disabled ? { "aria-disabled": "true" } : {}),
-        "data-testid": "post-editor-input",
+        "data-testid": testId,
       },
     }),
-    [contentId, labelId, describedBy, invalid, placeholder, disabled],
+    [contentId, labelId, describedBy, invalid, placeholder, disabled, testId],
   );
 
   const editor = useEditor({

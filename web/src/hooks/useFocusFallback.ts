@@ -1,0 +1,33 @@
+import { useEffect, useRef } from "react";
+
+/**
+ * A closing dialog gives the focus back to the control that opened it (Mantine's
+ * `returnFocus`). When that control is gone by then (the empty list's "New draft" once the
+ * first draft exists, the trash button of the row just deleted) the focus would drop to the
+ * page's body and the next Tab start again from the top: this hands it to `target()` instead.
+ */
+export function useFocusFallback(opened: boolean, target: () => HTMLElement | null | undefined) {
+  const latest = useRef(target);
+  useEffect(() => {
+    latest.current = target;
+  });
+  const opener = useRef<Element | null>(null);
+  const wasOpened = useRef(opened);
+  useEffect(() => {
+    const closed = wasOpened.current && !opened;
+    wasOpened.current = opened;
+    // Before the dialog takes the focus (Mantine's trap moves it in a moment later). None when
+    // the focus was in a dialog that has just closed for this one (Edit in a post's details).
+    if (opened) opener.current = document.activeElement === document.body ? null : document.activeElement;
+    if (!closed) return;
+    // The dialog holds the focus until it has faded out and Mantine has tried to return it.
+    const deadline = performance.now() + 2_000;
+    let frame = requestAnimationFrame(function check() {
+      if (opener.current?.isConnected) return; // Mantine gives it back
+      const active = document.activeElement;
+      if (!active || active === document.body) latest.current()?.focus();
+      else if (active.closest('[role="dialog"]') && performance.now() < deadline) frame = requestAnimationFrame(check);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [opened]);
+}
