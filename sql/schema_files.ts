@@ -22,7 +22,7 @@ export const FUNCTION_AREAS: [area: string, pattern: RegExp][] = [
   ["series", /series|occurrence/],
   ["channels", /channel|admin_chat|approver|withdraw_approvals/],
   ["posts_publish", /sending|published$|pinning|send_failed|sent_part|uncertain|publication|delivery|job_key|unqueue/],
-  ["posts_edit", /post_edit|edit_preview|edit_applied/],
+  ["posts_edit", /post_edit|edit_preview|edit_applied|edit_failed/],
   ["posts_approval", /approval|decide_post|notify_admin/],
   ["posts_schedule", /post/],
   ["drafts", /draft/],

@@ -6,7 +6,8 @@
  *                              the caption of a photo that carries it, else the text message
  *                              (the last one), with its entities and buttons.
  * Applying again after a crash edits to the same text, which Telegram answers "message is
- * not modified": that counts as done, so an edit is never lost and never shows twice.
+ * not modified": that counts as done, so an edit is never lost and never shows twice. A
+ * refusal for good (the message deleted in the channel) drops the edit with the reason.
  */
 import type { Api } from "grammy";
 import type { Task } from "graphile-worker";
@@ -103,7 +104,10 @@ export function applyEdit(sql: Sql, telegram: Api | undefined): Task {
       }
     } catch (err) {
       const failure = describeTelegramError(err);
-      if (!/message is not modified/i.test(failure.description)) throw err;
+      if (!/message is not modified/i.test(failure.description)) {
+        if (!failure.definite || failure.code === "telegram.rateLimited") throw err;
+        return void await sql`select app_public.record_edit_failed(${postId}, ${`Telegram refused the edit: ${failure.description}`})`;
+      }
     }
     await sql`select app_public.record_edit_applied(${postId})`;
   };

@@ -149,3 +149,23 @@ test("a photo's caption edit must still fit a caption", async () => {
   expect(tooLong.json.code).toBe("posts.editTooLong");
   expect((await stack.sql`select pending_edit from app_public.posts where id = ${postId}`)[0].pendingEdit).toBeNull();
 }, 60_000);
+
+test("an approved edit Telegram refuses for good is dropped with the reason; the post keeps its text", async () => {
+  const telegram = stack.telegram!;
+  const p = await projectWithChannel(stack);
+  const { postId, post, message } = await publishedPost(p, { title: "Gone", content: TEXT, entities: ENTITIES });
+  await stack.call("PUT", `${p.base}/posts/${postId}`, { draftId: post.draftId, scheduledFor: post.scheduledFor, content: "Edited text" }, p.cookie);
+  // the channel's admins delete the message in Telegram before the edit is approved
+  const deleted = await fetch(`${telegram.apiRoot}/bot${telegram.token}/deleteMessage`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ chat_id: p.channel.id, message_id: message.message_id }),
+  });
+  expect((await deleted.json()).ok).toBe(true);
+  await decideEdit(p, postId, true);
+  await expect.poll(async () => (await stack.sql`select pending_edit, last_error from app_public.posts where id = ${postId}`)[0], { timeout: 15_000 })
+    .toMatchObject({ pendingEdit: null, lastError: expect.stringMatching(/^Telegram refused the edit: .*message to edit not found/) });
+  const shown = (await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json.find((x: { id: number }) => x.id === postId);
+  expect(shown).toMatchObject({ content: TEXT, editedAt: null, status: "published" });
+  expect(telegram.messageInfo(p.channel.id, message.message_id)).toBeUndefined();
+}, 60_000);
