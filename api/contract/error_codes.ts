@@ -21,6 +21,8 @@ import { ADMIN_PAGE_MAX, ADMIN_USER_SEARCH_MAX } from "./admin.ts";
 import { BUG_REPORT_DESCRIPTION_MAX, BUG_REPORT_STATUSES } from "./bug_reports.ts";
 import { ENTITIES_MAX } from "./entities.ts";
 import {
+  CONTENT_PLAN_POST_LENGTH,
+  CONTENT_PLAN_SLOTS_MAX,
   POSTS_RANGE_MAX_DAYS,
   PROJECT_DESCRIPTION_MAX,
   PROJECT_NAME_MAX,
@@ -172,6 +174,15 @@ export const ERROR_CODES = {
   "posts.editEmpty": { status: 400, message: "The edited post needs its text" },
   "posts.editTooLong": { status: 400, message: "The edited text is longer than the message it edits allows: {current}/{max}" },
   "posts.unpinWithoutPin": { status: 400, message: "Unpinning needs a pinned post: set pin too" },
+
+  // ── the content plan (api/contract/content_plans.ts) ──
+  "contentPlans.notFound": { status: 404, message: "Content plan slot not found" },
+  "contentPlans.dayInvalid": { status: 400, message: "Day of week must be 0 (Sunday) to 6 (Saturday)" },
+  "contentPlans.timeInvalid": { status: 400, message: "Time must be HH:MM on a 24-hour clock" },
+  "contentPlans.timezoneInvalid": { status: 400, message: "Choose a timezone from the list" },
+  "contentPlans.postLengthInvalid": { status: 400, message: "Post length must be {min} to {max} characters", params: { min: CONTENT_PLAN_POST_LENGTH.min, max: CONTENT_PLAN_POST_LENGTH.max } },
+  "contentPlans.activeInvalid": { status: 400, message: "active must be true or false" },
+  "contentPlans.quotaReached": { status: 409, message: "A content plan holds at most {max} slots a week", params: { max: CONTENT_PLAN_SLOTS_MAX } },
 
   // ── drafts and uploads ──
   "drafts.notFound": { status: 404, message: "Draft not found" },

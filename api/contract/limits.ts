@@ -15,6 +15,10 @@ export const DRAFTS_PER_GENERATION_MAX = 30;
 export const BULK_ADD_MAX_LINES = 30;
 export const GENERATED_TITLES = { min: 1, max: 30, default: 20 } as const;
 export const GENERATED_POST_LENGTH = { min: 100, max: 4000, default: 1500 } as const;
+/** Spec §9: a content plan slot's post length. */
+export const CONTENT_PLAN_POST_LENGTH = { min: 50, max: 5000 } as const;
+/** Slots one project's weekly plan may hold (7 a day would already be a lot). */
+export const CONTENT_PLAN_SLOTS_MAX = 50;
 export const POST_CONTENT_MAX = 4096;
 export const PHOTO_CAPTION_MAX = 1024;
 export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;

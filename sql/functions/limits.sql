@@ -12,6 +12,15 @@ AS $function$
   select 30
 $function$;
 
+CREATE OR REPLACE FUNCTION app_private.content_plan_slots_max()
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  /* why: the slots one project's weekly content plan may hold (CONTENT_PLAN_SLOTS_MAX in TypeScript) */
+  select 50
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.drafts_per_generation_max()
  RETURNS integer
  LANGUAGE sql

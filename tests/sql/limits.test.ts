@@ -20,6 +20,7 @@ afterAll(() => sql.end());
 const SHARED: [fn: string, sqlValue: string, typescript: number][] = [
   ["post_text_max", "app_private.post_text_max()", limits.POST_CONTENT_MAX],
   ["photo_caption_max", "app_private.photo_caption_max()", limits.PHOTO_CAPTION_MAX],
+  ["content_plan_slots_max", "app_private.content_plan_slots_max()", limits.CONTENT_PLAN_SLOTS_MAX],
   ["drafts_per_generation_max", "app_private.drafts_per_generation_max()", limits.DRAFTS_PER_GENERATION_MAX],
   ["bulk_add_lines_max", "app_private.bulk_add_lines_max()", limits.BULK_ADD_MAX_LINES],
   ["generated_post_length_default", "app_private.generated_post_length_default()", limits.GENERATED_POST_LENGTH.default],

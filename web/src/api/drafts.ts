@@ -17,6 +17,8 @@ export type DraftInput = {
   content: string;
   entities?: MessageEntity[];
   imageUrl: string | null;
+  /** The album, first image first; replaces the stored one when given. */
+  imageUrls?: string[];
   options?: PostOptions;
 };
 

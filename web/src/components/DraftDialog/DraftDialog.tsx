@@ -34,15 +34,16 @@ type DraftDialogProps = {
 };
 
 /** `body`: the text with its formatting (Telegram's entities, README "Post format"). */
-type Values = { title: string; body: FormattedText; imageUrl: string | null; options: PostOptions };
-type FieldErrors = { title?: string; content?: string; imageUrl?: string; options?: string };
+/** `imageUrls`: the album, first (the cover) first; empty for none. */
+type Values = { title: string; body: FormattedText; imageUrls: string[]; options: PostOptions };
+type FieldErrors = { title?: string; content?: string; imageUrls?: string; options?: string };
 
 const EMPTY_BODY: FormattedText = { text: "", entities: [] };
 
 const valuesOf = (draft: Draft | undefined): Values => ({
   title: draft?.title ?? "",
   body: draft ? { text: draft.content ?? "", entities: draft.entities ?? [] } : EMPTY_BODY,
-  imageUrl: draft?.imageUrl || null,
+  imageUrls: draft?.imageUrls?.length ? draft.imageUrls : draft?.imageUrl ? [draft.imageUrl] : [],
   options: draft?.options ?? {},
 });
 
@@ -51,7 +52,7 @@ function validate(values: Values): FieldErrors {
     title: values.title,
     content: values.body.text,
     entities: values.body.entities,
-    imageUrl: values.imageUrl,
+    imageUrls: values.imageUrls,
     options: cleanOptions(values.options),
   });
   const buttons = hasButtonErrors(values.options) ? "posts.buttonsInvalid" : undefined;
@@ -63,7 +64,7 @@ function validate(values: Values): FieldErrors {
     title: nested.title?.[0],
     // Entities that do not fit the text (including a check of the whole body) show under the editor.
     content: nested.content?.[0] ?? Object.entries(nested).find(([path]) => path.startsWith("entities"))?.[1]?.[0] ?? flat.root?.[0],
-    imageUrl: nested.imageUrl?.[0],
+    imageUrls: Object.entries(nested).find(([path]) => path.startsWith("imageUrls"))?.[1]?.[0],
     options: options ?? buttons,
   };
 }
@@ -175,7 +176,8 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
       title: values.title.trim(),
       content: values.body.text,
       entities: values.body.entities,
-      imageUrl: values.imageUrl,
+      imageUrl: values.imageUrls[0] ?? null,
+      imageUrls: values.imageUrls,
       options: cleanOptions(values.options),
     };
     try {
@@ -196,7 +198,8 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
   const length = values.body.text.length;
   // An image takes the text as its caption up to 1024; a longer text still goes out, as a
   // message of its own after the photo, so the counter warns but saving is not blocked.
-  const limit = values.imageUrl ? PHOTO_CAPTION_MAX : POST_CONTENT_MAX;
+  const hasImage = values.imageUrls.length > 0;
+  const limit = hasImage ? PHOTO_CAPTION_MAX : POST_CONTENT_MAX;
   const busy = saving || uploading || generating !== null;
 
   return (
@@ -303,14 +306,14 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
                   </Button>
                 )}
                 {/* Without an image the editor's counter already says this; with one, it counts against 1024. */}
-                {values.imageUrl && length > POST_CONTENT_MAX && (
+                {hasImage && length > POST_CONTENT_MAX && (
                   <Text size="xs" c="orange.8" aria-live="polite" style={{ fontVariantNumeric: "tabular-nums" }}>
                     {t("drafts.contentTooLongForPost", { current: length, max: POST_CONTENT_MAX })}
                   </Text>
                 )}
               </Group>
             </div>
-            {values.imageUrl && length > PHOTO_CAPTION_MAX && length <= POST_CONTENT_MAX && (
+            {hasImage && length > PHOTO_CAPTION_MAX && length <= POST_CONTENT_MAX && (
               <Text size="xs" mt={6} className={classes.hint} data-testid="caption-separate">
                 {t("drafts.captionSeparate", { max: PHOTO_CAPTION_MAX })}
               </Text>
@@ -325,7 +328,7 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
           <PostPreview
             text={values.body.text}
             entities={values.body.entities}
-            imageUrl={values.imageUrl}
+            imageUrls={values.imageUrls}
             buttons={values.options.buttons}
             channelName={project?.name}
           />
@@ -333,9 +336,10 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
         <Stack gap="md" className={classes.rest}>
           <ImageField
             projectId={projectId}
-            value={values.imageUrl}
-            onChange={(imageUrl) => set("imageUrl", imageUrl)}
+            value={values.imageUrls}
+            onChange={(imageUrls) => set("imageUrls", imageUrls)}
             onUploadingChange={setUploading}
+            error={errors.imageUrls && errorText(t, errors.imageUrls)}
             disabled={saving}
           />
           <PostOptionsFields

@@ -10,6 +10,8 @@ type PostPreviewProps = {
   text: string;
   entities: readonly MessageEntity[];
   imageUrl?: string | null;
+  /** An album (2–10 images) shows as a grid; when given it wins over `imageUrl`. */
+  imageUrls?: readonly string[];
   buttons?: UrlButton[][];
   /** The channel's (or project's) name over the bubble; its first letter is the avatar. */
   channelName?: string;
@@ -138,17 +140,29 @@ export function FormattedMessage({ text, entities }: { text: string; entities: r
  * image, the formatted text and the time in a bubble, and the URL buttons under it. A text
  * too long for a caption goes out after the photo, as its own message.
  */
-export function PostPreview({ text, entities, imageUrl, buttons, channelName, time }: PostPreviewProps) {
+export function PostPreview({ text, entities, imageUrl, imageUrls, buttons, channelName, time }: PostPreviewProps) {
   const t = useT();
+  const images = imageUrls?.length ? imageUrls : imageUrl ? [imageUrl] : [];
+  const hasImage = images.length > 0;
   const hasText = text.trim() !== "";
-  const separate = Boolean(imageUrl) && text.length > PHOTO_CAPTION_MAX;
+  const separate = hasImage && text.length > PHOTO_CAPTION_MAX;
   const rows = (buttons ?? []).map((row) => row.filter((button) => button.text.trim() !== "")).filter((row) => row.length > 0);
   const name = channelName?.trim() || t("postPreview.channel");
+  // Telegram shows an album as a grid of its photos, the caption under them.
+  const media = images.length > 1
+    ? (
+      <div className={classes.album} data-count={images.length} data-testid="post-preview-album">
+        {images.map((url, index) => <img key={`${index}:${url}`} src={url} alt="" className={classes.albumImage} loading="lazy" />)}
+      </div>
+    )
+    : hasImage
+    ? <img src={images[0]} alt="" className={classes.image} loading="lazy" />
+    : null;
   const stamp = time ? <span className={classes.time}>{time}</span> : null;
 
   const textBubble = (withImage: boolean) => (
     <div className={classes.bubble} data-with-image={withImage || undefined}>
-      {withImage && <img src={imageUrl!} alt="" className={classes.image} loading="lazy" />}
+      {withImage && media}
       {(hasText || !withImage) && (
         <div className={classes.text} data-testid="post-preview-text">
           {hasText ? <FormattedMessage text={text} entities={entities} /> : <span className={classes.empty}>{t("postPreview.empty")}</span>}
@@ -170,10 +184,10 @@ export function PostPreview({ text, entities, imageUrl, buttons, channelName, ti
       <div className={classes.messages}>
         {separate && (
           <div className={classes.bubble} data-with-image>
-            <img src={imageUrl!} alt="" className={classes.image} loading="lazy" />
+            {media}
           </div>
         )}
-        {textBubble(Boolean(imageUrl) && !separate)}
+        {textBubble(hasImage && !separate)}
         {rows.length > 0 && (
           <div className={classes.buttons} data-testid="post-preview-buttons">
             {rows.map((row, r) => (
