@@ -2,6 +2,8 @@ import useSWR, { mutate, preload } from "swr";
 import useSWRInfinite, { unstable_serialize } from "swr/infinite";
 import { PUBLISHED_PAGE_SIZE } from "../../../api/contract/limits.ts";
 import { POSTS_REFETCH_MS } from "../lib/ui.ts";
+import type { MessageEntity } from "../../../api/contract/entities.ts";
+import type { UrlButton } from "../../../api/contract/post_options.ts";
 import type { Post } from "../../../api/contract/posts.ts";
 import { draftsKey } from "./drafts.ts";
 import { apiFetch, fetcher } from "./fetcher.ts";
@@ -118,4 +120,25 @@ export async function publishPost(projectId: number, postId: number): Promise<Po
   const post = await apiFetch<Post>(`${postKey(projectId, postId)}/publish`, { method: "POST" });
   await mutate<Post[]>(anyPostsList(projectId), (list) => list?.map((item) => (item.id === post.id ? post : item)), { revalidate: false });
   return post;
+}
+
+/** A published post's new text and buttons (README "Editing a published post"). */
+export type PostEditInput = { content: string; entities: MessageEntity[]; buttons: UrlButton[][] };
+
+/**
+ * Sends an edit of a published post to the approver: its time stays as it was, and the post
+ * comes back unchanged but for `pendingEdit` until the approver decides in Telegram.
+ */
+export async function requestPostEdit(projectId: number, post: Post, input: PostEditInput): Promise<Post> {
+  const body = {
+    draftId: post.draftId,
+    scheduledFor: post.scheduledFor,
+    recurringType: "none",
+    content: input.content,
+    entities: input.entities,
+    options: input.buttons.length > 0 ? { buttons: input.buttons } : {},
+  };
+  const updated = await apiFetch<Post>(postKey(projectId, post.id), { method: "PUT", body });
+  await refreshAfterChange(projectId);
+  return updated;
 }

@@ -9,7 +9,8 @@ import { Link } from "react-router-dom";
 import { SCHEDULE_DIALOG_WIDTH } from "../../lib/ui.ts";
 import type { Draft } from "../../../../api/contract/drafts.ts";
 import type { Post } from "../../../../api/contract/posts.ts";
-import { publishPost, resolveUncertainPost } from "../../api/posts.ts";
+import { PHOTO_CAPTION_MAX, POST_CONTENT_MAX } from "../../../../api/contract/limits.ts";
+import { publishPost, requestPostEdit, resolveUncertainPost } from "../../api/posts.ts";
 import { useIsPhone } from "../../hooks/useIsPhone.ts";
 import { useLanguage, useT } from "../../i18n/i18n.tsx";
 import { LOCALES } from "../../lib/formatDate.ts";
@@ -19,8 +20,11 @@ import { projectPath } from "../../lib/projectSections.ts";
 import { clockText, formatInstant, formatDayLong, zonedAt } from "../../lib/projectTime.ts";
 import { type CalendarPost, isVirtualPost } from "../../lib/recurrence.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
-import { IconAlert, IconClock, IconExternalLink, IconFileText, IconHelpCircle, IconPencil, IconRepeat, IconSend, IconTrash } from "../Icons/Icons.tsx";
+import { IconAlert, IconClock, IconSettings, IconExternalLink, IconFileText, IconHelpCircle, IconPencil, IconRepeat, IconSend, IconTrash } from "../Icons/Icons.tsx";
+import { LazyPostEditor } from "../PostEditor/LazyPostEditor.tsx";
 import { PostPreview } from "../PostPreview/PostPreview.tsx";
+import type { FormattedText } from "../../lib/postDocument.ts";
+import type { TFunction } from "../../i18n/i18n.tsx";
 import { PostStatusBadge, seriesName, statusKind, statusLook } from "../PostStatus/PostStatus.tsx";
 import classes from "./PostDetailsDialog.module.css";
 
@@ -32,6 +36,21 @@ const ANSWERS = [
   { answer: "inChannel", label: "schedule.uncertain.inChannel", testId: "post-in-channel" },
   { answer: "sendAgain", label: "schedule.uncertain.sendAgain", testId: "post-send-again" },
 ] as const;
+
+/** A post's options as short readable lines: silent, pinned (and for how long), link preview, buttons. */
+function optionLines(t: TFunction, post: Post): string[] {
+  const options = post.options ?? {};
+  const lines: string[] = [];
+  if (options.silent) lines.push(t("postOptions.silent"));
+  if (options.pin) {
+    lines.push(options.unpinAfterHours ? t("schedule.details.pinnedFor", { hours: options.unpinAfterHours }) : t("schedule.details.pinned"));
+  }
+  if (options.linkPreview === "above") lines.push(`${t("postOptions.linkPreview")}: ${t("postOptions.linkPreviewAbove").toLowerCase()}`);
+  if (options.linkPreview === "below") lines.push(`${t("postOptions.linkPreview")}: ${t("postOptions.linkPreviewBelow").toLowerCase()}`);
+  const buttons = (options.buttons ?? []).flat();
+  if (buttons.length > 0) lines.push(t("schedule.details.buttons", { names: buttons.map((button) => button.text).join(", ") }));
+  return lines;
+}
 
 /** Only a planned one-time post is sent for approval from here. */
 const canPublishPost = (post: CalendarPost) => !isVirtualPost(post) && !post.isRecurring && post.status === "draft";
@@ -63,6 +82,8 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
   const isPhone = useIsPhone();
   const [publishing, setPublishing] = useState(false);
   const [answering, setAnswering] = useState<"inChannel" | "sendAgain" | null>(null);
+  const [editing, setEditing] = useState<FormattedText | null>(null);
+  const [sendingEdit, setSendingEdit] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
   const justPublished = useRef(false);
   const canPublish = post !== null && canPublishPost(post);
@@ -76,6 +97,11 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
   // would not see it open, note what had the focus, or give it back on closing. So that first
   // post renders the dialog closed once.
   const hasPost = post !== null;
+  // The edit of a published post belongs to that post: another post, or closing, drops it.
+  const postId = post?.id;
+  useEffect(() => {
+    setEditing(null);
+  }, [postId, opened]);
   const [hadPost, setHadPost] = useState(false);
   useEffect(() => {
     if (hasPost) setHadPost(true);
@@ -94,6 +120,25 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
   const canEdit = !(post.isRecurring && post.status === "failed");
   const links = post.status === "published" ? Object.entries(post.publishedLinks ?? {}) : [];
   const title = !virtual && post.isRecurring ? seriesName(t, post, timeZone) : post.title || t("schedule.noDraftsAvailable");
+
+  const isPublished = !virtual && post.status === "published";
+  const options = isPublished ? optionLines(t, post) : [];
+  // A caption stays a caption: 1024 when the post went out as a photo with its text under it.
+  const editLimit = post.imageUrls.length > 0 && post.content.length <= PHOTO_CAPTION_MAX ? PHOTO_CAPTION_MAX : POST_CONTENT_MAX;
+
+  const handleSendEdit = async () => {
+    if (!editing) return;
+    setSendingEdit(true);
+    try {
+      await requestPostEdit(projectId, post, { content: editing.text, entities: editing.entities, buttons: post.options?.buttons ?? [] });
+      toastSuccess(t("schedule.details.editSent"));
+      setEditing(null);
+    } catch (error) {
+      toastError(t("schedule.details.editFailed"), serverMessage(t, error));
+    } finally {
+      setSendingEdit(false);
+    }
+  };
 
   const handlePublish = async () => {
     setPublishing(true);
@@ -193,7 +238,30 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
                 <IconSend size={16} />
                 <span className={classes.factLabel}>{t("schedule.details.publishedAt")}</span>
               </dt>
-              <dd>{formatInstant(post.publishedAt, locale, timeZone)}</dd>
+              <dd>
+                {formatInstant(post.publishedAt, locale, timeZone)}
+                {post.editedAt && (
+                  <Text span size="xs" c="dimmed" display="block" data-testid="post-details-edited">
+                    {t("schedule.details.edited", { time: formatInstant(post.editedAt, locale, timeZone) })}
+                  </Text>
+                )}
+              </dd>
+            </>
+          )}
+
+          {options.length > 0 && (
+            <>
+              <dt>
+                <IconSettings size={16} />
+                <span className={classes.factLabel}>{t("schedule.details.options")}</span>
+              </dt>
+              <dd data-testid="post-details-options">
+                {options.map((line) => (
+                  <span key={line} className={classes.optionLine}>
+                    {line}
+                  </span>
+                ))}
+              </dd>
             </>
           )}
         </dl>
@@ -233,13 +301,68 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
           </Alert>
         )}
 
-        {(post.content.trim() || post.imageUrl) && (
+        {editing ? (
+          <Stack gap="sm" data-testid="post-edit-form">
+            <LazyPostEditor
+              label={t("schedule.details.editLabel")}
+              value={editing}
+              onChange={setEditing}
+              limit={editLimit}
+              autoFocus
+              disabled={sendingEdit}
+              testId="post-edit-input"
+            />
+            <Text size="xs" c="dimmed">
+              {t("schedule.details.editHint")}
+            </Text>
+            <Group gap="sm" justify="flex-end">
+              <Button variant="default" onClick={() => setEditing(null)} disabled={sendingEdit} data-testid="post-edit-cancel">
+                {t("common.cancel")}
+              </Button>
+              <Button
+                leftSection={<IconSend size={16} />}
+                onClick={() => void handleSendEdit()}
+                loading={sendingEdit}
+                disabled={editing.text.trim() === "" || editing.text.length > editLimit}
+                data-testid="post-edit-send"
+              >
+                {t("schedule.details.sendEdit")}
+              </Button>
+            </Group>
+          </Stack>
+        ) : (post.content.trim() || post.imageUrl) && (
           <PostPreview
             text={post.content}
             entities={post.entities ?? []}
             imageUrl={post.imageUrl}
             buttons={post.options?.buttons}
           />
+        )}
+
+        {isPublished && post.pendingEdit && !editing && (
+          <div data-testid="post-details-pending-edit">
+            <Group gap={6} mb={6}>
+              <IconClock size={16} />
+              <Text size="sm" fw={500}>
+                {t("schedule.details.pendingEdit")}
+              </Text>
+            </Group>
+            <PostPreview text={post.pendingEdit.content} entities={post.pendingEdit.entities} imageUrl={post.imageUrl} buttons={post.pendingEdit.buttons} />
+          </div>
+        )}
+
+        {isPublished && !editing && (
+          <Group justify="flex-end" mt={-8}>
+            <Button
+              variant="light"
+              size="xs"
+              leftSection={<IconPencil size={14} />}
+              onClick={() => setEditing({ text: post.content, entities: post.entities ?? [] })}
+              data-testid="post-edit-text"
+            >
+              {t("schedule.details.editText")}
+            </Button>
+          </Group>
         )}
 
         {links.length > 0 && (
