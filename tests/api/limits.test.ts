@@ -57,9 +57,11 @@ describe("AI calls per minute, per account", () => {
     // the streamed chat is refused the same way, before any stream starts
     const stream = await stack.call("POST", `${alice.base}/chat/stream`, { message: "More" }, alice.cookie);
     expect(stream.status).toBe(429);
-    // the provider was not asked for the refused calls (the generation job may still be running)
+    // the provider was not asked for the refused calls; the generation job may still be running
+    // (on a loaded machine its post request can land now), so only title and chat requests count
     await new Promise((r) => setTimeout(r, 300));
-    expect(stack.openai!.journal.filter((e) => e.time > Date.now() - 250)).toHaveLength(0);
+    const fromJob = (e: { body: unknown }) => JSON.stringify(e.body).includes("Write a Telegram post titled");
+    expect(stack.openai!.journal.filter((e) => e.time > Date.now() - 250 && !fromJob(e))).toHaveLength(0);
     expect(stack.openai!.journal.length).toBeGreaterThanOrEqual(asked);
     expect((await stack.call("POST", `${bob.base}/generate-title`, {}, bob.cookie)).status).toBe(200);
   });
