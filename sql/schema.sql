@@ -18,6 +18,17 @@ create table app_private.ai_tokens (
   constraint ai_tokens_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE CASCADE
 );
 
+create table app_private.plan_fills (
+  plan_id bigint not null,
+  slot_at timestamp with time zone not null,
+  post_id bigint,
+  created_at timestamp with time zone default now() not null,
+  constraint plan_fills_pkey PRIMARY KEY (plan_id, slot_at),
+  constraint plan_fills_plan_id_fkey FOREIGN KEY (plan_id) REFERENCES app_public.content_plans(id) ON DELETE CASCADE,
+  constraint plan_fills_post_id_fkey FOREIGN KEY (post_id) REFERENCES app_public.posts(id) ON DELETE SET NULL
+);
+CREATE INDEX plan_fills_post_idx ON app_private.plan_fills USING btree (post_id) WHERE (post_id IS NOT NULL);
+
 create table app_private.posts_versions (
   project_id bigint not null,
   version bigint default 1 not null,
@@ -275,6 +286,8 @@ create table app_public.posts (
   edited_at timestamp with time zone,
   pending_edit jsonb,
   image_urls text[] default '{}'::text[] not null,
+  plan_id bigint,
+  awaiting_text boolean default false not null,
   constraint posts_approval_preview_check CHECK ((jsonb_typeof(approval_preview) = 'object'::text)),
   constraint posts_channel_message_ids_check CHECK ((jsonb_typeof(channel_message_ids) = 'array'::text)),
   constraint posts_content_check CHECK ((length(content) <= 20000)),
@@ -286,6 +299,7 @@ create table app_public.posts (
   constraint posts_options_check CHECK ((jsonb_typeof(options) = 'object'::text)),
   constraint posts_pending_edit_check CHECK (((pending_edit IS NULL) OR (jsonb_typeof(pending_edit) = 'object'::text))),
   constraint posts_pkey PRIMARY KEY (id),
+  constraint posts_plan_id_fkey FOREIGN KEY (plan_id) REFERENCES app_public.content_plans(id) ON DELETE SET NULL,
   constraint posts_project_id_fkey FOREIGN KEY (project_id) REFERENCES app_public.projects(id) ON DELETE CASCADE,
   constraint posts_published_links_check CHECK ((jsonb_typeof(published_links) = 'object'::text)),
   constraint posts_recurring_type_check CHECK ((recurring_type = ANY (ARRAY['none'::text, 'daily'::text, 'weekly'::text]))),
@@ -299,6 +313,7 @@ CREATE INDEX posts_draft_idx ON app_public.posts USING btree (draft_id) WHERE (d
 CREATE INDEX posts_due_idx ON app_public.posts USING btree (scheduled_for) WHERE (status = ANY (ARRAY['draft'::text, 'scheduled'::text]));
 CREATE INDEX posts_image_key_idx ON app_public.posts USING btree (image_key) WHERE (image_key IS NOT NULL);
 CREATE INDEX posts_image_urls_idx ON app_public.posts USING gin (image_urls);
+CREATE INDEX posts_plan_idx ON app_public.posts USING btree (plan_id) WHERE (plan_id IS NOT NULL);
 CREATE INDEX posts_project_live_draft_idx ON app_public.posts USING btree (project_id) WHERE ((draft_id IS NOT NULL) AND (status = ANY (ARRAY['draft'::text, 'scheduled'::text, 'approved'::text, 'sending'::text, 'uncertain'::text])));
 CREATE INDEX posts_project_published_idx ON app_public.posts USING btree (project_id, published_at DESC) WHERE (status = 'published'::text);
 CREATE INDEX posts_project_scheduled_idx ON app_public.posts USING btree (project_id, scheduled_for, id);

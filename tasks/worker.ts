@@ -20,6 +20,7 @@ import type { Config } from "../core/config.ts";
 import { connect } from "../core/db.ts";
 import type { Log } from "../core/log.ts";
 import type { FileStorage } from "../core/storage.ts";
+import { fillAllPlans, fillPlan, writeAutopilotPost } from "./autopilot.ts";
 import { generateContent } from "./drafts__generate_content.ts";
 import { createMailer } from "./mailer.ts";
 import { notifyAdmin } from "./posts__notify_admin.ts";
@@ -76,9 +77,12 @@ export async function startWorker(connectionString: string, config: Config, log:
     posts__apply_edit: applyEdit(sql, deps.telegram),
     posts__retract_approval: retractApproval(deps.telegram),
     posts__spawn_occurrence: spawnOccurrence(sql),
+    content_plans__fill: fillPlan(sql),
+    content_plans__fill_all: fillAllPlans(sql),
   };
   const aiTaskList: TaskList = {
     drafts__generate_content: generateContent(sql, deps.ai, config.limits),
+    posts__autopilot_content: writeAutopilotPost(sql, deps.ai, config.limits),
   };
   // Our own emitter, listened to before run() creates its workers, so no id is missed.
   const events: WorkerEvents = new EventEmitter();
@@ -95,7 +99,8 @@ export async function startWorker(connectionString: string, config: Config, log:
       ...common,
       taskList,
       concurrency: CONCURRENCY,
-      crontab: ["17 3 * * * sessions__cleanup", "42 * * * * uploads__cleanup"].join("\n"),
+      // the autopilot pass keeps the next 7 days filled as time moves on and drafts arrive
+      crontab: ["17 3 * * * sessions__cleanup", "42 * * * * uploads__cleanup", "7 * * * * content_plans__fill_all"].join("\n"),
     }),
     await run({ ...common, taskList: aiTaskList, concurrency: AI_CONCURRENCY }),
   ];

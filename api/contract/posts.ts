@@ -80,4 +80,8 @@ export type Post = {
   editedAt: string | null;
   /** A published post's edit waiting for the approver (README "Post format"). */
   pendingEdit: { content: string; entities: MessageEntity[]; buttons: { text: string; url: string }[][]; requestedAt: string } | null;
+  /** The content plan slot an autopilot post fills (README "Autopilot"); null for posts planned by hand. */
+  planId: number | null;
+  /** An autopilot post whose draft had no text, while the AI writes it; it asks for approval after. */
+  awaitingText: boolean;
 };

@@ -28,7 +28,7 @@ import { requireTelegram } from "./channels.ts";
 const POST_COLUMNS = [
   "id", "project_id", "draft_id", "series_id", "title", "content", "entities", "image_url", "image_urls", "options", "status", "created_at", "scheduled_for",
   "is_recurring", "recurring_type", "recurring_last_post", "approval_preview as approval_message_ids", "published_links",
-  "published_at", "last_error", "edited_at", "pending_edit",
+  "published_at", "last_error", "edited_at", "pending_edit", "plan_id", "awaiting_text",
 ].join(", ");
 
 /** Where a post's messages are: the chat they went to, their ids, and the links shown. */

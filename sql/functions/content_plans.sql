@@ -21,6 +21,9 @@ begin
   insert into app_public.content_plans (project_id, day_of_week, time, timezone, post_length, active)
   values (p_project_id, p_day_of_week, p_time, coalesce(p_timezone, 'Europe/Moscow'), p_post_length, coalesce(p_active, true))
   returning * into v_plan;
+  if v_plan.active then
+    perform app_private.queue_autopilot_fill(p_project_id);
+  end if;
   return v_plan;
 end;
 $function$;
@@ -29,10 +32,14 @@ CREATE OR REPLACE FUNCTION app_public.delete_content_plan(p_user_id bigint, p_pr
  RETURNS app_public.content_plans
  LANGUAGE plpgsql
 AS $function$
-/* why: removes one slot of the owner's project; anything else is "not found" */
+/* why: removes one slot of the owner's project, and its future posts not yet sent;
+   anything else is "not found" */
 declare
   v_plan app_public.content_plans;
 begin
+  perform app_private.autopilot_remove_slot_posts(c.id)
+  from app_public.content_plans c join app_public.projects p on p.id = c.project_id
+  where c.id = p_plan_id and c.project_id = p_project_id and p.user_id = p_user_id;
   delete from app_public.content_plans c
   using app_public.projects p
   where c.id = p_plan_id and c.project_id = p_project_id and p.id = c.project_id and p.user_id = p_user_id
@@ -60,10 +67,17 @@ CREATE OR REPLACE FUNCTION app_public.update_content_plan(p_user_id bigint, p_pr
  RETURNS app_public.content_plans
  LANGUAGE plpgsql
 AS $function$
-/* why: PATCH semantics on one slot of the owner's project; anything else is "not found" */
+/* why: PATCH semantics on one slot of the owner's project; anything else is "not found".
+   A slot switched off or moved (day, time, zone) takes back its future unsent posts; an
+   active slot is filled again at once (a new length applies to the posts still to come). */
 declare
   v_plan app_public.content_plans;
+  v_before app_public.content_plans;
 begin
+  select c.* into v_before from app_public.content_plans c
+  join app_public.projects p on p.id = c.project_id and p.user_id = p_user_id
+  where c.id = p_plan_id and c.project_id = p_project_id
+  for update of c;
   update app_public.content_plans c set
     day_of_week = coalesce((p_changes ->> 'dayOfWeek')::smallint, c.day_of_week),
     time = coalesce(p_changes ->> 'time', c.time),
@@ -75,6 +89,12 @@ begin
   returning c.* into v_plan;
   if not found then
     raise exception 'Content plan slot not found' using errcode = 'NTFND', hint = 'contentPlans.notFound';
+  end if;
+  if not v_plan.active or (v_plan.day_of_week, v_plan.time, v_plan.timezone) is distinct from (v_before.day_of_week, v_before.time, v_before.timezone) then
+    perform app_private.autopilot_remove_slot_posts(v_plan.id);
+  end if;
+  if v_plan.active then
+    perform app_private.queue_autopilot_fill(p_project_id);
   end if;
   return v_plan;
 end;

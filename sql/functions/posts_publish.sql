@@ -95,6 +95,7 @@ begin
   perform graphile_worker.remove_job(app_private.post_job_key(p_post_id, 'approval'));
   perform graphile_worker.remove_job(app_private.post_job_key(p_post_id, 'publish'));
   perform graphile_worker.remove_job(app_private.post_job_key(p_post_id, 'spawn'));
+  perform graphile_worker.remove_job(app_private.post_job_key(p_post_id, 'content'));
 end;
 $function$;
 

@@ -24,6 +24,8 @@ const post = (fields: Partial<Post> & { id: number; scheduledFor: string }): Pos
   status: "draft",
   editedAt: null,
   pendingEdit: null,
+  planId: null,
+  awaitingText: false,
   createdAt: "2025-03-01T00:00:00Z",
   isRecurring: false,
   recurringType: "none",

@@ -1,0 +1,311 @@
+--! Previous: sha1:2b6066a2960a50557a27c73c1057f7efd058ab32
+--! Hash: sha1:a322622c0f52247e761cfdb2f1a92e5a4027ce4f
+--! Message: Autopilot fills the content plan's slots: each active slot time in the next 7 days gets one post from the top unused draft (DST-safe, once per slot time), AI text for drafts without text, slots switched off or moved take back their unsent posts
+
+--! split: 2-autopilot.sql
+-- Autopilot (issue 17): a post made for a content plan's slot remembers its slot, and every
+-- slot time that was filled is recorded, so a run never fills one twice and a post the owner
+-- deleted is not put back (deleting it skips that slot time).
+alter table app_public.posts add column plan_id bigint references app_public.content_plans on delete set null;
+-- an autopilot post whose draft had no text, while the AI writes it (the interface says so)
+alter table app_public.posts add column awaiting_text boolean not null default false;
+create index posts_plan_idx on app_public.posts (plan_id) where plan_id is not null;
+
+create table app_private.plan_fills (
+  plan_id bigint not null references app_public.content_plans on delete cascade,
+  slot_at timestamptz not null,
+  post_id bigint references app_public.posts on delete set null,
+  created_at timestamptz not null default now(),
+  constraint plan_fills_pkey primary key (plan_id, slot_at)
+);
+create index plan_fills_post_idx on app_private.plan_fills (post_id) where post_id is not null;
+
+--! split: 3-sql-functions.sql
+-- The functions changed in sql/functions/ (copied by scripts/migrations.ts commit).
+
+CREATE OR REPLACE FUNCTION app_private.autopilot_horizon()
+ RETURNS interval
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$ select interval '7 days' $function$;
+
+CREATE OR REPLACE FUNCTION app_private.plan_slot_instant(p_local timestamp without time zone, p_timezone text)
+ RETURNS timestamp with time zone
+ LANGUAGE plpgsql
+ IMMUTABLE
+AS $function$
+/*
+ * why: the instant of a slot's wall time. A wall time the clocks pass twice runs once, at
+ * the later instant (PostgreSQL's reading, which the calendar shares). A wall time the clocks
+ * skip runs at the first minute after it that exists (02:30 on a spring-forward night in New
+ * York is 03:00), not where PostgreSQL would put it (03:30).
+ */
+declare
+  v_local timestamp := p_local;
+begin
+  for k in 0..1440 loop
+    if ((v_local at time zone p_timezone) at time zone p_timezone) = v_local then
+      return v_local at time zone p_timezone;
+    end if;
+    v_local := date_trunc('minute', p_local) + make_interval(mins => k + 1);
+  end loop;
+  return p_local at time zone p_timezone;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.plan_slot_times(p_plan app_public.content_plans, p_after timestamp with time zone, p_until timestamp with time zone)
+ RETURNS SETOF timestamp with time zone
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: the slot's instants in (p_after, p_until], one per week, from its day, wall time
+     and time zone (day 0 is Sunday, as extract(dow) counts) */
+  select t.at from (
+    select app_private.plan_slot_instant(d::date + p_plan.time::time, p_plan.timezone) as at
+    from generate_series((p_after at time zone p_plan.timezone)::date - 1,
+                         (p_until at time zone p_plan.timezone)::date + 1, interval '1 day') d
+    where extract(dow from d) = p_plan.day_of_week
+  ) t
+  where t.at > p_after and t.at <= p_until
+  order by t.at
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.queue_autopilot_fill(p_project_id bigint)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  /* why: one pending fill per project, however many slots change at once (the job key);
+     it runs at once, so a new slot's posts are on the calendar within seconds */
+  select graphile_worker.add_job('content_plans__fill', json_build_object('projectId', p_project_id),
+    job_key := 'autopilot:' || p_project_id, max_attempts := 5)
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.queue_autopilot_fills()
+ RETURNS integer
+ LANGUAGE sql
+AS $function$
+  /* why: the hourly pass keeps the 7 days ahead filled as time moves on and drafts arrive:
+     one fill job per project with an active slot and a channel */
+  with queued as (
+    select app_private.queue_autopilot_fill(p.id) from app_public.projects p
+    where exists (select 1 from app_public.content_plans c where c.project_id = p.id and c.active)
+      and app_private.project_channel(p.id) is not null
+  ) select count(*)::int from queued
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.autopilot_fill(p_project_id bigint, p_now timestamp with time zone DEFAULT now())
+ RETURNS SETOF app_public.posts
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: every active slot time of the project in the next 7 days gets one post, taken in time
+ * order from the top unused draft of the queue (the drafts a series would take). A slot time
+ * is filled once (plan_fills): the project row is locked so two runs wait for each other, and
+ * the key refuses a second fill anyway. A slot time with no draft left stays empty until a
+ * later run finds one. A draft with text goes to approval like any post; one without text
+ * first gets AI text of the slot's length (posts__autopilot_content), which then asks for
+ * approval. p_now is the clock (tests drive days and DST nights through it).
+ */
+declare
+  v_slot record;
+  v_draft app_public.drafts;
+  v_post app_public.posts;
+begin
+  perform 1 from app_public.projects where id = p_project_id for update;
+  if not found or app_private.project_channel(p_project_id) is null then
+    return;
+  end if;
+  for v_slot in
+    select c.id as plan_id, c.post_length, t.at
+    from app_public.content_plans c
+    cross join lateral app_private.plan_slot_times(c, greatest(p_now, now()), p_now + app_private.autopilot_horizon()) t(at)
+    where c.project_id = p_project_id and c.active
+      and not exists (select 1 from app_private.plan_fills f where f.plan_id = c.id and f.slot_at = t.at)
+    order by t.at, c.id
+  loop
+    select * into v_draft from app_public.available_series_drafts(p_project_id) limit 1;
+    exit when not found;
+    insert into app_public.posts (project_id, draft_id, plan_id, title, content, entities, image_url, image_urls, options, scheduled_for, awaiting_text)
+    values (p_project_id, v_draft.id, v_slot.plan_id, v_draft.title, v_draft.content, v_draft.entities,
+            v_draft.image_url, v_draft.image_urls, v_draft.options, v_slot.at, btrim(v_draft.content) = '')
+    returning * into v_post;
+    insert into app_private.plan_fills (plan_id, slot_at, post_id) values (v_slot.plan_id, v_slot.at, v_post.id);
+    if v_post.awaiting_text then
+      perform graphile_worker.add_job('posts__autopilot_content',
+        json_build_object('postId', v_post.id, 'postLength', v_slot.post_length),
+        job_key := app_private.post_job_key(v_post.id, 'content'), max_attempts := 5);
+    else
+      perform app_private.queue_approval(v_post);
+    end if;
+    return next v_post;
+  end loop;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.autopilot_post_to_write(p_post_id bigint)
+ RETURNS TABLE(user_id bigint, title text, name text, description text, sources text, writing_style jsonb, language text)
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: what the AI needs to write an autopilot post, while the post still waits for it
+     (not written, not sent for approval); nothing once it was written, tried, or removed */
+  select pr.user_id, po.title, pr.name, pr.description, pr.sources, pr.writing_style, pr.language
+  from app_public.posts po join app_public.projects pr on pr.id = po.project_id
+  where po.id = p_post_id and po.awaiting_text and po.status = 'draft'
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.record_autopilot_content(p_post_id bigint, p_content text, p_entities jsonb, p_note text)
+ RETURNS app_public.posts
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: the AI's text goes into the autopilot post if it still has none (the owner may have
+ * written one meanwhile); without it (AI unavailable, budget spent) the post keeps the
+ * draft as it is and says why in last_error. Either way it now goes to approval, so a slot
+ * is never silently lost.
+ */
+declare
+  v_post app_public.posts;
+begin
+  select * into v_post from app_public.posts where id = p_post_id for update;
+  if not found or v_post.status <> 'draft' then
+    return null;
+  end if;
+  if not v_post.awaiting_text then
+    return null; -- recorded already (a repeated job)
+  end if;
+  -- the owner may have written a text meanwhile: theirs stays
+  update app_public.posts set
+    content = case when btrim(content) = '' and p_content is not null then p_content else content end,
+    entities = case when btrim(content) = '' and p_content is not null then coalesce(p_entities, '[]') else entities end,
+    last_error = case when btrim(content) = '' then p_note else last_error end,
+    awaiting_text = false
+  where id = p_post_id returning * into v_post;
+  perform app_private.queue_approval(v_post);
+  return v_post;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.autopilot_remove_slot_posts(p_plan_id bigint)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: a slot switched off, moved or deleted takes back its future posts that were not sent
+ * (waiting, asked for approval, approved): their previews are withdrawn from the approver's
+ * chat, their jobs dropped, and their slot times forgotten so the slot can fill again if it
+ * comes back. Published, failed and rejected posts stay as history.
+ */
+declare
+  v_row app_public.posts;
+begin
+  for v_row in
+    select * from app_public.posts
+    where plan_id = p_plan_id and status in ('draft', 'scheduled', 'approved') and scheduled_for > now()
+    for update
+  loop
+    perform app_private.retract_approval(v_row, 'deleted');
+    perform app_private.unqueue_post_jobs(v_row.id);
+    delete from app_public.posts where id = v_row.id;
+  end loop;
+  delete from app_private.plan_fills where plan_id = p_plan_id and slot_at > now();
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.create_content_plan(p_user_id bigint, p_project_id bigint, p_day_of_week integer, p_time text, p_timezone text, p_post_length integer, p_active boolean)
+ RETURNS app_public.content_plans
+ LANGUAGE plpgsql
+AS $function$
+/* why: ownership first (NTFND), then the project's room (QUOTA: a week holds at most
+   content_plan_slots_max slots, counted one add at a time), then the slot */
+declare
+  v_plan app_public.content_plans;
+begin
+  perform app_public.get_project(p_user_id, p_project_id);
+  perform 1 from app_public.projects where id = p_project_id for update;
+  if (select count(*) from app_public.content_plans where project_id = p_project_id) >= app_private.content_plan_slots_max() then
+    raise exception 'A content plan holds at most % slots a week', app_private.content_plan_slots_max()
+      using errcode = 'QUOTA', hint = 'contentPlans.quotaReached';
+  end if;
+  insert into app_public.content_plans (project_id, day_of_week, time, timezone, post_length, active)
+  values (p_project_id, p_day_of_week, p_time, coalesce(p_timezone, 'Europe/Moscow'), p_post_length, coalesce(p_active, true))
+  returning * into v_plan;
+  if v_plan.active then
+    perform app_private.queue_autopilot_fill(p_project_id);
+  end if;
+  return v_plan;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.delete_content_plan(p_user_id bigint, p_project_id bigint, p_plan_id bigint)
+ RETURNS app_public.content_plans
+ LANGUAGE plpgsql
+AS $function$
+/* why: removes one slot of the owner's project, and its future posts not yet sent;
+   anything else is "not found" */
+declare
+  v_plan app_public.content_plans;
+begin
+  perform app_private.autopilot_remove_slot_posts(c.id)
+  from app_public.content_plans c join app_public.projects p on p.id = c.project_id
+  where c.id = p_plan_id and c.project_id = p_project_id and p.user_id = p_user_id;
+  delete from app_public.content_plans c
+  using app_public.projects p
+  where c.id = p_plan_id and c.project_id = p_project_id and p.id = c.project_id and p.user_id = p_user_id
+  returning c.* into v_plan;
+  if not found then
+    raise exception 'Content plan slot not found' using errcode = 'NTFND', hint = 'contentPlans.notFound';
+  end if;
+  return v_plan;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.update_content_plan(p_user_id bigint, p_project_id bigint, p_plan_id bigint, p_changes jsonb)
+ RETURNS app_public.content_plans
+ LANGUAGE plpgsql
+AS $function$
+/* why: PATCH semantics on one slot of the owner's project; anything else is "not found".
+   A slot switched off or moved (day, time, zone) takes back its future unsent posts; an
+   active slot is filled again at once (a new length applies to the posts still to come). */
+declare
+  v_plan app_public.content_plans;
+  v_before app_public.content_plans;
+begin
+  select c.* into v_before from app_public.content_plans c
+  join app_public.projects p on p.id = c.project_id and p.user_id = p_user_id
+  where c.id = p_plan_id and c.project_id = p_project_id
+  for update of c;
+  update app_public.content_plans c set
+    day_of_week = coalesce((p_changes ->> 'dayOfWeek')::smallint, c.day_of_week),
+    time = coalesce(p_changes ->> 'time', c.time),
+    timezone = coalesce(p_changes ->> 'timezone', c.timezone),
+    post_length = coalesce((p_changes ->> 'postLength')::int, c.post_length),
+    active = coalesce((p_changes ->> 'active')::boolean, c.active)
+  from app_public.projects p
+  where c.id = p_plan_id and c.project_id = p_project_id and p.id = c.project_id and p.user_id = p_user_id
+  returning c.* into v_plan;
+  if not found then
+    raise exception 'Content plan slot not found' using errcode = 'NTFND', hint = 'contentPlans.notFound';
+  end if;
+  if not v_plan.active or (v_plan.day_of_week, v_plan.time, v_plan.timezone) is distinct from (v_before.day_of_week, v_before.time, v_before.timezone) then
+    perform app_private.autopilot_remove_slot_posts(v_plan.id);
+  end if;
+  if v_plan.active then
+    perform app_private.queue_autopilot_fill(p_project_id);
+  end if;
+  return v_plan;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.unqueue_post_jobs(p_post_id bigint)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/* why: moving or deleting a post must not leave a job behind to act on it */
+begin
+  perform graphile_worker.remove_job(app_private.post_job_key(p_post_id, 'approval'));
+  perform graphile_worker.remove_job(app_private.post_job_key(p_post_id, 'publish'));
+  perform graphile_worker.remove_job(app_private.post_job_key(p_post_id, 'spawn'));
+  perform graphile_worker.remove_job(app_private.post_job_key(p_post_id, 'content'));
+end;
+$function$;
