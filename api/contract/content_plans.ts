@@ -47,3 +47,16 @@ export type ContentPlan = {
   active: boolean;
   createdAt: string;
 };
+
+/**
+ * How long the drafts queue lasts at the current plan plus series (README "Autopilot"):
+ * `runsDryAt` is the first slot time or series occurrence left without a draft, null when
+ * none comes within QUEUE_FORECAST_DAYS; `low` when it comes within QUEUE_LOW_DAYS.
+ */
+export type QueueHealth = {
+  draftsLeft: number;
+  runsDryAt: string | null;
+  low: boolean;
+  /** Drafts the plan and the running series take in a week. */
+  postsPerWeek: number;
+};

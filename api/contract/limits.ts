@@ -19,6 +19,10 @@ export const GENERATED_POST_LENGTH = { min: 100, max: 4000, default: 1500 } as c
 export const CONTENT_PLAN_POST_LENGTH = { min: 50, max: 5000 } as const;
 /** Slots one project's weekly plan may hold (7 a day would already be a lot). */
 export const CONTENT_PLAN_SLOTS_MAX = 50;
+/** The drafts queue is low when it runs dry sooner than this (README "Autopilot"). */
+export const QUEUE_LOW_DAYS = 3;
+/** How far ahead the queue's forecast looks. */
+export const QUEUE_FORECAST_DAYS = 60;
 export const POST_CONTENT_MAX = 4096;
 export const PHOTO_CAPTION_MAX = 1024;
 export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;

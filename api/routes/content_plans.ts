@@ -1,6 +1,6 @@
 /* The content plan's slots of a project (spec §3 Content plan): each handler is one SQL call. */
 import { Hono } from "hono";
-import { type ContentPlan, ContentPlanCreateSchema, ContentPlanUpdateSchema } from "../contract/content_plans.ts";
+import { type ContentPlan, ContentPlanCreateSchema, ContentPlanUpdateSchema, type QueueHealth } from "../contract/content_plans.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { requireUser } from "../middleware/session.ts";
@@ -35,5 +35,16 @@ export function contentPlanRoutes({ sql }: ApiDeps) {
       await sql`select app_public.delete_content_plan(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
         ${idParam(c.req.param("planId"))})`;
       return c.json({ ok: true });
+    });
+}
+
+/** The drafts queue's forecast (GET /api/projects/{id}/queue-health): one SQL call. */
+export function queueHealthRoutes({ sql }: ApiDeps) {
+  return new Hono<AppEnv>()
+    .use(requireUser)
+    .get("/", async (c) => {
+      const [row] = await sql<QueueHealth[]>`
+        select * from app_public.queue_health(${currentUser(c).id}, ${idParam(c.req.param("projectId"))})`;
+      return c.json(row);
     });
 }

@@ -57,6 +57,26 @@ AS $function$
   select 4096
 $function$;
 
+CREATE OR REPLACE FUNCTION app_private.queue_forecast_days_max()
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  /* why: how far ahead the queue's forecast looks; a queue lasting longer "lasts over N days"
+     (QUEUE_FORECAST_DAYS in TypeScript) */
+  select 60
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.queue_low_days_max()
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  /* why: a queue that runs dry sooner than this many days is low: the interface warns and the
+     owner gets a mail (QUEUE_LOW_DAYS in TypeScript) */
+  select 3
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.session_ttl()
  RETURNS interval
  LANGUAGE sql

@@ -73,4 +73,25 @@ test("another account reaches none of a project's slots, and cannot add to it", 
   expect((await stack.call("PATCH", `${theirs.base}/${id}`, { active: false }, theirs.cookie)).status).toBe(404);
   expect((await stack.call("GET", owner.base, undefined, owner.cookie)).json).toMatchObject([{ id, active: true }]);
   expect((await stack.call("GET", owner.base, undefined, undefined)).status).toBe(401);
+  // the queue's forecast is the owner's too
+  const health = `/api/projects/${owner.projectId}/queue-health`;
+  expect((await stack.call("GET", health, undefined, stranger)).json.code).toBe("projects.notFound");
+  expect((await stack.call("GET", health, undefined, undefined)).status).toBe(401);
+});
+
+test("the queue's forecast: drafts left, when they run out at the plan's pace, and whether that is soon", async () => {
+  const { cookie, base, projectId } = await project();
+  const health = () => stack.call("GET", `/api/projects/${projectId}/queue-health`, undefined, cookie);
+  expect((await health()).json).toEqual({ draftsLeft: 0, runsDryAt: null, low: false, postsPerWeek: 0 });
+  await stack.call("POST", `/api/projects/${projectId}/drafts/bulk`, { titles: ["One", "Two"] }, cookie);
+  // every day at this minute: (no channel, so nothing is filled) the third day finds no draft
+  const now = new Date(Date.now() + 3 * 3600_000 + 3 * 60_000);
+  const moscow = new Date(now.getTime() + 3 * 3600_000);
+  const time = `${String(moscow.getUTCHours()).padStart(2, "0")}:${String(moscow.getUTCMinutes()).padStart(2, "0")}`;
+  for (let day = 0; day < 7; day += 1) await stack.call("POST", base, { dayOfWeek: day, time, postLength: 300 }, cookie);
+  const answer = (await health()).json;
+  expect(answer).toMatchObject({ draftsLeft: 2, low: true, postsPerWeek: 7 });
+  const expected = new Date(now.getTime() + 2 * 86400_000);
+  expected.setUTCSeconds(0, 0);
+  expect(answer.runsDryAt).toBe(expected.toISOString());
 });

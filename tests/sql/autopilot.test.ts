@@ -6,7 +6,7 @@
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freshDatabase } from "../helpers/db.ts";
-import { inRollback } from "../helpers/sql.ts";
+import { inRollback, rejects } from "../helpers/sql.ts";
 
 let sql: postgres.Sql;
 beforeAll(async () => {
@@ -198,6 +198,47 @@ describe("switching a slot off", () => {
       expect(await planPosts(tx, projectId)).toHaveLength(1); // a new length does not move anything
       await tx`select app_public.delete_content_plan(${userId}, ${projectId}, ${plan.id})`;
       expect(await planPosts(tx, projectId)).toEqual([]);
+    });
+  });
+});
+
+describe("queue health", () => {
+  const health = async (db: Db, userId: string, projectId: string, now: string) => {
+    const [row] = await db`select * from app_public.queue_health(${userId}, ${projectId}, ${now}::timestamptz)`;
+    return { ...row, runs_dry_at: row.runs_dry_at && new Date(row.runs_dry_at).toISOString() };
+  };
+
+  test("the queue runs dry at the first slot time or series occurrence left without a draft", async () => {
+    await inRollback(sql, async (tx) => {
+      const { userId, projectId } = await seed(tx, ["A", "B"]);
+      expect(await health(tx, userId, projectId, "2027-01-03T12:00:00Z"))
+        .toEqual({ drafts_left: 2, runs_dry_at: null, low: false, posts_per_week: 0 }); // nothing takes drafts
+      await slot(tx, userId, projectId, 1, "09:00", "Europe/Moscow");
+      await slot(tx, userId, projectId, 3, "09:00", "Europe/Moscow");
+      // Monday 4th and Wednesday 6th take A and B; Monday 11th finds none
+      expect(await health(tx, userId, projectId, "2027-01-03T12:00:00Z"))
+        .toEqual({ drafts_left: 2, runs_dry_at: "2027-01-11T06:00:00.000Z", low: false, posts_per_week: 2 });
+      // filled, the answer is the same: the drafts are on the calendar now
+      await fill(tx, projectId, "2027-01-03T12:00:00Z");
+      expect(await health(tx, userId, projectId, "2027-01-03T12:00:00Z"))
+        .toEqual({ drafts_left: 0, runs_dry_at: "2027-01-11T06:00:00.000Z", low: false, posts_per_week: 2 });
+      // a daily series starting Tuesday takes drafts too: Tuesday 5th 10:00 is the first without one
+      await tx`insert into app_public.posts (project_id, scheduled_for, is_recurring, recurring_type) values (${projectId}, '2027-01-05T07:00:00Z', true, 'daily')`;
+      expect(await health(tx, userId, projectId, "2027-01-03T12:00:00Z"))
+        .toEqual({ drafts_left: 0, runs_dry_at: "2027-01-05T07:00:00.000Z", low: true, posts_per_week: 9 });
+      // a queue lasting beyond the forecast has no date
+      await tx`delete from app_public.posts where project_id = ${projectId} and is_recurring`;
+      await tx`select app_public.bulk_create_drafts(${userId}, ${projectId}, ${Array.from({ length: 20 }, (_, i) => `More ${i}`)}::text[])`;
+      expect(await health(tx, userId, projectId, "2027-01-03T12:00:00Z"))
+        .toEqual({ drafts_left: 20, runs_dry_at: null, low: false, posts_per_week: 2 });
+    });
+  });
+
+  test("another account's project is not found", async () => {
+    await inRollback(sql, async (tx) => {
+      const { projectId } = await seed(tx);
+      const [other] = await tx`insert into app_public.users (email) values ('other@example.com') returning id`;
+      await rejects(tx, `select * from app_public.queue_health(${other.id}, ${projectId})`, "NTFND", "Project not found");
     });
   });
 });
