@@ -19,6 +19,10 @@ export const GENERATED_POST_LENGTH = { min: 100, max: 4000, default: 1500 } as c
 export const CONTENT_PLAN_POST_LENGTH = { min: 50, max: 5000 } as const;
 /** Slots one project's weekly plan may hold (7 a day would already be a lot). */
 export const CONTENT_PLAN_SLOTS_MAX = 50;
+/** A recurring series may end after at most this many posts. */
+export const SERIES_ENDS_AFTER_MAX = 1000;
+/** Future dates one series may skip. */
+export const SERIES_SKIPS_MAX = 100;
 /** The drafts queue is low when it runs dry sooner than this (README "Autopilot"). */
 export const QUEUE_LOW_DAYS = 3;
 /** How far ahead the queue's forecast looks. */

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { EntitiesSchema, formattingFits, type MessageEntity } from "./entities.ts";
 import { type PostOptions, PostOptionsSchema } from "./post_options.ts";
+import { SERIES_ENDS_AFTER_MAX } from "./limits.ts";
 
 export const POST_STATUSES = ["draft", "scheduled", "approved", "sending", "published", "rejected", "failed", "uncertain"] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
@@ -38,7 +39,29 @@ export const PostWriteSchema = v.pipe(v.object({
   content: v.optional(v.pipe(v.string(), v.maxLength(20000)), ""),
   entities: v.optional(EntitiesSchema),
   options: v.optional(PostOptionsSchema),
+  /** A series' end (README "Autopilot"): after this many posts, or on this day in the project's zone; one of them at most. */
+  endsAfter: v.optional(v.nullable(v.pipe(
+    v.number("schedule.seriesEndsAfterInvalid"),
+    v.integer("schedule.seriesEndsAfterInvalid"),
+    v.minValue(1, "schedule.seriesEndsAfterInvalid"),
+    v.maxValue(SERIES_ENDS_AFTER_MAX, "schedule.seriesEndsAfterInvalid"),
+  ))),
+  endsOn: v.optional(v.nullable(v.pipe(
+    v.string("schedule.seriesEndsOnInvalid"),
+    v.isoDate("schedule.seriesEndsOnInvalid"),
+    // isoDate checks the shape only: 2027-02-30 is no day
+    v.check((day) => {
+      const midnight = new Date(`${day}T00:00:00Z`);
+      return !Number.isNaN(midnight.getTime()) && midnight.toISOString().startsWith(day);
+    }, "schedule.seriesEndsOnInvalid"),
+  ))),
 }), formattingFits());
+
+/** Skip one future occurrence of a series (skip: true, the default) or bring it back. */
+export const SeriesSkipSchema = v.object({
+  at: v.pipe(v.string("schedule.skipAtInvalid"), v.isoTimestamp("schedule.skipAtInvalid")),
+  skip: v.optional(v.boolean("schedule.skipAtInvalid"), true),
+});
 
 export const PostDeleteSchema = v.optional(
   v.object({
@@ -84,4 +107,10 @@ export type Post = {
   planId: number | null;
   /** An autopilot post whose draft had no text, while the AI writes it; it asks for approval after. */
   awaitingText: boolean;
+  /** A series' end: after this many posts (occurrencesMade counts those made), or on this day (YYYY-MM-DD, project's zone). */
+  endsAfter: number | null;
+  endsOn: string | null;
+  occurrencesMade: number;
+  /** Future occurrences of a series that are skipped (instants). */
+  skippedOccurrences: string[];
 };

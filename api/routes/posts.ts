@@ -7,7 +7,7 @@
 import { Hono } from "hono";
 import * as v from "valibot";
 import { POSTS_RANGE_MAX_DAYS, PUBLISHED_PAGE_MAX, PUBLISHED_PAGE_SIZE } from "../contract/limits.ts";
-import { type Post, PostDeleteSchema, PostResolveSchema, PostWriteSchema } from "../contract/posts.ts";
+import { type Post, PostDeleteSchema, PostResolveSchema, PostWriteSchema, SeriesSkipSchema } from "../contract/posts.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { ApiError } from "../../core/errors.ts";
@@ -29,6 +29,9 @@ const POST_COLUMNS = [
   "id", "project_id", "draft_id", "series_id", "title", "content", "entities", "image_url", "image_urls", "options", "status", "created_at", "scheduled_for",
   "is_recurring", "recurring_type", "recurring_last_post", "approval_preview as approval_message_ids", "published_links",
   "published_at", "last_error", "edited_at", "pending_edit", "plan_id", "awaiting_text",
+  "series_ends_after as ends_after", "series_ends_on::text as ends_on", "series_made as occurrences_made",
+  // ISO instants, as every other time the API answers
+  `array(select to_char(s at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') from unnest(series_skips) s order by s) as skipped_occurrences`,
 ].join(", ");
 
 /** Where a post's messages are: the chat they went to, their ids, and the links shown. */
@@ -89,6 +92,8 @@ export function postRoutes({ sql, telegram, log }: ApiDeps) {
       content: p.content,
       entities: p.entities === undefined ? null : sql.json(p.entities),
       options: p.options === undefined ? null : sql.json(p.options),
+      endsAfter: recurring ? p.endsAfter ?? null : null,
+      endsOn: recurring ? p.endsOn ?? null : null,
     };
   };
   return new Hono<AppEnv>()
@@ -142,7 +147,8 @@ export function postRoutes({ sql, telegram, log }: ApiDeps) {
       const p = write(c);
       const [row] = await sql<Post[]>`
         select ${sql.unsafe(POST_COLUMNS)} from app_public.schedule_post(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
-          ${p.draftId}, ${p.scheduledFor}, ${p.recurringType}, ${p.title}, ${p.content}, ${p.entities}, ${p.options})`;
+          ${p.draftId}, ${p.scheduledFor}, ${p.recurringType}, ${p.title}, ${p.content}, ${p.entities}, ${p.options},
+          ${p.endsAfter}, ${p.endsOn})`;
       return c.json(row, 201);
     })
     .put("/:postId", body(PostWriteSchema), async (c) => {
@@ -150,7 +156,14 @@ export function postRoutes({ sql, telegram, log }: ApiDeps) {
       const [row] = await sql<Post[]>`
         select ${sql.unsafe(POST_COLUMNS)} from app_public.update_post(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
           ${idParam(c.req.param("postId"))}, ${p.draftId}, ${p.scheduledFor}, ${p.recurringType}, ${p.title}, ${p.content},
-          ${p.entities}, ${p.options})`;
+          ${p.entities}, ${p.options}, ${p.endsAfter}, ${p.endsOn})`;
+      return c.json(row);
+    })
+    .post("/:postId/skip", body(SeriesSkipSchema), async (c) => {
+      const { at, skip } = c.req.valid("json");
+      const [row] = await sql<Post[]>`
+        select ${sql.unsafe(POST_COLUMNS)} from app_public.skip_series_occurrence(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
+          ${idParam(c.req.param("postId"))}, ${at}::timestamptz, ${skip})`;
       return c.json(row);
     })
     .post("/:postId/publish", async (c) => {

@@ -173,9 +173,9 @@ AS $function$
  * drafts). Low: it runs dry within queue_low_days_max.
  */
 declare
-  v_project app_public.projects := app_public.get_project(p_user_id, p_project_id);
   v_until timestamptz := p_now + make_interval(days => app_private.queue_forecast_days_max());
 begin
+  perform app_public.get_project(p_user_id, p_project_id);
   select count(*)::int into drafts_left from app_public.available_series_drafts(p_project_id);
   select coalesce(sum(case s.recurring_type when 'daily' then 7 else 1 end), 0)::int
        + (select count(*)::int from app_public.content_plans c where c.project_id = p_project_id and c.active)
@@ -188,13 +188,8 @@ begin
       and not exists (select 1 from app_private.plan_fills f where f.plan_id = c.id and f.slot_at = t.at)
     union all
     select o.at from app_public.posts s
-    cross join lateral (
-      select ((app_private.series_next_time(s) at time zone v_project.timezone)
-              + k * case s.recurring_type when 'daily' then interval '1 day' else interval '7 days' end)
-             at time zone v_project.timezone as at
-      from generate_series(0, app_private.queue_forecast_days_max()) k
-    ) o
-    where s.project_id = p_project_id and s.is_recurring and s.status = 'draft' and o.at > p_now and o.at <= v_until
+    cross join lateral app_private.series_upcoming(s, v_until) o(at)
+    where s.project_id = p_project_id and s.is_recurring and s.status = 'draft' and o.at > p_now
   ) e
   order by e.at offset drafts_left limit 1;
   low := runs_dry_at is not null and runs_dry_at < p_now + make_interval(days => app_private.queue_low_days_max());

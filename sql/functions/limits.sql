@@ -77,6 +77,26 @@ AS $function$
   select 3
 $function$;
 
+CREATE OR REPLACE FUNCTION app_private.series_ends_after_max()
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  /* why: the most posts a series may be set to end after (SERIES_ENDS_AFTER_MAX in TypeScript;
+     posts_series_ends_after_check says the same) */
+  select 1000
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.series_skips_max()
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  /* why: future dates one series may skip (SERIES_SKIPS_MAX in TypeScript; posts_series_skips_check
+     says the same) */
+  select 100
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.session_ttl()
  RETURNS interval
  LANGUAGE sql

@@ -163,7 +163,7 @@ AS $function$
   order by po.published_at desc nulls last, po.id desc
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.schedule_post(p_user_id bigint, p_project_id bigint, p_draft_id bigint, p_scheduled_for timestamp with time zone, p_recurring_type text, p_title text, p_content text, p_entities jsonb DEFAULT NULL::jsonb, p_options jsonb DEFAULT NULL::jsonb)
+CREATE OR REPLACE FUNCTION app_public.schedule_post(p_user_id bigint, p_project_id bigint, p_draft_id bigint, p_scheduled_for timestamp with time zone, p_recurring_type text, p_title text, p_content text, p_entities jsonb DEFAULT NULL::jsonb, p_options jsonb DEFAULT NULL::jsonb, p_ends_after integer DEFAULT NULL::integer, p_ends_on date DEFAULT NULL::date)
  RETURNS app_public.posts
  LANGUAGE plpgsql
 AS $function$
@@ -189,9 +189,11 @@ begin
     if not exists (select 1 from app_public.available_series_drafts(p_project_id)) then
       raise exception 'schedule.noDraftsForRecurring' using errcode = 'INVAL', hint = 'schedule.noDraftsForRecurring';
     end if;
-    insert into app_public.posts (project_id, title, content, entities, options, scheduled_for, is_recurring, recurring_type)
+    perform app_private.assert_series_end(v_project, p_scheduled_for, p_ends_after, p_ends_on);
+    insert into app_public.posts (project_id, title, content, entities, options, scheduled_for, is_recurring, recurring_type,
+                                  series_ends_after, series_ends_on)
     values (p_project_id, coalesce(p_title, ''), coalesce(p_content, ''), coalesce(p_entities, '[]'), coalesce(p_options, '{}'),
-            p_scheduled_for, true, p_recurring_type)
+            p_scheduled_for, true, p_recurring_type, p_ends_after, p_ends_on)
     returning * into v_post;
     perform app_private.queue_series_spawn(v_post, now());
     return v_post;
@@ -206,7 +208,7 @@ begin
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.update_post(p_user_id bigint, p_project_id bigint, p_post_id bigint, p_draft_id bigint, p_scheduled_for timestamp with time zone, p_recurring_type text, p_title text, p_content text, p_entities jsonb DEFAULT NULL::jsonb, p_options jsonb DEFAULT NULL::jsonb)
+CREATE OR REPLACE FUNCTION app_public.update_post(p_user_id bigint, p_project_id bigint, p_post_id bigint, p_draft_id bigint, p_scheduled_for timestamp with time zone, p_recurring_type text, p_title text, p_content text, p_entities jsonb DEFAULT NULL::jsonb, p_options jsonb DEFAULT NULL::jsonb, p_ends_after integer DEFAULT NULL::integer, p_ends_on date DEFAULT NULL::date)
  RETURNS app_public.posts
  LANGUAGE plpgsql
 AS $function$
@@ -214,7 +216,9 @@ AS $function$
  * why: editing moves the post's jobs. A published post cannot be edited; one being sent
  * cannot either. An edited post that was already sent for approval goes back to draft:
  * the admin approved the old version, so they are asked again. An edited series starts
- * again from its new time (and a series that stopped for lack of drafts runs again).
+ * again from its new time (and a series that stopped for lack of drafts runs again), with
+ * the end the request gives (the occurrences made so far count towards "after N posts";
+ * skipped dates stay skipped).
  */
 declare
   v_post app_public.posts := app_private.lock_post(p_user_id, p_project_id, p_post_id);
@@ -242,6 +246,8 @@ begin
   end if;
   if not v_recurring then
     v_draft := app_private.draft_for_post(p_project_id, p_draft_id, p_post_id);
+  else
+    perform app_private.assert_series_end(app_public.get_project(p_user_id, p_project_id), p_scheduled_for, p_ends_after, p_ends_on);
   end if;
   perform app_private.retract_approval(v_post, 'edited');
   perform app_private.unqueue_post_jobs(v_post.id);
@@ -258,6 +264,8 @@ begin
     recurring_type = coalesce(p_recurring_type, 'none'),
     status = 'draft',
     recurring_last_post = case when v_recurring then null else recurring_last_post end,
+    series_ends_after = case when v_recurring then p_ends_after end,
+    series_ends_on = case when v_recurring then p_ends_on end,
     approval_preview = '{}',
     last_error = null
   where id = p_post_id

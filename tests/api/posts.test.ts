@@ -45,8 +45,9 @@ describe("scheduling posts", () => {
     const [listed] = await first.json();
     // what the client sees, not the worker's bookkeeping (sending worker, message ids)
     expect(Object.keys(listed).sort()).toEqual([
-      "approvalMessageIds", "awaitingText", "content", "createdAt", "draftId", "editedAt", "entities", "id", "imageUrl", "imageUrls", "isRecurring", "lastError",
-      "options", "pendingEdit", "planId", "projectId", "publishedAt", "publishedLinks", "recurringLastPost", "recurringType", "scheduledFor", "seriesId", "status", "title",
+      "approvalMessageIds", "awaitingText", "content", "createdAt", "draftId", "editedAt", "endsAfter", "endsOn", "entities", "id", "imageUrl", "imageUrls",
+      "isRecurring", "lastError", "occurrencesMade", "options", "pendingEdit", "planId", "projectId", "publishedAt", "publishedLinks", "recurringLastPost",
+      "recurringType", "scheduledFor", "seriesId", "skippedOccurrences", "status", "title",
     ]);
 
     const unchanged = await get(tag);

@@ -91,3 +91,54 @@ export const ROTATION_CASES: RotationCase[] = [
     takes: ["Rejected", "Failed", null],
   },
 ];
+
+export type EndingCase = {
+  name: string;
+  timeZone: string;
+  type: "daily" | "weekly";
+  scheduledFor: string;
+  recurringLastPost: string | null;
+  endsAfter: number | null;
+  /** A day in the project's zone, YYYY-MM-DD. */
+  endsOn: string | null;
+  occurrencesMade: number;
+  skipped: string[];
+  /** The occurrences still to make (skipped ones left out), up to the end or the case's last day. */
+  upcoming: string[];
+  /** The last day looked at (YYYY-MM-DD, the project's zone). */
+  until: string;
+};
+
+/** A series' end and skipped dates (app_private.series_upcoming and seriesOccurrences). */
+export const ENDING_CASES: EndingCase[] = [
+  {
+    name: "ends after 3 posts",
+    timeZone: "Europe/Moscow", type: "daily", scheduledFor: "2027-01-04T06:00:00.000Z", recurringLastPost: null,
+    endsAfter: 3, endsOn: null, occurrencesMade: 0, skipped: [], until: "2027-01-31",
+    upcoming: ["2027-01-04T06:00:00.000Z", "2027-01-05T06:00:00.000Z", "2027-01-06T06:00:00.000Z"],
+  },
+  {
+    name: "ends after 3 posts, one made: two to come",
+    timeZone: "Europe/Moscow", type: "daily", scheduledFor: "2027-01-04T06:00:00.000Z", recurringLastPost: "2027-01-04T06:00:00.000Z",
+    endsAfter: 3, endsOn: null, occurrencesMade: 1, skipped: [], until: "2027-01-31",
+    upcoming: ["2027-01-05T06:00:00.000Z", "2027-01-06T06:00:00.000Z"],
+  },
+  {
+    name: "a skipped date takes none of the 3 posts",
+    timeZone: "Europe/Moscow", type: "daily", scheduledFor: "2027-01-04T06:00:00.000Z", recurringLastPost: null,
+    endsAfter: 3, endsOn: null, occurrencesMade: 0, skipped: ["2027-01-05T06:00:00.000Z"], until: "2027-01-31",
+    upcoming: ["2027-01-04T06:00:00.000Z", "2027-01-06T06:00:00.000Z", "2027-01-07T06:00:00.000Z"],
+  },
+  {
+    name: "weekly, ends on a date: that day's occurrence is the last",
+    timeZone: "Europe/Moscow", type: "weekly", scheduledFor: "2027-01-04T06:00:00.000Z", recurringLastPost: null,
+    endsAfter: null, endsOn: "2027-01-18", occurrencesMade: 0, skipped: [], until: "2027-02-28",
+    upcoming: ["2027-01-04T06:00:00.000Z", "2027-01-11T06:00:00.000Z", "2027-01-18T06:00:00.000Z"],
+  },
+  {
+    name: "the end day is the project's: 23:30 in New York is the next day in UTC, and still that day there",
+    timeZone: "America/New_York", type: "daily", scheduledFor: "2027-03-13T04:30:00.000Z", recurringLastPost: null,
+    endsAfter: null, endsOn: "2027-03-14", occurrencesMade: 0, skipped: ["2027-03-13T04:30:00.000Z"], until: "2027-03-31",
+    upcoming: ["2027-03-14T04:30:00.000Z", "2027-03-15T03:30:00.000Z"],
+  },
+];

@@ -26,6 +26,8 @@ const SHARED: [fn: string, sqlValue: string, typescript: number][] = [
   ["generated_post_length_default", "app_private.generated_post_length_default()", limits.GENERATED_POST_LENGTH.default],
   ["sign_in_code_ttl", "extract(epoch from app_private.sign_in_code_ttl()) / 60", limits.SIGN_IN_CODE_TTL_MINUTES],
   ["session_ttl", "extract(epoch from app_private.session_ttl()) / 86400", limits.SESSION_TTL_DAYS],
+  ["series_ends_after_max", "app_private.series_ends_after_max()", limits.SERIES_ENDS_AFTER_MAX],
+  ["series_skips_max", "app_private.series_skips_max()", limits.SERIES_SKIPS_MAX],
   ["queue_low_days_max", "app_private.queue_low_days_max()", limits.QUEUE_LOW_DAYS],
   ["queue_forecast_days_max", "app_private.queue_forecast_days_max()", limits.QUEUE_FORECAST_DAYS],
 ];

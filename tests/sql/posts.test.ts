@@ -6,7 +6,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freshDatabase } from "../helpers/db.ts";
 import { inRollback, rejects } from "../helpers/sql.ts";
-import { ROTATION_CASES, STEPPING_CASES } from "../cases/recurrence_cases.ts";
+import { ENDING_CASES, ROTATION_CASES, STEPPING_CASES } from "../cases/recurrence_cases.ts";
 
 let sql: postgres.Sql;
 beforeAll(async () => {
@@ -213,6 +213,19 @@ describe("recurring rotation", () => {
         steps.push(new Date(row.at).toISOString());
       }
       expect(steps).toEqual(occurrences);
+    });
+  });
+
+  test.each(ENDING_CASES)("$name", async (c) => {
+    await inRollback(sql, async (tx) => {
+      const { projectId } = await seed(tx, c.timeZone);
+      const [series] = await tx`insert into app_public.posts (project_id, scheduled_for, is_recurring, recurring_type, recurring_last_post,
+          series_ends_after, series_ends_on, series_made, series_skips)
+        values (${projectId}, ${c.scheduledFor}, true, ${c.type}, ${c.recurringLastPost}, ${c.endsAfter}, ${c.endsOn}, ${c.occurrencesMade},
+          ${c.skipped}::timestamptz[]) returning id`;
+      const rows = await tx`select at from app_public.posts s, app_private.series_upcoming(s,
+          ((${c.until}::date + 1)::timestamp at time zone ${c.timeZone}) - interval '1 second') at where s.id = ${series.id}`;
+      expect(rows.map((r) => new Date(r.at).toISOString())).toEqual(c.upcoming);
     });
   });
 

@@ -9,6 +9,8 @@ import en from "../../web/src/i18n/en.json" with { type: "json" };
 import ru from "../../web/src/i18n/ru.json" with { type: "json" };
 import { lostRightsReason } from "../../core/telegram/channel_rights.ts";
 import { reasonText } from "../../web/src/lib/postMessages.ts";
+import { AI_NOT_CONFIGURED } from "../../core/ai/client.ts";
+import { noAiNote } from "../../tasks/autopilot.ts";
 import { translator } from "../helpers/i18n.ts";
 
 const REASONS = [
@@ -37,4 +39,13 @@ test("in English the reasons read as sentences with their names", () => {
       "Name a current administrator in the project and publish the post again.",
   );
   expect(reasonText(t, REASONS[3])).toContain("@city_news");
+});
+
+test("an autopilot post sent without AI text says why in the interface's language, its cause translated too", () => {
+  const stored = noAiNote(AI_NOT_CONFIGURED);
+  const shown = reasonText(translator(ru), stored);
+  expect(shown).toMatch(/^ИИ не смог написать этот пост \(ИИ на этом сервере не настроен/);
+  expect(shown).not.toContain("The AI");
+  // a cause nobody translates (the provider's own words) shows as it is
+  expect(reasonText(translator(ru), noAiNote("model overloaded"))).toContain("(model overloaded)");
 });

@@ -2,14 +2,14 @@
  * The calendar's expansion of recurring posts (spec §3 Virtual occurrence, §4 Recurring
  * posts): where occurrences start, their ids, the drafts they will take, DST.
  */
-import { CalendarDate, toCalendarDate } from "@internationalized/date";
+import { CalendarDate, parseDate, toCalendarDate } from "@internationalized/date";
 import { describe, expect, test } from "vitest";
 import type { Draft } from "../../api/contract/drafts.ts";
 import type { Post } from "../../api/contract/posts.ts";
 import { sortDrafts } from "../../web/src/api/drafts.ts";
 import { zonedAt } from "../../web/src/lib/projectTime.ts";
 import { availableDrafts, calendarPosts, isVirtualPost, seriesOccurrences, stoppedSeries } from "../../web/src/lib/recurrence.ts";
-import { ROTATION_CASES, STEPPING_CASES } from "../cases/recurrence_cases.ts";
+import { ENDING_CASES, ROTATION_CASES, STEPPING_CASES } from "../cases/recurrence_cases.ts";
 
 const post = (fields: Partial<Post> & { id: number; scheduledFor: string }): Post => ({
   projectId: 1,
@@ -26,6 +26,10 @@ const post = (fields: Partial<Post> & { id: number; scheduledFor: string }): Pos
   pendingEdit: null,
   planId: null,
   awaitingText: false,
+  endsAfter: null,
+  endsOn: null,
+  occurrencesMade: 0,
+  skippedOccurrences: [],
   createdAt: "2025-03-01T00:00:00Z",
   isRecurring: false,
   recurringType: "none",
@@ -132,6 +136,18 @@ describe("shared with SQL: tests/cases/recurrence_cases.ts", () => {
     const shown = seriesOccurrences(series, { timeZone, today: dayOf(occurrences[0]), until: dayOf(occurrences.at(-1)!) });
     expect(shown.map((o) => o.at.toAbsoluteString())).toEqual(occurrences);
     expect(shown.map((o) => o.offset)).toEqual(occurrences.map((_, i) => i));
+  });
+
+  test.each(ENDING_CASES)("$name", (c) => {
+    const series = post({
+      id: 4, isRecurring: true, recurringType: c.type, scheduledFor: c.scheduledFor, recurringLastPost: c.recurringLastPost,
+      endsAfter: c.endsAfter, endsOn: c.endsOn, occurrencesMade: c.occurrencesMade, skippedOccurrences: c.skipped,
+    });
+    const today = toCalendarDate(zonedAt(c.scheduledFor, c.timeZone));
+    const shown = seriesOccurrences(series, { timeZone: c.timeZone, today, until: parseDate(c.until) });
+    expect(shown.filter((o) => !o.skipped).map((o) => o.at.toAbsoluteString())).toEqual(c.upcoming);
+    expect(shown.filter((o) => o.skipped).map((o) => o.at.toAbsoluteString()))
+      .toEqual(c.skipped.filter((at) => at >= c.scheduledFor && shown.some((o) => o.at.toAbsoluteString() === at)));
   });
 
   test.each(ROTATION_CASES)("$name", ({ drafts, posts, takes }) => {

@@ -25,6 +25,8 @@ export const POST_REASONS: { template: string; key: TranslationKey }[] = [
   { template: "The post's image is missing from storage", key: "posts.error.imageMissing" },
   { template: "The worker stopped while sending; the post may or may not be in the channel", key: "posts.error.workerStopped" },
   { template: "schedule.seriesOutOfDrafts", key: "schedule.seriesOutOfDrafts" },
+  // {reason} is itself a stored reason (an AI failure's message), said in the interface language too
+  { template: "The AI could not write this post ({reason}); it keeps its draft as it is", key: "posts.error.autopilotNoAi" },
 ];
 
 /**
@@ -36,7 +38,7 @@ export const POST_REASONS: { template: string; key: TranslationKey }[] = [
 export function reasonText(t: TFunction, reason: string): string {
   for (const { template, key } of POST_REASONS) {
     const names = templateParams(template, reason);
-    if (names) return t(key, names);
+    if (names) return t(key, names.reason ? { ...names, reason: reasonText(t, names.reason) } : names);
   }
   const code = (Object.keys(ERROR_CODES) as ErrorCode[]).find((candidate) => messageParams(candidate, reason));
   return code ? errorText(t, code, reason) : reason;

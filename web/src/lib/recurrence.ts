@@ -4,7 +4,7 @@
  * The calendar shows the occurrences still to come as virtual copies of the series, each
  * with the draft it is going to take. Pure functions: no clock, no DOM.
  */
-import { type CalendarDate, toCalendarDate, toCalendarDateTime, toZoned, type ZonedDateTime } from "@internationalized/date";
+import { type CalendarDate, parseDate, toCalendarDate, toCalendarDateTime, toZoned, type ZonedDateTime } from "@internationalized/date";
 import type { Draft } from "../../../api/contract/drafts.ts";
 import { VIRTUAL_POST_ID_MULTIPLIER } from "./ui.ts";
 import type { Post, PostStatus } from "../../../api/contract/posts.ts";
@@ -17,6 +17,8 @@ export type VirtualPost = Post & {
   originalPostId: number;
   /** Days (daily) or weeks (weekly) since the series' first date. */
   offset: number;
+  /** A date the owner skipped: it takes no draft and nothing is published. */
+  skipped: boolean;
 };
 export type CalendarPost = (Post & { isVirtual?: false }) | VirtualPost;
 
@@ -59,20 +61,30 @@ export type OccurrenceWindow = {
  * The occurrences of a series the server has not created yet, up to `until`. The first is
  * the scheduled date, unless that date is past (and not today) or an occurrence was already
  * created (recurringLastPost); then daily or weekly steps from the last occurrence. Days
- * before today are skipped: nothing is published in the past.
+ * before today are left out: nothing is published in the past. As the server's
+ * app_private.series_upcoming: skipped dates take no draft and are marked `skipped`; none
+ * after the series' end day, nor beyond "after N posts" (occurrencesMade counts those made).
  */
-export function seriesOccurrences(series: Post, { timeZone, today, until }: OccurrenceWindow): { at: ZonedDateTime; offset: number }[] {
+export function seriesOccurrences(
+  series: Post,
+  { timeZone, today, until }: OccurrenceWindow,
+): { at: ZonedDateTime; offset: number; skipped: boolean }[] {
   if (!series.isRecurring || series.recurringType === "none") return [];
   const first = zonedAt(series.scheduledFor, timeZone);
   const firstDay = toCalendarDate(first);
+  const skipped = new Set((series.skippedOccurrences ?? []).map((at) => new Date(at).getTime()));
+  const endDay = series.endsOn ? parseDate(series.endsOn) : null;
+  let left = series.endsAfter === null || series.endsAfter === undefined ? Infinity : series.endsAfter - (series.occurrencesMade ?? 0);
   let at = series.recurringLastPost
     ? nextOccurrence(zonedAt(series.recurringLastPost, timeZone), series.recurringType, timeZone)
     : first;
-  const occurrences: { at: ZonedDateTime; offset: number }[] = [];
-  for (let day = toCalendarDate(at); day.compare(until) <= 0; day = toCalendarDate(at)) {
+  const occurrences: { at: ZonedDateTime; offset: number; skipped: boolean }[] = [];
+  for (let day = toCalendarDate(at); day.compare(until) <= 0 && left > 0 && (!endDay || day.compare(endDay) <= 0); day = toCalendarDate(at)) {
+    const isSkipped = skipped.has(at.toDate().getTime());
+    if (!isSkipped) left -= 1;
     if (day.compare(today) >= 0) {
       const days = day.compare(firstDay);
-      occurrences.push({ at, offset: series.recurringType === "weekly" ? Math.round(days / 7) : days });
+      occurrences.push({ at, offset: series.recurringType === "weekly" ? Math.round(days / 7) : days, skipped: isSkipped });
     }
     at = nextOccurrence(at, series.recurringType, timeZone);
   }
@@ -93,14 +105,16 @@ export function calendarPosts(posts: readonly Post[], drafts: readonly Draft[], 
     .flatMap((series) => seriesOccurrences(series, window).map((occurrence) => ({ series, ...occurrence })))
     .sort((a, b) => a.at.compare(b.at) || a.series.id - b.series.id);
 
-  const virtual = upcoming.map(({ series, at, offset }): VirtualPost => {
-    const draft = queue.shift();
+  const virtual = upcoming.map(({ series, at, offset, skipped }): VirtualPost => {
+    // a skipped date takes no draft: the calendar shows it crossed out, to bring it back
+    const draft = skipped ? undefined : queue.shift();
     return {
       ...series,
       id: series.id * VIRTUAL_POST_ID_MULTIPLIER + offset,
       isVirtual: true,
       originalPostId: series.id,
       offset,
+      skipped,
       scheduledFor: at.toAbsoluteString(),
       draftId: draft?.id ?? null,
       title: draft?.title ?? "",
