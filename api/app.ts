@@ -19,6 +19,7 @@ import { authRoutes } from "./routes/auth.ts";
 import { bugReportRoutes } from "./routes/bug_reports.ts";
 import { botRoutes, channelRoutes } from "./routes/channels.ts";
 import { contentPlanRoutes, queueHealthRoutes } from "./routes/content_plans.ts";
+import { notificationRoutes } from "./routes/notifications.ts";
 import { draftRoutes } from "./routes/drafts.ts";
 import { postRoutes } from "./routes/posts.ts";
 import { projectUploadRoutes, uploadServingRoutes } from "./routes/uploads.ts";
@@ -62,6 +63,7 @@ export function createApp(deps: ApiDeps) {
   api.route("/projects/:projectId/posts", postRoutes(deps));
   api.route("/projects/:projectId/content-plans", contentPlanRoutes(deps));
   api.route("/projects/:projectId/queue-health", queueHealthRoutes(deps));
+  api.route("/notifications", notificationRoutes(deps));
   api.route("/projects/:projectId", aiRoutes(deps));
   api.route("/telegram/bot", botRoutes(deps));
   api.route("/projects/:projectId/upload-image", projectUploadRoutes(deps));

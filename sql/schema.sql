@@ -18,6 +18,18 @@ create table app_private.ai_tokens (
   constraint ai_tokens_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE CASCADE
 );
 
+create table app_private.notifications_sent (
+  project_id bigint not null,
+  kind text not null,
+  day date not null,
+  post_id bigint,
+  created_at timestamp with time zone default now() not null,
+  constraint notifications_sent_kind_check CHECK ((kind = ANY (ARRAY['queueLow'::text, 'postFailed'::text, 'postRejected'::text, 'channelLost'::text]))),
+  constraint notifications_sent_pkey PRIMARY KEY (project_id, kind, day),
+  constraint notifications_sent_post_id_fkey FOREIGN KEY (post_id) REFERENCES app_public.posts(id) ON DELETE SET NULL,
+  constraint notifications_sent_project_id_fkey FOREIGN KEY (project_id) REFERENCES app_public.projects(id) ON DELETE CASCADE
+);
+
 create table app_private.plan_fills (
   plan_id bigint not null,
   slot_at timestamp with time zone not null,
@@ -363,8 +375,10 @@ create table app_public.users (
   is_admin boolean default false not null,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
+  notifications jsonb default '{"queueLow": true, "postFailed": true, "channelLost": true, "postRejected": true}'::jsonb not null,
   constraint users_email_check CHECK (((email = lower(btrim(email))) AND (email ~ '^[^@\s]+@[^@\s]+$'::text) AND (length(email) <= 254))),
   constraint users_email_key UNIQUE (email),
+  constraint users_notifications_check CHECK ((jsonb_typeof(notifications) = 'object'::text)),
   constraint users_pkey PRIMARY KEY (id)
 );
 CREATE INDEX users_email_trgm_idx ON app_public.users USING gin (email gin_trgm_ops);

@@ -14,7 +14,8 @@ export const FUNCTION_AREAS: [area: string, pattern: RegExp][] = [
   // a limit shared by several functions or with TypeScript, named <what>_max, _ttl or _default
   ["limits", /_max$|_ttl$|_default$|^supported_timezones$/],
   ["sign_in", /sign_in|session/],
-  ["autopilot", /autopilot|plan_slot|plan_fill|queue_health/],
+  ["autopilot", /autopilot|plan_slot|plan_fill|queue_health|queue_forecast/],
+  ["notifications", /notify_owner|notification/],
   ["content_plans", /content_plan/],
   ["telegram", /telegram/],
   ["health", /health|heartbeat|dead_workers/],

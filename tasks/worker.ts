@@ -23,6 +23,7 @@ import type { FileStorage } from "../core/storage.ts";
 import { fillAllPlans, fillPlan, writeAutopilotPost } from "./autopilot.ts";
 import { generateContent } from "./drafts__generate_content.ts";
 import { createMailer } from "./mailer.ts";
+import { sendNotification } from "./notifications__send.ts";
 import { notifyAdmin } from "./posts__notify_admin.ts";
 import { applyEdit, sendEditApproval } from "./posts__edit.ts";
 import { pinPost } from "./posts__pin.ts";
@@ -77,6 +78,7 @@ export async function startWorker(connectionString: string, config: Config, log:
     posts__apply_edit: applyEdit(sql, deps.telegram),
     posts__retract_approval: retractApproval(deps.telegram),
     posts__spawn_occurrence: spawnOccurrence(sql),
+    notifications__send: sendNotification(sql, mailer, config.publicUrl),
     content_plans__fill: fillPlan(sql),
     content_plans__fill_all: fillAllPlans(sql),
   };

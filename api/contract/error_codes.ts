@@ -184,6 +184,10 @@ export const ERROR_CODES = {
   "contentPlans.timezoneInvalid": { status: 400, message: "Choose a timezone from the list" },
   "contentPlans.postLengthInvalid": { status: 400, message: "Post length must be {min} to {max} characters", params: { min: CONTENT_PLAN_POST_LENGTH.min, max: CONTENT_PLAN_POST_LENGTH.max } },
   "contentPlans.activeInvalid": { status: 400, message: "active must be true or false" },
+  "notifications.invalid": {
+    status: 400,
+    message: "Notification settings are queueLow, postFailed, postRejected and channelLost, each true or false",
+  },
   "contentPlans.quotaReached": { status: 409, message: "A content plan holds at most {max} slots a week", params: { max: CONTENT_PLAN_SLOTS_MAX } },
 
   // ── drafts and uploads ──

@@ -86,6 +86,42 @@ AS $function$
     job_key := 'autopilot:' || p_project_id, max_attempts := 5)
 $function$;
 
+CREATE OR REPLACE FUNCTION app_private.queue_forecast(p_project_id bigint, p_now timestamp with time zone)
+ RETURNS TABLE(drafts_left integer, runs_dry_at timestamp with time zone, low boolean, posts_per_week integer)
+ LANGUAGE plpgsql
+ STABLE
+AS $function$
+/*
+ * why: how long the drafts queue lasts at the current plan plus series. Every future slot
+ * time not filled yet and every occurrence a running series has still to make takes one
+ * draft, in time order; the queue runs dry at the first of them left without one. None
+ * within queue_forecast_days_max: runs_dry_at is null (it lasts longer, or nothing takes
+ * drafts). Low: it runs dry within queue_low_days_max.
+ */
+declare
+  v_until timestamptz := p_now + make_interval(days => app_private.queue_forecast_days_max());
+begin
+  select count(*)::int into drafts_left from app_public.available_series_drafts(p_project_id);
+  select coalesce(sum(case s.recurring_type when 'daily' then 7 else 1 end), 0)::int
+       + (select count(*)::int from app_public.content_plans c where c.project_id = p_project_id and c.active)
+    into posts_per_week
+  from app_public.posts s where s.project_id = p_project_id and s.is_recurring and s.status = 'draft';
+  select e.at into runs_dry_at from (
+    select t.at from app_public.content_plans c
+    cross join lateral app_private.plan_slot_times(c, p_now, v_until) t(at)
+    where c.project_id = p_project_id and c.active
+      and not exists (select 1 from app_private.plan_fills f where f.plan_id = c.id and f.slot_at = t.at)
+    union all
+    select o.at from app_public.posts s
+    cross join lateral app_private.series_upcoming(s, v_until) o(at)
+    where s.project_id = p_project_id and s.is_recurring and s.status = 'draft' and o.at > p_now
+  ) e
+  order by e.at offset drafts_left limit 1;
+  low := runs_dry_at is not null and runs_dry_at < p_now + make_interval(days => app_private.queue_low_days_max());
+  return next;
+end;
+$function$;
+
 CREATE OR REPLACE FUNCTION app_public.autopilot_fill(p_project_id bigint, p_now timestamp with time zone DEFAULT now())
  RETURNS SETOF app_public.posts
  LANGUAGE plpgsql
@@ -97,7 +133,8 @@ AS $function$
  * the key refuses a second fill anyway. A slot time with no draft left stays empty until a
  * later run finds one. A draft with text goes to approval like any post; one without text
  * first gets AI text of the slot's length (posts__autopilot_content), which then asks for
- * approval. p_now is the clock (tests drive days and DST nights through it).
+ * approval. A queue left running dry within queue_low_days_max tells the owner (at most a
+ * mail a day). p_now is the clock (tests drive days and DST nights through it).
  */
 declare
   v_slot record;
@@ -132,6 +169,9 @@ begin
     end if;
     return next v_post;
   end loop;
+  if (select f.low from app_private.queue_forecast(p_project_id, p_now) f) then
+    perform app_private.notify_owner(p_project_id, 'queueLow', null);
+  end if;
 end;
 $function$;
 
@@ -151,12 +191,14 @@ CREATE OR REPLACE FUNCTION app_public.queue_autopilot_fills()
  RETURNS integer
  LANGUAGE sql
 AS $function$
-  /* why: the hourly pass keeps the 7 days ahead filled as time moves on and drafts arrive:
-     one fill job per project with an active slot and a channel */
+  /* why: the hourly pass keeps the 7 days ahead filled as time moves on and drafts arrive,
+     and looks at the queue of every project something takes drafts from (an active slot, a
+     running series): one fill job per project with a channel */
   with queued as (
     select app_private.queue_autopilot_fill(p.id) from app_public.projects p
-    where exists (select 1 from app_public.content_plans c where c.project_id = p.id and c.active)
-      and app_private.project_channel(p.id) is not null
+    where app_private.project_channel(p.id) is not null
+      and (exists (select 1 from app_public.content_plans c where c.project_id = p.id and c.active)
+           or exists (select 1 from app_public.posts s where s.project_id = p.id and s.is_recurring and s.status = 'draft'))
   ) select count(*)::int from queued
 $function$;
 
@@ -165,35 +207,10 @@ CREATE OR REPLACE FUNCTION app_public.queue_health(p_user_id bigint, p_project_i
  LANGUAGE plpgsql
  STABLE
 AS $function$
-/*
- * why: how long the drafts queue lasts at the current plan plus series. Every future slot
- * time not filled yet and every occurrence a running series has still to make takes one
- * draft, in time order; the queue runs dry at the first of them left without one. None
- * within queue_forecast_days_max: runs_dry_at is null (it lasts longer, or nothing takes
- * drafts). Low: it runs dry within queue_low_days_max.
- */
-declare
-  v_until timestamptz := p_now + make_interval(days => app_private.queue_forecast_days_max());
+/* why: the owner's view of the queue's forecast (queue_forecast); another's project is "not found" */
 begin
   perform app_public.get_project(p_user_id, p_project_id);
-  select count(*)::int into drafts_left from app_public.available_series_drafts(p_project_id);
-  select coalesce(sum(case s.recurring_type when 'daily' then 7 else 1 end), 0)::int
-       + (select count(*)::int from app_public.content_plans c where c.project_id = p_project_id and c.active)
-    into posts_per_week
-  from app_public.posts s where s.project_id = p_project_id and s.is_recurring and s.status = 'draft';
-  select e.at into runs_dry_at from (
-    select t.at from app_public.content_plans c
-    cross join lateral app_private.plan_slot_times(c, p_now, v_until) t(at)
-    where c.project_id = p_project_id and c.active
-      and not exists (select 1 from app_private.plan_fills f where f.plan_id = c.id and f.slot_at = t.at)
-    union all
-    select o.at from app_public.posts s
-    cross join lateral app_private.series_upcoming(s, v_until) o(at)
-    where s.project_id = p_project_id and s.is_recurring and s.status = 'draft' and o.at > p_now
-  ) e
-  order by e.at offset drafts_left limit 1;
-  low := runs_dry_at is not null and runs_dry_at < p_now + make_interval(days => app_private.queue_low_days_max());
-  return next;
+  return query select * from app_private.queue_forecast(p_project_id, p_now);
 end;
 $function$;
 

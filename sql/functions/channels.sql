@@ -150,11 +150,16 @@ CREATE OR REPLACE FUNCTION app_public.fail_post_for_channel_rights(p_post_id big
  LANGUAGE sql
 AS $function$
   /* why: the approver no longer administers the channel, or the bot may no longer post:
-     the post fails with a reason its owner reads, before anything is sent, and nobody is
-     sent anything (the former approver may no longer be entitled to see the post) */
-  update app_public.posts set status = 'failed', last_error = p_reason, sending_worker_id = null
-  where id = p_post_id
-    and (status = 'approved' or (status = 'scheduled' and not (approval_preview ? 'chatId')))
+     the post fails with a reason its owner reads (and gets by mail), before anything is
+     sent, and nobody in Telegram is sent anything (the former approver may no longer be
+     entitled to see the post) */
+  with failed as (
+    update app_public.posts set status = 'failed', last_error = p_reason, sending_worker_id = null
+    where id = p_post_id
+      and (status = 'approved' or (status = 'scheduled' and not (approval_preview ? 'chatId')))
+    returning project_id, id
+  )
+  select app_private.notify_owner(project_id, 'channelLost', id) from failed
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.project_channels(p_user_id bigint, p_project_id bigint)

@@ -134,6 +134,8 @@ begin
   end if;
   if p_approve then
     perform app_private.queue_publication(v_post.id, greatest(now(), v_post.scheduled_for));
+  else
+    perform app_private.notify_owner(v_post.project_id, 'postRejected', v_post.id);
   end if;
   return v_post;
 end;

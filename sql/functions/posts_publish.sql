@@ -180,7 +180,8 @@ CREATE OR REPLACE FUNCTION app_public.record_send_failed(p_post_id bigint, p_rea
 AS $function$
 /*
  * why: a definite refusal by Telegram fails the post with the reason; a lost answer or a
- * timeout leaves it uncertain (it may be in the channel). Either way the admin is told.
+ * timeout leaves it uncertain (it may be in the channel). Either way the admin is told in
+ * Telegram, and the owner by mail.
  */
 declare
   v_post app_public.posts;
@@ -191,6 +192,7 @@ begin
   returning * into v_post;
   if found then
     perform app_private.notify_admin(p_post_id, case when p_definite then 'failed' else 'uncertain' end);
+    perform app_private.notify_owner(v_post.project_id, 'postFailed', p_post_id);
   end if;
   return v_post;
 end;
