@@ -5,10 +5,15 @@
  * text, recording each span's UTF-16 range. Headings become bold lines, lists get "•" or
  * "1." markers, quotes and fenced code keep their kind. Links other than https:// and tg://
  * stay as their words only. Nothing of the markup reaches the channel: a stray "**" that
- * Markdown does not pair is dropped too.
+ * Markdown does not pair is dropped too. Blocks and list items keep the source's spacing:
+ * one written right under the previous (a list after "Ideas:") starts on the next line,
+ * one after blank lines gets one blank line, so plain text comes out as it went in.
+ *
+ * One converter for every AI text: posts (here on the server) and the assistant's
+ * replies (in the browser, web/src/lib/assistantReply.ts, which says why there).
  */
 import MarkdownIt from "markdown-it";
-import { isAllowedLink, type MessageEntity, sortEntities } from "../../api/contract/entities.ts";
+import { ENTITIES_MAX, isAllowedLink, type MessageEntity, sortEntities } from "../../api/contract/entities.ts";
 
 type Token = ReturnType<MarkdownIt["parse"]>[number];
 
@@ -106,8 +111,14 @@ export function markdownToEntities(markdown: string): FormattedText {
     }
   };
 
+  const sourceLines = markdown.split("\n");
+  const blankLineBefore = (line: number) => line > 0 && sourceLines[line - 1].trim() === "";
   let headingStart = 0;
   for (const token of parser.parse(markdown, {})) {
+    // a block (or list item) keeps the source's spacing: a blank line before it, or none
+    if (token.map && pendingBreak !== "" && (token.level === 0 || token.type === "list_item_open")) {
+      pendingBreak = blankLineBefore(token.map[0]) ? "\n\n" : "\n";
+    }
     switch (token.type) {
       case "heading_open":
         startBlock();
@@ -190,11 +201,24 @@ export function formattedPost(answer: string, max: number): FormattedText {
   return trimmed(end > max * 0.6 ? cut.slice(0, end + 1) : cut, entities);
 }
 
-/** Trailing whitespace goes, and every range is cut to what is left of the text. */
+/**
+ * Trailing whitespace goes, every range is cut to what is left of the text, and what the
+ * API would refuse is left out (README "Post format"): a range inside one of its own kind
+ * (a bold word in a bold heading) adds nothing, and past Telegram's ENTITIES_MAX the
+ * first ones stay.
+ */
 function trimmed(text: string, entities: MessageEntity[]): FormattedText {
   const end = text.trimEnd().length;
-  const kept = entities
+  const cut = entities
     .map((entity) => ({ ...entity, length: Math.min(entity.offset + entity.length, end) - entity.offset }))
     .filter((entity) => entity.length > 0);
-  return { text: text.slice(0, end), entities: sortEntities(kept) };
+  const kept: MessageEntity[] = [];
+  const open: MessageEntity[] = [];
+  for (const entity of sortEntities(cut)) {
+    while (open.length > 0 && open.at(-1)!.offset + open.at(-1)!.length <= entity.offset) open.pop();
+    if (open.some((outer) => outer.type === entity.type)) continue;
+    kept.push(entity);
+    open.push(entity);
+  }
+  return { text: text.slice(0, end), entities: kept.slice(0, ENTITIES_MAX) };
 }

@@ -2,7 +2,8 @@
  * Every prompt the product sends, in one readable place. Each is built from the project:
  * its name, description, sources, writing style and language. A post is asked for in
  * Markdown, which models write best, and becomes text plus Telegram entities on our side
- * (core/ai/markdown.ts); titles and the chat stay plain text. At most 4096 characters.
+ * (core/ai/markdown.ts), and so is the assistant's reply (converted by the web app with the
+ * same module); titles stay plain text. A post is at most 4096 characters.
  */
 import { POST_CONTENT_MAX } from "../../api/contract/limits.ts";
 import type { WritingStyle } from "../../api/contract/projects.ts";
@@ -22,8 +23,19 @@ const EMOJI = ["no emoji at all", "a few emoji where they help", "many emoji"];
 
 export const languageName = (language: string) => (language === "en" ? "English" : "Russian");
 
-/** Who we write for and how: the shared part of every prompt. */
-/** `markdown` for a post's text (converted to entities); plain text for everything else. */
+/**
+ * Telegram-friendly Markdown: what core/ai/markdown.ts turns into entities, and nothing it
+ * would have to flatten (headings, tables, nested lists).
+ */
+const TELEGRAM_MARKDOWN =
+  "**bold** for the lead line or key words, _italic_, `code`, [link text](https://…) only for real https links, " +
+  "> for a quote, ||spoiler|| if it fits; a list is plain lines starting with \"-\" or \"1.\", never nested. " +
+  "No headings (#), no tables, no HTML tags. Line breaks and emoji are fine.";
+
+/**
+ * Who we write for and how: the shared part of every prompt. `markdown` for a post's text
+ * and the assistant's replies (converted to entities); plain text for titles.
+ */
 export function systemPrompt(project: ProjectVoice, format: "plain" | "markdown" = "plain") {
   const style = project.writingStyle;
   const lines = [
@@ -37,9 +49,7 @@ export function systemPrompt(project: ProjectVoice, format: "plain" | "markdown"
     `${EMOJI[style.emojiUsage] ?? EMOJI[1]} (emoji usage ${style.emojiUsage}/2).`,
     `Always write in ${languageName(project.language)}.`,
     format === "markdown"
-      ? "Format the post with Markdown the way Telegram channels read: **bold** for the lead line or key words, _italic_, " +
-        "[link text](https://…) only for real https links, > for a quote, ||spoiler|| if it fits. " +
-        "No headings (#), no tables, no HTML tags. Line breaks and emoji are fine."
+      ? `Format your text with Markdown the way Telegram channels read: ${TELEGRAM_MARKDOWN}`
       : "Output plain text ready to paste into Telegram: no Markdown (no **, #, or backticks), no HTML tags. Line breaks and emoji are fine.",
   ];
   return lines.filter((l) => l !== "").join("\n");
@@ -94,7 +104,7 @@ export function chatPrompt(
 ): AiMessage[] {
   const draft = currentContent.trim() ? `\n\nThe author's current draft:\n"""\n${currentContent.trim()}\n"""` : "";
   return [
-    { role: "system", content: `${systemPrompt(project)}\n\nYou are the channel's writing assistant. ${CHAT_MODES[mode]}${draft}` },
+    { role: "system", content: `${systemPrompt(project, "markdown")}\n\nYou are the channel's writing assistant. ${CHAT_MODES[mode]}${draft}` },
     ...history.filter((m) => m.role !== "system"),
     { role: "user", content: message },
   ];

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { promptOf } from "../doubles/openai/server.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
+import { assistantReply } from "../../web/src/lib/assistantReply.ts";
 
 let stack: Stack;
 let cookie: string;
@@ -240,6 +241,33 @@ describe("assistant chat", () => {
     expect(ok.status).toBe(200);
     const history = (await stack.call("GET", `/api/projects/${project.id}/chat/history?page=1&limit=5`, undefined, cookie)).json;
     expect(history.messages.map((m: { role: string; content: string }) => `${m.role}:${m.content}`)).toEqual(["user:Вопрос", `assistant:${ok.json.message}`]);
+  });
+
+  test("the reply is Telegram Markdown, stored as written; as the app converts it, it saves as a formatted draft", async () => {
+    const markdown = "### **Идея 1:** обзор 📚\nЧитайте [отзыв](https://city.example/review_1) и _делитесь_.\n- раз\n- два";
+    stack.openai!.reply(() => markdown);
+    const res = await stack.call("POST", `${base}/chat`, { message: "Идея поста?", mode: "general" }, cookie);
+    expect(res.json.message).toBe(markdown);
+    const { system } = promptOf(lastRequest());
+    expect(system).toContain("Format your text with Markdown the way Telegram channels read");
+    expect(system).toContain("**bold**");
+    expect(system).toContain("[link text](https://…)");
+    expect(system).not.toContain("no Markdown");
+    const history = (await stack.call("GET", `${base}/chat/history?page=1&limit=1`, undefined, cookie)).json;
+    expect(history.messages[0].content).toBe(markdown);
+
+    // "save as draft": the web app's conversion, which the API accepts as it is (a bold
+    // heading holding bold words was bold inside bold, which the API refuses)
+    const reply = assistantReply(res.json.message);
+    expect(reply.text).toBe("Идея 1: обзор 📚\nЧитайте отзыв и делитесь.\n• раз\n• два");
+    const draft = await stack.call("POST", `${base}/drafts`, { title: "Идея 1", content: reply.text, entities: reply.entities }, cookie);
+    expect(draft.status).toBe(201);
+    expect(draft.json.content).toBe(reply.text);
+    expect(draft.json.entities).toEqual([
+      { type: "bold", offset: 0, length: 16 },
+      { type: "text_link", offset: 25, length: 5, url: "https://city.example/review_1" },
+      { type: "italic", offset: 33, length: 8 },
+    ]);
   });
 
   test("a blank message is refused; bad history pages are 400", async () => {

@@ -3,7 +3,8 @@
  * (tests/doubles/openai): suggest a title and write a post in the draft editor, fill the
  * bulk-add list with generated titles, generate the text of two drafts and watch the banner
  * reach 2/2, then talk to the assistant: the streamed reply, the history after a reload,
- * older history in pages, and the error reply. A server without AI says how to set it up.
+ * older history in pages, and the error reply; a reply in Markdown shows bold and a link and
+ * keeps them when saved as a draft. A server without AI says how to set it up.
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -28,6 +29,10 @@ const queued = { timeout: 15_000 };
 
 const SUGGESTED_TITLE = "Пять книг для долгой зимы";
 const CHAT_REPLY = "Вот три идеи для постов:\n1. Книга недели с короткой рецензией\n2. Цитата дня из классики\n3. Опрос: что читаете сейчас?";
+// What the assistant answers when asked for a formatted post: Markdown, as the prompt asks.
+const FORMATTED_QUESTION = "Напиши короткий пост о книге недели";
+const FORMATTED_LINK = "https://example.com/books/master_i_margarita";
+const FORMATTED_REPLY = `**Книга недели** 📚 — «Мастер и Маргарита».\nЧитайте [наш отзыв](${FORMATTED_LINK}) и _делитесь_ мнением.`;
 const postFor = (title: string) => `${title}: пост от ИИ. ${"Короткий абзац о книгах и чтении. ".repeat(12).trim()}`;
 let slowPosts = false;
 let chatDelayMs = 0;
@@ -44,6 +49,7 @@ function answer(request: ChatRequest): string | Promise<string> {
     const text = postFor(post[1]);
     return slowPosts ? later(2500, text) : text;
   }
+  if (system.includes("writing assistant") && user === FORMATTED_QUESTION) return FORMATTED_REPLY;
   if (system.includes("writing assistant")) return chatDelayMs ? later(chatDelayMs, CHAT_REPLY) : CHAT_REPLY;
   return "—";
 }
@@ -286,6 +292,72 @@ test("the assistant: greeting, streamed reply, context, history after a reload, 
   await screenshot(page, "ai-assistant-error");
   stack.openai!.reply(answer);
 }, 120_000);
+
+test("a formatted reply: bold and a link in the chat, kept when it is saved as a draft", async () => {
+  stack.openai!.reply(answer);
+  const project = await createProject(page, "Книга недели");
+  await page.goto(`${stack.baseUrl}/project/${project.id}/ai-assistant`);
+  const input = page.getByTestId("chat-input");
+  await expect.poll(() => input.isEnabled(), soon).toBe(true);
+  await input.fill(FORMATTED_QUESTION);
+  await input.press("Enter");
+  const messages = page.getByTestId("chat-message");
+  const reply = messages.nth(1).getByTestId("chat-message-text");
+  const shownText = "Книга недели 📚 — «Мастер и Маргарита».\nЧитайте наш отзыв и делитесь мнением.";
+  await expect.poll(() => reply.textContent(), soon).toBe(shownText);
+  // the Markdown asked for (the prompt says so) shows as formatting, never as marks
+  expect(promptOf(lastRequest((body) => promptOf(body).user === FORMATTED_QUESTION)!).system).toContain("**bold**");
+  expect(await reply.locator("strong").textContent()).toBe("Книга недели");
+  expect(await reply.locator("em").textContent()).toBe("делитесь");
+  const link = reply.getByRole("link", { name: "наш отзыв" });
+  expect(await link.getAttribute("href")).toBe(FORMATTED_LINK);
+  expect(await link.getAttribute("target")).toBe("_blank");
+  await page.mouse.move(0, 0);
+  await screenshot(page, "ai-assistant-formatted");
+
+  // Save as draft: the text without marks, the formatting as entities (UTF-16: 📚 counts two).
+  await dismissToasts();
+  await messages.nth(1).hover();
+  await messages.nth(1).getByTestId("chat-save-draft").click();
+  await expect.poll(toastTexts, queued).toContain("Сохранено в черновики");
+  const drafts = await page.evaluate(async (id) => (await (await fetch(`/api/projects/${id}/drafts`)).json()), project.id) as {
+    title: string;
+    content: string;
+    entities: unknown[];
+  }[];
+  expect(drafts).toHaveLength(1);
+  expect(drafts[0]).toMatchObject({
+    title: "Книга недели 📚 — «Мастер и Маргарита».",
+    content: shownText,
+    entities: [
+      { type: "bold", offset: 0, length: 12 },
+      { type: "text_link", offset: 48, length: 9, url: FORMATTED_LINK },
+      { type: "italic", offset: 60, length: 8 },
+    ],
+  });
+
+  // The stored reply (its Markdown) shows formatted after a reload too.
+  await page.reload();
+  await expect.poll(() => reply.locator("strong").textContent(), soon).toBe("Книга недели");
+  expect(await reply.textContent()).toBe(shownText);
+
+  // The draft dialog's editor holds the same formatting, and so does its preview.
+  await page.goto(`${stack.baseUrl}/project/${project.id}/drafts`);
+  await expect.poll(() => rows().count(), soon).toBe(1);
+  await rows().first().getByTestId("edit-draft").click();
+  const dialog = page.getByRole("dialog", { name: "Редактирование черновика" });
+  const editor = dialog.getByTestId("draft-content");
+  await expect.poll(() => editor.locator("strong").textContent(), soon).toBe("Книга недели");
+  expect(await editor.locator("em").textContent()).toBe("делитесь");
+  expect(await editor.locator("a").textContent()).toBe("наш отзыв");
+  expect(await editor.locator("a").getAttribute("href")).toBe(FORMATTED_LINK);
+  expect(await editor.textContent()).not.toContain("**");
+  expect(await dialog.getByTestId("post-preview").locator("strong").textContent()).toBe("Книга недели");
+  await page.waitForTimeout(300);
+  await screenshot(page, "ai-assistant-formatted-draft");
+  await dialog.getByRole("button", { name: "Отмена" }).click();
+  await expect.poll(() => dialog.isVisible(), soon).toBe(false);
+}, 60_000);
 
 test("older history loads in pages at the top and keeps the reading position", async () => {
   const project = await createProject(page, "Архив бесед");

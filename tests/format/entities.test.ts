@@ -101,6 +101,29 @@ describe("Markdown from the AI becomes text and entities", () => {
     expect(entitiesProblem(result.text, result.entities)).toBeNull();
   });
 
+  test("blocks keep the source's spacing: a list right under its line stays there, a blank line stays one", () => {
+    const tight = markdownToEntities("**Итоги недели** 📚\nТри книги:\n- «Мастер и Маргарита»\n- 𝔊𝔬𝔱𝔥𝔦𝔠 𝔫𝔬𝔱𝔢𝔰\n\n\n\nДо встречи!");
+    expect(tight.text).toBe("Итоги недели 📚\nТри книги:\n• «Мастер и Маргарита»\n• 𝔊𝔬𝔱𝔥𝔦𝔠 𝔫𝔬𝔱𝔢𝔰\n\nДо встречи!");
+    expect(spans(tight)).toEqual([["bold", "Итоги недели"]]);
+    expect(markdownToEntities("# Title\nright under it\n> a quote\n\nafter").text).toBe("Title\nright under it\na quote\n\nafter");
+    // a loose list keeps its blank lines, a tight one has none
+    expect(markdownToEntities("1. one\n\n2. two\n3. three").text).toBe("1. one\n\n2. two\n3. three");
+  });
+
+  test("formatting the API would refuse is left out: bold inside bold, past 100 entities", () => {
+    for (const markdown of ["### **Idea 1:** a heading in bold", "# **🔥 Title**", "**outer **inner** outer**"]) {
+      const result = markdownToEntities(markdown);
+      expect(entitiesProblem(result.text, result.entities), markdown).toBeNull();
+      expect(result.entities.filter((e) => e.type === "bold"), markdown).toHaveLength(1);
+    }
+    // 120 bold words, each after an emoji: the first 100 stay, in UTF-16 units
+    const many = markdownToEntities(Array.from({ length: 120 }, (_, i) => `😀 **w${i}**`).join(" "));
+    expect(many.entities).toHaveLength(100);
+    expect(spans(many).at(-1)).toEqual(["bold", "w99"]);
+    expect(many.entities[0]).toEqual({ type: "bold", offset: 3, length: 2 });
+    expect(entitiesProblem(many.text, many.entities)).toBeNull();
+  });
+
   test("escaped characters are literal", () => {
     const result = markdownToEntities("Price: 5 \\* 3 \\_not italic\\_");
     expect(result.text).toBe("Price: 5 * 3 _not italic_");

@@ -10,6 +10,7 @@ import { createDraft, useDrafts } from "../api/drafts.ts";
 import { BackLink } from "../components/BackLink/BackLink.tsx";
 import { ChatComposer } from "../components/ChatComposer/ChatComposer.tsx";
 import { ChatMessage } from "../components/ChatMessage/ChatMessage.tsx";
+import { ChatReply } from "../components/ChatReply/ChatReply.tsx";
 import { ChatWorkingText } from "../components/ChatWorkingText/ChatWorkingText.tsx";
 import { FullPageLoader } from "../components/FullPageLoader/FullPageLoader.tsx";
 import { IconAlert, IconSparkles } from "../components/Icons/Icons.tsx";
@@ -20,6 +21,7 @@ import { useRouteProject } from "../hooks/useRouteProject.ts";
 import { type TranslationKey, useT } from "../i18n/i18n.tsx";
 import { failureText, serverMessage } from "../lib/messages.ts";
 import { usePageTitle } from "../lib/pageTitle.ts";
+import type { FormattedText } from "../lib/postDocument.ts";
 import { projectPath } from "../lib/projectSections.ts";
 import { toastError, toastSuccess } from "../lib/toast.ts";
 import classes from "./AiAssistant.module.css";
@@ -141,10 +143,11 @@ export default function AiAssistantPage() {
     composer.current?.focus();
   };
 
-  const saveAsDraft = async (content: string) => {
-    const title = titleFromReply(content);
+  // The reply's text and formatting, as the draft editor would save them (issue 16: copies keep formatting).
+  const saveAsDraft = async ({ text, entities }: FormattedText) => {
+    const title = titleFromReply(text);
     try {
-      await createDraft(projectId, { title, content, imageUrl: null });
+      await createDraft(projectId, { title, content: text, entities, imageUrl: null });
       toastSuccess(t("chat.savedAsDraft"), title);
       return true;
     } catch (error) {
@@ -153,20 +156,25 @@ export default function AiAssistantPage() {
     }
   };
 
-  const renderEntry = (entry: ChatEntry) => (
-    <ChatMessage
-      key={entry.key}
-      role={entry.role}
-      state={entry.state}
-      timestamp={entry.timestamp}
-      content={entry.state === "error" ? t("chat.error") : entry.content}
-      copyTextValue={entry.role === "assistant" ? entry.content : undefined}
-      onSaveAsDraft={entry.role === "assistant" ? () => saveAsDraft(entry.content) : undefined}
-      onUseAsText={
-        entry.role === "assistant" && withWorkingText(mode) ? () => setWorkingText(entry.content) : undefined
-      }
-    />
-  );
+  const renderEntry = (entry: ChatEntry) =>
+    entry.role === "assistant" && entry.state !== "error"
+      ? (
+        <ChatReply
+          key={entry.key}
+          entry={entry}
+          onSaveAsDraft={saveAsDraft}
+          onUseAsText={withWorkingText(mode) ? setWorkingText : undefined}
+        />
+      )
+      : (
+        <ChatMessage
+          key={entry.key}
+          role={entry.role}
+          state={entry.state}
+          timestamp={entry.timestamp}
+          content={entry.state === "error" ? t("chat.error") : entry.content}
+        />
+      );
 
   const modeOptions = CHAT_MODES.map((value) => ({ value, label: t(`chat.mode.${value}`) }));
 
