@@ -9,7 +9,7 @@ import { type TFunction, useLanguage, useT } from "../../i18n/i18n.tsx";
 import { LOCALES } from "../../lib/formatDate.ts";
 import { clockText, formatDayLong, formatMonthYear, monthGrid, weekdayNames, zonedAt } from "../../lib/projectTime.ts";
 import { type CalendarPost, isVirtualPost } from "../../lib/recurrence.ts";
-import { IconChevronLeft, IconChevronRight, IconPlus, IconRepeat } from "../Icons/Icons.tsx";
+import { IconChevronLeft, IconChevronRight, IconPlus, IconRepeat, IconSparkles } from "../Icons/Icons.tsx";
 import { postTone, PostStatusBadge, statusKind, statusLook } from "../PostStatus/PostStatus.tsx";
 import classes from "./ScheduleCalendar.module.css";
 
@@ -188,15 +188,22 @@ function WideGrid({ month, today, weeks, byDay, locale, onAddPost, onOpenPost }:
 function PostChip({ post, time, onOpen, large = false }: { post: CalendarPost; time: string; onOpen: (post: CalendarPost) => void; large?: boolean }) {
   const t = useT();
   const { label, Icon } = statusLook(post);
-  const title = post.title || t("schedule.noDraftsAvailable");
+  const skipped = isVirtualPost(post) && post.skipped;
+  const title = skipped ? t("schedule.occurrenceSkipped") : post.title || t("schedule.noDraftsAvailable");
   // A day cell is narrow: a repeat without a draft says so in two words (the tooltip has the rest).
-  const shownTitle = post.title || (large ? title : t("schedule.noDraftShort"));
+  const shownTitle = skipped ? title : post.title || (large ? title : t("schedule.noDraftShort"));
   const repeats = isVirtualPost(post) || post.seriesId !== null;
   const showIcon = statusKind(post) !== "draft";
+  // an autopilot post (a content plan slot's) is marked, and says when the AI is still writing it
+  const autopilot = !isVirtualPost(post) && post.planId !== null
+    ? t(post.awaitingText ? "schedule.autopilotWriting" : "schedule.autopilot")
+    : null;
   const common = {
     "data-tone": postTone(post.status),
     "data-virtual": isVirtualPost(post) || undefined,
-    "data-no-draft": (isVirtualPost(post) && post.draftId === null) || undefined,
+    "data-no-draft": (isVirtualPost(post) && post.draftId === null && !skipped) || undefined,
+    "data-skipped": skipped || undefined,
+    "data-autopilot": autopilot !== null || undefined,
     onClick: () => onOpen(post),
     "data-testid": "calendar-post",
     "data-post-id": post.id,
@@ -210,19 +217,25 @@ function PostChip({ post, time, onOpen, large = false }: { post: CalendarPost; t
         <span className={classes.chipBody}>
           <span className={classes.chipTitle}>{title}</span>{" "}
           <PostStatusBadge post={post} size="sm" />
+          {autopilot && (
+            <span className={classes.chipNote}>
+              <IconSparkles size={12} /> {autopilot}
+            </span>
+          )}
         </span>
       </UnstyledButton>
     );
   }
   return (
-    <Tooltip label={post.title ? `${t(label)} · ${time}` : `${title} · ${time}`} openDelay={300}>
+    <Tooltip label={[post.title && !skipped ? t(label) : title, autopilot, time].filter(Boolean).join(" · ")} openDelay={300}>
       <UnstyledButton className={classes.chip} {...common}>
         {/* Named by what it shows (time, title), then its status, which the colour and icon also tell. */}
         <span className={classes.chipTime}>{time}</span>{" "}
         <span className={classes.chipTitle}>{shownTitle}</span>
         {repeats && <IconRepeat size={12} className={classes.chipIcon} />}
         {showIcon && !isVirtualPost(post) && <Icon size={12} className={classes.chipIcon} />}
-        <VisuallyHidden>, {t(label)}</VisuallyHidden>
+        {autopilot && <IconSparkles size={12} className={classes.chipIcon} />}
+        <VisuallyHidden>, {skipped ? title : t(label)}{autopilot && `, ${autopilot}`}</VisuallyHidden>
       </UnstyledButton>
     </Tooltip>
   );
