@@ -17,7 +17,7 @@ import type { UrlButton } from "../api/contract/post_options.ts";
 import type { Sql } from "../core/db.ts";
 import type { FileStorage } from "../core/storage.ts";
 import { ADMIN_TEXTS, adminLanguage, callbackData, formatWhen } from "../core/telegram/bot_texts.ts";
-import { describeTelegramError } from "../core/telegram/errors.ts";
+import { describeTelegramError, refusedForGood } from "../core/telegram/errors.ts";
 import { linkPreview, sendPost, telegramEntities } from "../core/telegram/post_message.ts";
 import { type Delivery, deliveryQuery, lostChannelRights } from "./post_delivery.ts";
 
@@ -70,12 +70,10 @@ export function sendEditApproval(sql: Sql, telegram: Api | undefined, storage: F
       });
       await sql`select app_public.record_edit_preview_sent(${postId}, ${adminChatId}, ${[header.message_id, ...ids]}::bigint[], ${edit.requestedAt})`;
     } catch (err) {
-      const failure = describeTelegramError(err);
-      if (failure.definite && failure.code !== "telegram.rateLimited") {
-        helpers.logger.warn(`posts__send_edit_approval: post ${postId}: ${failure.description}`);
-        return;
-      }
-      throw err;
+      const refusal = refusedForGood(err);
+      if (!refusal) throw err;
+      helpers.logger.warn(`posts__send_edit_approval: post ${postId}: ${refusal.description}`);
+      return;
     }
   };
 }
@@ -103,10 +101,11 @@ export function applyEdit(sql: Sql, telegram: Api | undefined): Task {
         }, helpers.abortSignal);
       }
     } catch (err) {
-      const failure = describeTelegramError(err);
-      if (!/message is not modified/i.test(failure.description)) {
-        if (!failure.definite || failure.code === "telegram.rateLimited") throw err;
-        return void await sql`select app_public.record_edit_failed(${postId}, ${`Telegram refused the edit: ${failure.description}`})`;
+      // "not modified": the message already reads so (an earlier try got through)
+      if (describeTelegramError(err).code !== "telegram.messageNotModified") {
+        const refusal = refusedForGood(err);
+        if (!refusal) throw err;
+        return void await sql`select app_public.record_edit_failed(${postId}, ${`Telegram refused the edit: ${refusal.description}`})`;
       }
     }
     await sql`select app_public.record_edit_applied(${postId})`;

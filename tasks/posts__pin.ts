@@ -8,7 +8,7 @@ import type { Api } from "grammy";
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
 import type { Sql } from "../core/db.ts";
-import { describeTelegramError } from "../core/telegram/errors.ts";
+import { refusedForGood } from "../core/telegram/errors.ts";
 import { deliveryQuery } from "./post_delivery.ts";
 
 const Payload = v.object({ postId: v.number(), pin: v.boolean() });
@@ -26,9 +26,9 @@ export function pinPost(sql: Sql, telegram: Api | undefined): Task {
       if (pin) await telegram.pinChatMessage(post.sentChatId, messageId, { disable_notification: true }, helpers.abortSignal);
       else await telegram.unpinChatMessage(post.sentChatId, messageId, undefined, helpers.abortSignal);
     } catch (err) {
-      const failure = describeTelegramError(err);
-      if (!failure.definite || failure.code === "telegram.rateLimited") throw err;
-      helpers.logger.warn(`posts__pin: post ${postId} could not be ${pin ? "pinned" : "unpinned"}: ${failure.description}`);
+      const refusal = refusedForGood(err);
+      if (!refusal) throw err;
+      helpers.logger.warn(`posts__pin: post ${postId} could not be ${pin ? "pinned" : "unpinned"}: ${refusal.description}`);
     }
   };
 }

@@ -12,7 +12,7 @@ import * as v from "valibot";
 import type { Sql } from "../core/db.ts";
 import type { FileStorage } from "../core/storage.ts";
 import { ADMIN_TEXTS, adminLanguage, callbackData, formatWhen } from "../core/telegram/bot_texts.ts";
-import { describeTelegramError } from "../core/telegram/errors.ts";
+import { refusedForGood } from "../core/telegram/errors.ts";
 import { sendPost } from "../core/telegram/post_message.ts";
 import { deliveryQuery, lostChannelRights } from "./post_delivery.ts";
 
@@ -53,12 +53,9 @@ export function sendApproval(sql: Sql, telegram: Api | undefined, storage: FileS
       });
       await sql`select app_public.record_approval_sent(${postId}, ${post.adminChatId}, ${[header.message_id, ...ids]}::bigint[])`;
     } catch (err) {
-      const failure = describeTelegramError(err);
-      if (failure.definite && failure.code !== "telegram.rateLimited") {
-        await fail(`Telegram refused to deliver the approval request: ${failure.description}`);
-        return;
-      }
-      throw err;
+      const refusal = refusedForGood(err);
+      if (!refusal) throw err;
+      await fail(`Telegram refused to deliver the approval request: ${refusal.description}`);
     }
   };
 }

@@ -35,6 +35,16 @@ export function withoutSecrets(text: string): string {
   return withoutBotToken(text.replace(/https?:\/\/\S+/g, "Telegram"));
 }
 
+/**
+ * Telegram's refusal for good: the call did not take effect, and trying it again will not
+ * change that. A rate limit is a definite answer too, but not a refusal: the job retries
+ * later. Anything else (a lost answer, a timeout, a 5xx) is null, for the caller to rethrow.
+ */
+export function refusedForGood(err: unknown): TelegramFailure | null {
+  const failure = describeTelegramError(err);
+  return failure.definite && failure.code !== "telegram.rateLimited" ? failure : null;
+}
+
 export function describeTelegramError(err: unknown): TelegramFailure {
   if (err instanceof GrammyError) {
     const d = withoutSecrets(err.description);
