@@ -98,3 +98,18 @@ test("AI unavailable: the slot's post goes to the approver with its draft as it 
   expect(new Date(job.runAt).getTime()).toBe(slot.at.getTime() - 2 * 3600_000);
   stack.openai!.reset();
 }, 60_000);
+
+test("an account whose AI day is spent: its slot's post is not written (no AI call), goes to approval as it is, and says why", async () => {
+  const p = await projectWithChannel(stack, { drafts: ["Spent budget"] });
+  const [owner] = await stack.sql`select user_id from app_public.projects where id = ${p.project.id}`;
+  await stack.sql`select app_public.record_ai_tokens(${owner.userId}, 10000000)`;
+  const calls = stack.openai!.journal.length;
+  const slot = slotAhead(3 * 3600_000);
+  const created = await stack.call("POST", `${p.base}/content-plans`, {
+    dayOfWeek: slot.dayOfWeek, time: slot.time, timezone: "Europe/Moscow", postLength: 300,
+  }, p.cookie);
+  const post = await planPost(p, created.json.id, (x) => !x.awaitingText);
+  expect(post.content).toBe("");
+  expect(post.lastError).toBe("The AI could not write this post (The daily AI budget of this account is spent. It renews at midnight UTC.); it keeps its draft as it is");
+  expect(stack.openai!.journal.length).toBe(calls);
+}, 60_000);

@@ -1,9 +1,10 @@
-import { Card, type MantineColorScheme, NativeSelect, SegmentedControl, Text, useMantineColorScheme } from "@mantine/core";
+import { Card, type MantineColorScheme, NativeSelect, SegmentedControl, Stack, Text, useMantineColorScheme } from "@mantine/core";
 import "@mantine/core/styles/Card.layer.css";
 import "@mantine/core/styles/FloatingIndicator.layer.css";
 import "@mantine/core/styles/SegmentedControl.layer.css";
-import { useEffect } from "react";
+import { useEffect, useId } from "react";
 import { LANGUAGES } from "../../../api/contract/limits.ts";
+import { NotificationSettings } from "../components/NotificationSettings/NotificationSettings.tsx";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
 import { IconGlobe } from "../components/Icons/Icons.tsx";
 import { loadDictionary, useLanguage, useT, type Language } from "../i18n/i18n.tsx";
@@ -14,6 +15,7 @@ export default function SettingsPage() {
   const { language, setLanguage } = useLanguage();
   // "auto" follows the system (prefers-color-scheme); the choice is kept in this browser.
   const { colorScheme, setColorScheme } = useMantineColorScheme();
+  const interfaceTitleId = useId();
   usePageTitle(t("settings.title"));
 
   // Each language's dictionary is fetched on first use; fetched ahead here, a switch is instant.
@@ -24,44 +26,49 @@ export default function SettingsPage() {
   return (
     <>
       <PageHeader title={t("settings.title")} description={t("settings.description")} />
-      <Card padding="lg" maw={560}>
-        <Text fw={600}>{t("settings.interface")}</Text>
-        <Text size="sm" c="dimmed" mb="md">
-          {t("settings.interfaceHint")}
-        </Text>
-        <NativeSelect
-          label={t("settings.language")}
-          leftSection={<IconGlobe size={16} />}
-          data={[
-            { value: "ru", label: t("language.ru") },
-            { value: "en", label: t("language.en") },
-          ]}
-          value={language}
-          onChange={(event) => {
-            const next = event.currentTarget.value;
-            if ((LANGUAGES as readonly string[]).includes(next)) setLanguage(next as Language);
-          }}
-          data-testid="language-select"
-        />
-        <Text size="sm" fw="var(--mantine-font-weight-medium)" mt="lg" mb={4} id="theme-label">
-          {t("settings.theme")}
-        </Text>
-        <SegmentedControl
-          value={colorScheme}
-          onChange={(value) => setColorScheme(value as MantineColorScheme)}
-          data={[
-            { value: "auto", label: t("settings.theme.auto") },
-            { value: "light", label: t("settings.theme.light") },
-            { value: "dark", label: t("settings.theme.dark") },
-          ]}
-          fullWidth
-          aria-labelledby="theme-label"
-          data-testid="theme-switch"
-        />
-        <Text size="xs" c="dimmed" mt={6}>
-          {t("settings.themeHint")}
-        </Text>
-      </Card>
+      <Stack gap="lg" maw={560}>
+        <Card component="section" padding="lg" aria-labelledby={interfaceTitleId}>
+          <Text component="h2" fw={600} m={0} id={interfaceTitleId}>
+            {t("settings.interface")}
+          </Text>
+          <Text size="sm" c="dimmed" mb="md">
+            {t("settings.interfaceHint")}
+          </Text>
+          <NativeSelect
+            label={t("settings.language")}
+            leftSection={<IconGlobe size={16} />}
+            data={[
+              { value: "ru", label: t("language.ru") },
+              { value: "en", label: t("language.en") },
+            ]}
+            value={language}
+            onChange={(event) => {
+              const next = event.currentTarget.value;
+              if ((LANGUAGES as readonly string[]).includes(next)) setLanguage(next as Language);
+            }}
+            data-testid="language-select"
+          />
+          <Text size="sm" fw="var(--mantine-font-weight-medium)" mt="lg" mb={4} id="theme-label">
+            {t("settings.theme")}
+          </Text>
+          <SegmentedControl
+            value={colorScheme}
+            onChange={(value) => setColorScheme(value as MantineColorScheme)}
+            data={[
+              { value: "auto", label: t("settings.theme.auto") },
+              { value: "light", label: t("settings.theme.light") },
+              { value: "dark", label: t("settings.theme.dark") },
+            ]}
+            fullWidth
+            aria-labelledby="theme-label"
+            data-testid="theme-switch"
+          />
+          <Text size="xs" c="dimmed" mt={6}>
+            {t("settings.themeHint")}
+          </Text>
+        </Card>
+        <NotificationSettings />
+      </Stack>
     </>
   );
 }
