@@ -174,6 +174,7 @@ export const ERROR_CODES = {
   "posts.unpinAfterInvalid": { status: 400, message: "Unpin after 1 to {max} hours", params: { max: UNPIN_AFTER_HOURS_MAX } },
   "drafts.tooManyImages": { status: 400, message: "At most {max} images per post", params: { max: POST_IMAGES_MAX } },
   "posts.editEmpty": { status: 400, message: "The edited post needs its text" },
+  "posts.editAlbumButtons": { status: 400, message: "An album sent with its text as the caption cannot get buttons" },
   "posts.editTooLong": { status: 400, message: "The edited text is longer than the message it edits allows: {current}/{max}" },
   "posts.unpinWithoutPin": { status: 400, message: "Unpinning needs a pinned post: set pin too" },
 

@@ -11,7 +11,8 @@ AS $function$
  * why: a published post's text, formatting and buttons change only once the approver
  * approves the edit in Telegram. The edit waits in pending_edit (a newer one replaces it,
  * and the older preview's buttons stop counting) and its preview is queued. The new text
- * must fit the message it edits: a photo's caption stays within Telegram's caption limit.
+ * must fit the message it edits: a photo's caption stays within Telegram's caption limit,
+ * and an album's caption gets no buttons.
  */
 declare
   -- the post went out as a photo or an album carrying the text as its caption
@@ -25,6 +26,12 @@ begin
   if length(p_content) > v_max then
     raise exception 'The edited text is longer than the message it edits allows: %/%', length(p_content), v_max
       using errcode = 'INVAL', hint = 'posts.editTooLong';
+  end if;
+  -- an album's messages cannot carry buttons (Telegram refuses them), so an album that went
+  -- out with its text as the caption has no message to put new buttons on
+  if v_caption and cardinality(p_post.image_urls) > 1 and jsonb_array_length(coalesce(p_buttons, '[]')) > 0 then
+    raise exception 'An album sent with its text as the caption cannot get buttons'
+      using errcode = 'INVAL', hint = 'posts.editAlbumButtons';
   end if;
   update app_public.posts set pending_edit = jsonb_build_object(
       'content', p_content, 'entities', coalesce(p_entities, '[]'),

@@ -58,6 +58,17 @@ test("three images and a short text: one album carrying the caption", async () =
   expect(messages[0].caption).toBe("Мост открыт! 🎉");
   const [row] = await stack.sql`select channel_message_ids from app_public.posts where id = ${postId}`;
   expect(row.channelMessageIds).toEqual(messages.map((m) => m.message_id));
+
+  // Telegram puts no buttons on an album: an edit that adds some is refused at once, not
+  // sent to the approver to fail later; a new caption alone is fine
+  const post = (await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json.find((x: { id: number }) => x.id === postId);
+  const edit = (body: Record<string, unknown>) =>
+    stack.call("PUT", `${p.base}/posts/${postId}`, { draftId: post.draftId, scheduledFor: post.scheduledFor, ...body }, p.cookie);
+  const withButtons = await edit({ content: "Мост открыт!", options: { buttons: [[{ text: "Карта", url: "https://example.com/map" }]] } });
+  expect(withButtons.status).toBe(400);
+  expect(withButtons.json.code).toBe("posts.editAlbumButtons");
+  expect((await stack.sql`select pending_edit from app_public.posts where id = ${postId}`)[0].pendingEdit).toBeNull();
+  expect((await edit({ content: "Мост открыт!", options: { buttons: [] } })).status).toBe(200);
 }, 60_000);
 
 test("the text refused after the album: the album is taken back and the post failed", async () => {
