@@ -22,6 +22,25 @@ export const ScheduleFormSchema = v.pipe(
   ),
 );
 
+/** A series ends after this many posts (the schedule form checks what it sends with it too). */
+export const SeriesEndsAfterSchema = v.nullable(v.pipe(
+  v.number("schedule.seriesEndsAfterInvalid"),
+  v.integer("schedule.seriesEndsAfterInvalid"),
+  v.minValue(1, "schedule.seriesEndsAfterInvalid"),
+  v.maxValue(SERIES_ENDS_AFTER_MAX, "schedule.seriesEndsAfterInvalid"),
+));
+
+/** A series ends on this day (YYYY-MM-DD, in the project's zone). */
+export const SeriesEndsOnSchema = v.nullable(v.pipe(
+  v.string("schedule.seriesEndsOnInvalid"),
+  v.isoDate("schedule.seriesEndsOnInvalid"),
+  // isoDate checks the shape only: 2027-02-30 is no day
+  v.check((day) => {
+    const midnight = new Date(`${day}T00:00:00Z`);
+    return !Number.isNaN(midnight.getTime()) && midnight.toISOString().startsWith(day);
+  }, "schedule.seriesEndsOnInvalid"),
+));
+
 /**
  * The body of POST and PUT /api/projects/{id}/posts[/{postId}] (spec §7). A post made from
  * a draft takes the draft's formatting and options unless the body gives its own.
@@ -40,21 +59,8 @@ export const PostWriteSchema = v.pipe(v.object({
   entities: v.optional(EntitiesSchema),
   options: v.optional(PostOptionsSchema),
   /** A series' end (README "Autopilot"): after this many posts, or on this day in the project's zone; one of them at most. */
-  endsAfter: v.optional(v.nullable(v.pipe(
-    v.number("schedule.seriesEndsAfterInvalid"),
-    v.integer("schedule.seriesEndsAfterInvalid"),
-    v.minValue(1, "schedule.seriesEndsAfterInvalid"),
-    v.maxValue(SERIES_ENDS_AFTER_MAX, "schedule.seriesEndsAfterInvalid"),
-  ))),
-  endsOn: v.optional(v.nullable(v.pipe(
-    v.string("schedule.seriesEndsOnInvalid"),
-    v.isoDate("schedule.seriesEndsOnInvalid"),
-    // isoDate checks the shape only: 2027-02-30 is no day
-    v.check((day) => {
-      const midnight = new Date(`${day}T00:00:00Z`);
-      return !Number.isNaN(midnight.getTime()) && midnight.toISOString().startsWith(day);
-    }, "schedule.seriesEndsOnInvalid"),
-  ))),
+  endsAfter: v.optional(SeriesEndsAfterSchema),
+  endsOn: v.optional(SeriesEndsOnSchema),
 }), formattingFits());
 
 /** Skip one future occurrence of a series (skip: true, the default) or bring it back. */

@@ -39,6 +39,18 @@ export async function closeBrowserStack(opened: { stack?: Stack; browser?: Brows
   await opened.stack?.close();
 }
 
+/** A page of its own browser context, signed in with a session cookie from `stack.signIn`. */
+export async function signedInPage(
+  { stack, browser }: { stack: Stack; browser: Browser },
+  cookie: string,
+  viewport = { width: 1280, height: 900 },
+): Promise<Page> {
+  const context = await browser.newContext({ viewport });
+  const separator = cookie.indexOf("=");
+  await context.addCookies([{ name: cookie.slice(0, separator), value: cookie.slice(separator + 1), url: stack.baseUrl }]);
+  return await context.newPage();
+}
+
 /** Creates a project as the signed-in page's user, through the API the SPA uses. */
 export async function createProjectInPage(page: Page, project: { name: string; adminHandle: string }): Promise<{ id: number }> {
   return await page.evaluate(async (body) => {

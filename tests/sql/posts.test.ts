@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freshDatabase } from "../helpers/db.ts";
 import { inRollback, rejects } from "../helpers/sql.ts";
 import { ENDING_CASES, ROTATION_CASES, STEPPING_CASES } from "../cases/recurrence_cases.ts";
+import { SERIES_END_CASES } from "../cases/series_end_cases.ts";
 
 let sql: postgres.Sql;
 beforeAll(async () => {
@@ -263,6 +264,18 @@ describe("editing a series", () => {
       const [occurrence] = await tx`select (o).* from (select app_public.spawn_series_occurrence(${series.id}, ${next}) as o) s`;
       expect(occurrence.title).toBe("Two");
       expect(new Date(occurrence.scheduled_for).toISOString()).toBe(new Date(edited.scheduled_for).toISOString());
+    });
+  });
+});
+
+describe("a series' end", () => {
+  // The API's schemas refuse the malformed values; SQL holds the rules between the two and the start.
+  test.each(SERIES_END_CASES.filter((c) => !c.bySchema))("$name", async (c) => {
+    await inRollback(sql, async (tx) => {
+      const { projectId } = await seed(tx, c.timeZone);
+      const refusal = await tx.savepoint((sp) => sp`select app_private.assert_series_end(p, ${c.firstAt}, ${c.endsAfter}, ${c.endsOn}::date)
+          from app_public.projects p where id = ${projectId}`).then(() => null, (err) => ({ code: err.code, hint: err.hint }));
+      expect(refusal).toEqual(c.refused === null ? null : { code: "INVAL", hint: c.refused });
     });
   });
 });

@@ -3,6 +3,7 @@ import type { Draft, DraftMoved } from "../../../api/contract/drafts.ts";
 import type { MessageEntity } from "../../../api/contract/entities.ts";
 import type { PostOptions } from "../../../api/contract/post_options.ts";
 import { apiFetch } from "./fetcher.ts";
+import { refreshQueueHealth } from "./queueHealth.ts";
 import { pollingDedupe } from "./swrConfig.ts";
 
 export const draftsKey = (projectId: number) => `/api/projects/${projectId}/drafts`;
@@ -56,6 +57,7 @@ export async function createDraft(projectId: number, input: DraftInput): Promise
     body: { ...input, imageUrl: input.imageUrl ?? "", order: -1, projectId },
   });
   await updateList(projectId, (list) => [...list, draft]);
+  void refreshQueueHealth(projectId);
   return draft;
 }
 
@@ -68,11 +70,13 @@ export async function updateDraft(projectId: number, draftId: number, input: Dra
 export async function deleteDraft(projectId: number, draftId: number): Promise<void> {
   await apiFetch(draftKey(projectId, draftId), { method: "DELETE" });
   await updateList(projectId, (list) => list.filter((item) => item.id !== draftId));
+  void refreshQueueHealth(projectId);
 }
 
 export async function bulkAddDrafts(projectId: number, titles: string[]): Promise<Draft[]> {
   const drafts = await apiFetch<Draft[]>(`${draftsKey(projectId)}/bulk`, { method: "POST", body: { titles } });
   await updateList(projectId, (list) => [...list, ...drafts]);
+  void refreshQueueHealth(projectId);
   return drafts;
 }
 

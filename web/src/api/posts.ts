@@ -3,10 +3,11 @@ import useSWRInfinite, { unstable_serialize } from "swr/infinite";
 import { PUBLISHED_PAGE_SIZE } from "../../../api/contract/limits.ts";
 import { POSTS_REFETCH_MS } from "../lib/ui.ts";
 import type { MessageEntity } from "../../../api/contract/entities.ts";
-import type { UrlButton } from "../../../api/contract/post_options.ts";
+import type { PostOptions, UrlButton } from "../../../api/contract/post_options.ts";
 import type { Post } from "../../../api/contract/posts.ts";
 import { draftsKey } from "./drafts.ts";
 import { apiFetch, fetcher } from "./fetcher.ts";
+import { refreshQueueHealth } from "./queueHealth.ts";
 
 export const postsKey = (projectId: number) => `/api/projects/${projectId}/posts`;
 export const publishedPostsKey = (projectId: number) => `${postsKey(projectId)}/published`;
@@ -20,7 +21,7 @@ export const postsRangeKey = (projectId: number, range: PostsRange) =>
   `${postsKey(projectId)}?from=${encodeURIComponent(range.from)}&to=${encodeURIComponent(range.to)}`;
 
 /** Every cached posts list of the project: the whole list and each range read. */
-const anyPostsList = (projectId: number) => (key: unknown) =>
+export const anyPostsList = (projectId: number) => (key: unknown) =>
   typeof key === "string" && (key === postsKey(projectId) || key.startsWith(`${postsKey(projectId)}?from=`));
 
 /**
@@ -51,10 +52,14 @@ const publishedPageKey = (projectId: number) => (index: number, previous: Post[]
   return `${first}&before=${encodeURIComponent(last.publishedAt)}&beforeId=${last.id}`;
 };
 
-/** Published posts, newest first (spec §2 Published), loaded a page at a time. */
-export function usePublishedPosts(projectId: number | null) {
+/**
+ * Published posts, newest first (spec §2 Published), loaded a page at a time. With a
+ * `refreshInterval` the first page is read again that often (an edit decided in Telegram).
+ */
+export function usePublishedPosts(projectId: number | null, { refreshInterval = 0 }: { refreshInterval?: number } = {}) {
   const { data, error, isLoading, mutate, size, setSize } = useSWRInfinite<Post[]>(
     projectId === null ? () => null : publishedPageKey(projectId),
+    { refreshInterval },
   );
   const lastPage = data?.at(-1);
   return {
@@ -68,23 +73,32 @@ export function usePublishedPosts(projectId: number | null) {
   };
 }
 
-/** What the schedule form decides (spec §3 Schedule form), with the instant already computed. */
+/**
+ * What the schedule form decides (spec §3 Schedule form), with the instant already computed.
+ * `options`: a one-time post's own; left out, the post takes its draft's.
+ */
 export type PostWriteInput =
-  | { isRecurring: false; draftId: number; scheduledFor: string; title: string; content: string }
-  | { isRecurring: true; recurringType: "daily" | "weekly"; scheduledFor: string; title: string; content: string };
+  | { isRecurring: false; draftId: number; scheduledFor: string; title: string; content: string; options?: PostOptions }
+  | { isRecurring: true; recurringType: "daily" | "weekly"; scheduledFor: string; title: string; content: string; endsAfter: number | null; endsOn: string | null };
 
 /** Spec §7: draftId only for one-time posts, recurringType only for recurring ones. */
 function writeBody(projectId: number, input: PostWriteInput) {
   const common = { projectId, scheduledFor: input.scheduledFor, isRecurring: input.isRecurring, title: input.title, content: input.content };
-  return input.isRecurring ? { ...common, recurringType: input.recurringType } : { ...common, draftId: input.draftId };
+  // A series' end is always sent: a PUT replaces it, and one left out means no end.
+  if (input.isRecurring) return { ...common, recurringType: input.recurringType, endsAfter: input.endsAfter, endsOn: input.endsOn };
+  return { ...common, draftId: input.draftId, ...(input.options ? { options: input.options } : {}) };
 }
 
-/** A post changes what the drafts list and the Published page show, so all three refresh. */
+/**
+ * A post changes what the drafts list and the Published page show, and which drafts the
+ * queue has left (its forecast), so all of them refresh.
+ */
 async function refreshAfterChange(projectId: number) {
   await Promise.all([
     mutate(anyPostsList(projectId)),
     mutate(draftsKey(projectId)),
     mutate(unstable_serialize(publishedPageKey(projectId))),
+    refreshQueueHealth(projectId),
   ]);
 }
 
@@ -115,6 +129,16 @@ export async function resolveUncertainPost(projectId: number, postId: number, in
   return post;
 }
 
+/**
+ * Skips one future occurrence of a series, at its instant (it takes no draft; the series goes
+ * on), or brings a skipped one back. The calendar and the drafts' forecast change with it.
+ */
+export async function skipOccurrence(projectId: number, seriesId: number, at: string, skip: boolean): Promise<Post> {
+  const series = await apiFetch<Post>(`${postKey(projectId, seriesId)}/skip`, { method: "POST", body: { at, skip } });
+  await refreshAfterChange(projectId);
+  return series;
+}
+
 /** Sends the post to the channel admins for approval (spec §4); it comes back `scheduled`. */
 export async function publishPost(projectId: number, postId: number): Promise<Post> {
   const post = await apiFetch<Post>(`${postKey(projectId, postId)}/publish`, { method: "POST" });
@@ -136,7 +160,8 @@ export async function requestPostEdit(projectId: number, post: Post, input: Post
     recurringType: "none",
     content: input.content,
     entities: input.entities,
-    options: input.buttons.length > 0 ? { buttons: input.buttons } : {},
+    // Always the buttons, none included: without them the server keeps the post's own.
+    options: { buttons: input.buttons },
   };
   const updated = await apiFetch<Post>(postKey(projectId, post.id), { method: "PUT", body });
   await refreshAfterChange(projectId);

@@ -10,6 +10,7 @@ import {
   endOfMonth,
   endOfWeek,
   fromDate,
+  now,
   startOfMonth,
   startOfWeek,
   toZoned,
@@ -70,8 +71,8 @@ export function formatMonthYear(month: CalendarDate, locale: string): string {
   return `${name.charAt(0).toLocaleUpperCase(locale)}${name.slice(1)} ${month.year}`;
 }
 
-/** Short weekday names from Monday to Sunday: "Пн" … "Вс" / "Mon" … "Sun". */
-export function weekdayNames(locale: string, width: "short" | "narrow" = "short"): string[] {
+/** Weekday names from Monday to Sunday: "Пн" … "Вс" / "Mon" … "Sun" (long: "Понедельник" / "Monday"). */
+export function weekdayNames(locale: string, width: "short" | "narrow" | "long" = "short"): string[] {
   const formatter = new DateFormatter(locale, { weekday: width, timeZone: "UTC" });
   // 2024-01-01 was a Monday.
   return Array.from({ length: 7 }, (_, index) => {
@@ -98,4 +99,15 @@ export function formatInstant(iso: string, locale: string, timeZone: string): st
     hourCycle: "h23",
     timeZone,
   }).format(new Date(iso));
+}
+
+/**
+ * "3 дек." / "3 Dec", with the year when it is not this year in `timeZone`, and with the
+ * time when asked ("3 дек., 10:00" / "3 Dec, 10:00"): an instant read in `timeZone`.
+ */
+export function formatDayMonth(iso: string, locale: string, timeZone: string, { withTime = false } = {}): string {
+  const options: Intl.DateTimeFormatOptions = { day: "numeric", month: "short", timeZone };
+  if (zonedAt(iso, timeZone).year !== now(timeZone).year) options.year = "numeric";
+  if (withTime) Object.assign(options, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  return new DateFormatter(locale, options).format(new Date(iso));
 }

@@ -3,16 +3,26 @@ import "@mantine/core/styles/EmptyState.layer.css";
 import "@mantine/core/styles/SimpleGrid.layer.css";
 import "@mantine/core/styles/Skeleton.layer.css";
 import "@mantine/core/styles/Card.layer.css";
+import { lazy, Suspense, useRef, useState } from "react";
 import { useUser } from "../api/auth.ts";
 import { useProjects } from "../api/projects.ts";
 import { IconFolder, IconPlus } from "../components/Icons/Icons.tsx";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
 import { ProjectCard } from "../components/ProjectCard/ProjectCard.tsx";
 import { useOpenCreateProject } from "../components/Shell/createProjectContext.ts";
+import { useFocusFallback } from "../hooks/useFocusFallback.ts";
 import { useT } from "../i18n/i18n.tsx";
 import { usePageTitle } from "../lib/pageTitle.ts";
 
 const GRID_COLS = { base: 1, sm: 2, lg: 3 };
+
+// Loaded when a card's queue warning first asks for titles.
+const BulkAddDialog = lazy(() =>
+  import("../components/BulkAddDialog/BulkAddDialog.tsx").then(({ BulkAddDialog }) => ({ default: BulkAddDialog })),
+);
+
+/** A queue warning's request: this project's bulk-add dialog, asking the AI for `count` titles. */
+type TitlesRequest = { projectId: number; count: number };
 
 export default function DashboardPage() {
   const t = useT();
@@ -21,6 +31,16 @@ export default function DashboardPage() {
   const { projects, isLoading, error, mutate } = useProjects();
   const openCreateProject = useOpenCreateProject();
   const name = user?.email.split("@")[0] ?? "";
+  const [titlesFor, setTitlesFor] = useState<TitlesRequest | null>(null);
+  // The dialog keeps its project while it animates out.
+  const lastTitlesFor = useRef<TitlesRequest | null>(null);
+  if (titlesFor) lastTitlesFor.current = titlesFor;
+  // Once the drafts are added the warning (and its button) is gone: the focus goes to that card.
+  useFocusFallback(titlesFor !== null, () =>
+    lastTitlesFor.current
+      ? document.querySelector<HTMLElement>(`[data-project-id="${lastTitlesFor.current.projectId}"] a`)
+      : null,
+  );
 
   return (
     <>
@@ -74,9 +94,24 @@ export default function DashboardPage() {
       ) : (
         <SimpleGrid cols={GRID_COLS} spacing="md">
           {projects.map((project) => (
-            <ProjectCard key={project.id} project={project} />
+            <ProjectCard
+              key={project.id}
+              project={project}
+              onAddTitles={(count) => setTitlesFor({ projectId: project.id, count })}
+            />
           ))}
         </SimpleGrid>
+      )}
+
+      {lastTitlesFor.current && (
+        <Suspense fallback={null}>
+          <BulkAddDialog
+            projectId={lastTitlesFor.current.projectId}
+            opened={titlesFor !== null}
+            generateOnOpen={lastTitlesFor.current.count}
+            onClose={() => setTitlesFor(null)}
+          />
+        </Suspense>
       )}
     </>
   );

@@ -30,6 +30,7 @@ import {
 } from "../components/Icons/Icons.tsx";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
 import { ProjectLoadError } from "../components/ProjectLoadError/ProjectLoadError.tsx";
+import { QueueHealth } from "../components/QueueHealth/QueueHealth.tsx";
 import { useContentGeneration } from "../hooks/useContentGeneration.ts";
 import { useFocusFallback } from "../hooks/useFocusFallback.ts";
 import { useIsPhone } from "../hooks/useIsPhone.ts";
@@ -63,6 +64,8 @@ export default function DraftsPage() {
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [createOpened, createDialog] = useDisclosure(false);
   const [bulkOpened, bulkDialog] = useDisclosure(false);
+  /** Titles the bulk-add dialog asks the AI for as it opens (from the queue's forecast), if any. */
+  const [titlesOnOpen, setTitlesOnOpen] = useState<number | undefined>(undefined);
   const [toDelete, setToDelete] = useState<Draft | null>(null);
   const [batchOpened, batchDialog] = useDisclosure(false);
   const [batchCount, setBatchCount] = useState(0);
@@ -208,8 +211,12 @@ export default function DraftsPage() {
       {t("drafts.new")}
     </Button>
   );
+  const openBulkAdd = (titles?: number) => {
+    setTitlesOnOpen(titles);
+    bulkDialog.open();
+  };
   const bulkAddButton = (
-    <Button ref={bulkAddRef} variant="default" leftSection={<IconListPlus size={18} />} onClick={bulkDialog.open} data-testid="bulk-add">
+    <Button ref={bulkAddRef} variant="default" leftSection={<IconListPlus size={18} />} onClick={() => openBulkAdd()} data-testid="bulk-add">
       {t("drafts.bulkAdd")}
     </Button>
   );
@@ -231,6 +238,7 @@ export default function DraftsPage() {
         }
       />
 
+      <QueueHealth projectId={projectId} timeZone={project.timezone} variant="page" onAddTitles={openBulkAdd} />
       {generation.job && <GenerationBanner job={generation.job} />}
 
       {isLoading ? (
@@ -328,7 +336,7 @@ export default function DraftsPage() {
 
       <DraftDialog projectId={projectId} opened={createOpened} onClose={createDialog.close} />
       <DraftDialog projectId={projectId} draft={editing} opened={editOpened} onClose={closeEditor} />
-      <BulkAddDialog projectId={projectId} opened={bulkOpened} onClose={bulkDialog.close} />
+      <BulkAddDialog projectId={projectId} opened={bulkOpened} generateOnOpen={titlesOnOpen} onClose={bulkDialog.close} />
       <ConfirmDialog
         opened={toDelete !== null}
         title={t("drafts.deleteTitle")}

@@ -1,34 +1,72 @@
-import { Button, Card, EmptyState, Skeleton, Stack, Text } from "@mantine/core";
+import { Badge, Button, Card, EmptyState, Skeleton, Stack, Text, UnstyledButton } from "@mantine/core";
+import "@mantine/core/styles/Badge.layer.css";
 import "@mantine/core/styles/Card.layer.css";
 import "@mantine/core/styles/EmptyState.layer.css";
 import "@mantine/core/styles/Skeleton.layer.css";
+import { useRef, useState } from "react";
 import { Link } from "react-router-dom";
 import type { Post } from "../../../api/contract/posts.ts";
+import { useDrafts } from "../api/drafts.ts";
 import { usePublishedPosts } from "../api/posts.ts";
 import { BackLink } from "../components/BackLink/BackLink.tsx";
+import { DeletePostDialog } from "../components/DeletePostDialog/DeletePostDialog.tsx";
 import { FullPageLoader } from "../components/FullPageLoader/FullPageLoader.tsx";
-import { IconCalendar, IconExternalLink, IconSend } from "../components/Icons/Icons.tsx";
+import { IconCalendar, IconExternalLink, IconPencil, IconSend } from "../components/Icons/Icons.tsx";
 import { LoadError } from "../components/LoadError/LoadError.tsx";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
+import { PostDetailsDialog } from "../components/PostDetailsDialog/PostDetailsDialog.tsx";
 import { ProjectLoadError } from "../components/ProjectLoadError/ProjectLoadError.tsx";
 import { TimezonePill } from "../components/TimezonePill/TimezonePill.tsx";
+import { useFocusFallback } from "../hooks/useFocusFallback.ts";
 import { useRouteProject } from "../hooks/useRouteProject.ts";
 import { useLanguage, useT } from "../i18n/i18n.tsx";
 import { LOCALES } from "../lib/formatDate.ts";
 import { usePageTitle } from "../lib/pageTitle.ts";
 import { projectPath } from "../lib/projectSections.ts";
 import { formatInstant, projectTimeZone } from "../lib/projectTime.ts";
+import type { CalendarPost } from "../lib/recurrence.ts";
+import { POSTS_REFETCH_MS } from "../lib/ui.ts";
 import classes from "./Published.module.css";
 
 /**
  * Spec §2 Published: what went out, newest first, with the time it was published (in the
- * project's timezone and the interface language) and a link to each channel's message.
+ * project's timezone and the interface language) and a link to each channel's message. A
+ * post opens in its details (the schedule's dialog), where its text and buttons can be edited
+ * (README "Editing a published post") and it can be deleted.
  */
 export default function PublishedPage() {
   const t = useT();
   usePageTitle(t("section.published"));
   const { projectId, project, failed } = useRouteProject();
-  const { posts, isLoading, error, mutate, hasMore, isLoadingMore, loadMore } = usePublishedPosts(projectId);
+  // While an edit waits for the approver, the list is read again as the schedule is, so the
+  // decision made in Telegram shows up on its own.
+  const [waitingEdit, setWaitingEdit] = useState(false);
+  const { posts, isLoading, error, mutate, hasMore, isLoadingMore, loadMore } = usePublishedPosts(projectId, {
+    refreshInterval: waitingEdit ? POSTS_REFETCH_MS : 0,
+  });
+  const anyWaiting = posts.some((post) => post.pendingEdit);
+  if (anyWaiting !== waitingEdit) setWaitingEdit(anyWaiting);
+  const { drafts } = useDrafts(projectId);
+
+  // Dialogs. What a closing dialog shows stays put while it animates out.
+  const [details, setDetails] = useState<{ id: number; editing: boolean } | null>(null);
+  const [toDelete, setToDelete] = useState<CalendarPost | null>(null);
+  const liveDetails = details === null ? null : (posts.find((post) => post.id === details.id) ?? null);
+  const lastDetails = useRef<Post | null>(null);
+  if (liveDetails) lastDetails.current = liveDetails;
+  const lastToDelete = useRef<CalendarPost | null>(null);
+  if (toDelete) lastToDelete.current = toDelete;
+  // Delete closes the details for its own dialog: when that closes, the focus goes back to
+  // the post's row (or, the post gone, to the first row).
+  const openedFrom = useRef<HTMLElement | null>(null);
+  const list = useRef<HTMLOListElement>(null);
+  useFocusFallback(toDelete !== null, () =>
+    openedFrom.current?.isConnected ? openedFrom.current : list.current?.querySelector<HTMLElement>("button, a"));
+
+  const open = (post: Post, editing: boolean) => {
+    openedFrom.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setDetails({ id: post.id, editing });
+  };
 
   if (failed) return <ProjectLoadError />;
   if (!project || projectId === null) return <FullPageLoader fullHeight={false} />;
@@ -73,9 +111,9 @@ export default function PublishedPage() {
         </Card>
       ) : (
         <>
-          <Card padding={0} className={classes.list} component="ol" aria-label={t("section.published")}>
+          <Card padding={0} className={classes.list} component="ol" aria-label={t("section.published")} ref={list}>
             {posts.map((post) => (
-              <PublishedRow key={post.id} post={post} timeZone={timeZone} />
+              <PublishedRow key={post.id} post={post} timeZone={timeZone} onOpen={(editing) => open(post, editing)} />
             ))}
           </Card>
           {hasMore && (
@@ -85,11 +123,41 @@ export default function PublishedPage() {
           )}
         </>
       )}
+
+      <PostDetailsDialog
+        projectId={projectId}
+        post={liveDetails ?? lastDetails.current}
+        series={null}
+        opened={liveDetails !== null}
+        timeZone={timeZone}
+        drafts={drafts}
+        startEditing={details?.editing}
+        onClose={() => setDetails(null)}
+        onDelete={(post) => {
+          setDetails(null);
+          setToDelete(post);
+        }}
+      />
+      <DeletePostDialog
+        projectId={projectId}
+        post={toDelete ?? lastToDelete.current}
+        opened={toDelete !== null}
+        timeZone={timeZone}
+        onClose={() => setToDelete(null)}
+        onDeleted={() => setToDelete(null)}
+      />
     </>
   );
 }
 
-function PublishedRow({ post, timeZone }: { post: Post; timeZone: string }) {
+type PublishedRowProps = {
+  post: Post;
+  timeZone: string;
+  /** Opens the post's details; `editing`: straight in the edit of its text and buttons. */
+  onOpen: (editing: boolean) => void;
+};
+
+function PublishedRow({ post, timeZone, onOpen }: PublishedRowProps) {
   const t = useT();
   const { language } = useLanguage();
   const links = Object.entries(post.publishedLinks ?? {});
@@ -100,9 +168,18 @@ function PublishedRow({ post, timeZone }: { post: Post; timeZone: string }) {
         <IconSend size={16} />
       </span>
       <div className={classes.body}>
-        <Text fw={600} className={classes.title} data-testid="published-title">
-          {post.title}
-        </Text>
+        <div className={classes.heading}>
+          <UnstyledButton className={classes.open} aria-haspopup="dialog" onClick={() => onOpen(false)} data-testid="published-open">
+            <Text span fw={600} className={classes.title} data-testid="published-title">
+              {post.title}
+            </Text>
+          </UnstyledButton>
+          {post.pendingEdit && (
+            <Badge variant="light" color="yellow" radius="sm" tt="none" fw={500} data-testid="published-pending-edit">
+              {t("schedule.details.pendingEdit")}
+            </Badge>
+          )}
+        </div>
         <Text size="sm" c="dimmed" className={classes.meta}>
           <time dateTime={when} data-testid="published-time">
             {formatInstant(when, LOCALES[language], timeZone)}
@@ -116,6 +193,17 @@ function PublishedRow({ post, timeZone }: { post: Post; timeZone: string }) {
         </Text>
       </div>
       <div className={classes.links}>
+        <Button
+          variant="subtle"
+          size="xs"
+          leftSection={<IconPencil size={14} />}
+          aria-label={t("published.editLabel", { title: post.title })}
+          aria-haspopup="dialog"
+          onClick={() => onOpen(true)}
+          data-testid="published-edit"
+        >
+          {t("published.edit")}
+        </Button>
         {links.length === 0 ? (
           <Text size="xs" c="dimmed">
             {t("published.noLink")}

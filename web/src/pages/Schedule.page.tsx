@@ -8,9 +8,11 @@ import { Link } from "react-router-dom";
 import type { Draft } from "../../../api/contract/drafts.ts";
 import type { Post } from "../../../api/contract/posts.ts";
 import { useChannels } from "../api/channels.ts";
+import { useContentPlans } from "../api/contentPlans.ts";
 import { useDrafts } from "../api/drafts.ts";
 import { prefetchPosts, type PostsRange, usePosts } from "../api/posts.ts";
 import { BackLink } from "../components/BackLink/BackLink.tsx";
+import { ContentPlan } from "../components/ContentPlan/ContentPlan.tsx";
 import { DeletePostDialog } from "../components/DeletePostDialog/DeletePostDialog.tsx";
 import { DraftDialog } from "../components/DraftDialog/DraftDialog.tsx";
 import { FullPageLoader } from "../components/FullPageLoader/FullPageLoader.tsx";
@@ -52,6 +54,7 @@ export default function SchedulePage() {
   const { projectId, project, failed } = useRouteProject();
   const { channels, isLoading: channelsLoading, error: channelsError, mutate: reloadChannels } = useChannels(projectId);
   const { drafts, isLoading: draftsLoading, error: draftsError, mutate: reloadDrafts } = useDrafts(projectId);
+  useContentPlans(projectId); // the content plan's slots load alongside, not after the calendar
 
   const timeZone = projectTimeZone(project?.timezone);
   const current = useProjectNow(timeZone);
@@ -123,7 +126,8 @@ export default function SchedulePage() {
     setCreatedDraft(null);
     const series = isVirtualPost(post) || post.isRecurring ? seriesOf(post) : null;
     if (series) {
-      const [next] = seriesOccurrences(series, { timeZone, today, until: today.add({ weeks: 2 }) });
+      // a skipped date is not when it runs next
+      const next = seriesOccurrences(series, { timeZone, today, until: today.add({ weeks: 2 }) }).find((occurrence) => !occurrence.skipped);
       const at = next?.at ?? zonedAt(post.scheduledFor, timeZone);
       setScheduleTarget({ mode: "edit", post: series, date: toCalendarDate(at), time: clockText(at) });
       return;
@@ -216,6 +220,7 @@ export default function SchedulePage() {
             }}
           />
           <ScheduleLegend />
+          <ContentPlan projectId={projectId!} projectTimeZone={timeZone} />
         </Stack>
       )}
 

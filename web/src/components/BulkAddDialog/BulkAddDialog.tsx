@@ -14,13 +14,22 @@ import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { IconSparkles } from "../Icons/Icons.tsx";
 import classes from "./BulkAddDialog.module.css";
 
-type BulkAddDialogProps = { projectId: number; opened: boolean; onClose: () => void };
+type BulkAddDialogProps = {
+  projectId: number;
+  opened: boolean;
+  onClose: () => void;
+  /**
+   * Opened to top up the queue (QueueHealth): the AI is asked for this many titles at once,
+   * and the person keeps the lines they want.
+   */
+  generateOnOpen?: number;
+};
 
 /**
  * Many drafts at once, one title per line (spec §2/§5): blank lines do not count, more than
  * 30 titles is refused while typing. The AI fills the list with a chosen number of titles.
  */
-export function BulkAddDialog({ projectId, opened, onClose }: BulkAddDialogProps) {
+export function BulkAddDialog({ projectId, opened, onClose, generateOnOpen }: BulkAddDialogProps) {
   const t = useT();
   const isPhone = useIsPhone();
   const [text, setText] = useState("");
@@ -28,18 +37,13 @@ export function BulkAddDialog({ projectId, opened, onClose }: BulkAddDialogProps
   const [count, setCount] = useState<number | string>(GENERATED_TITLES.default);
   const [generating, setGenerating] = useState(false);
   const generation = useRef<AbortController | null>(null);
+  const list = useRef<HTMLTextAreaElement>(null);
+  // Opened generating, the list is disabled when the dialog would focus it: it takes the focus once filled.
+  const focusListWhenReady = useRef<"no" | "asked" | "running">("no");
 
-  useEffect(() => {
-    if (opened) setText("");
-    // Closing drops a generation still running.
-    generation.current?.abort();
-    generation.current = null;
-    setGenerating(false);
-  }, [opened]);
-
-  const handleGenerate = async () => {
+  const handleGenerate = async (asked: number | string) => {
     // Spec §5: 1–30 titles, 20 when left empty.
-    const wanted = clampInput(count, GENERATED_TITLES);
+    const wanted = clampInput(asked, GENERATED_TITLES);
     setCount(wanted);
     const controller = new AbortController();
     generation.current = controller;
@@ -59,6 +63,29 @@ export function BulkAddDialog({ projectId, opened, onClose }: BulkAddDialogProps
       }
     }
   };
+
+  // Read when the dialog opens, not as a reason to generate again.
+  const latestGenerate = useRef({ handleGenerate, generateOnOpen });
+  latestGenerate.current = { handleGenerate, generateOnOpen };
+  useEffect(() => {
+    if (opened) setText("");
+    // Closing drops a generation still running.
+    generation.current?.abort();
+    generation.current = null;
+    setGenerating(false);
+    const { handleGenerate, generateOnOpen } = latestGenerate.current;
+    focusListWhenReady.current = "no";
+    if (opened && generateOnOpen !== undefined) {
+      focusListWhenReady.current = "asked";
+      void handleGenerate(generateOnOpen);
+    }
+  }, [opened]);
+  useEffect(() => {
+    if (generating && focusListWhenReady.current === "asked") focusListWhenReady.current = "running";
+    if (generating || focusListWhenReady.current !== "running") return;
+    focusListWhenReady.current = "no";
+    list.current?.focus();
+  }, [generating]);
 
   const titles = bulkTitles(text);
   const tooMany = titles.length > BULK_ADD_MAX_LINES;
@@ -125,7 +152,7 @@ export function BulkAddDialog({ projectId, opened, onClose }: BulkAddDialogProps
               <Button
                 variant="light"
                 leftSection={<IconSparkles size={16} />}
-                onClick={() => void handleGenerate()}
+                onClick={() => void handleGenerate(count)}
                 loading={generating}
                 disabled={creating}
                 data-testid="generate-titles"
@@ -136,6 +163,7 @@ export function BulkAddDialog({ projectId, opened, onClose }: BulkAddDialogProps
           </div>
           <div>
             <Textarea
+              ref={list}
               label={t("drafts.bulkAddLabel")}
               description={t("drafts.bulkAddHint", { max: BULK_ADD_MAX_LINES })}
               placeholder={t("drafts.bulkAddPlaceholder")}

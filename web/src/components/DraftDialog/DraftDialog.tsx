@@ -17,9 +17,9 @@ import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { IconArrowBackUp, IconSparkles } from "../Icons/Icons.tsx";
 import { ImageField } from "../ImageField/ImageField.tsx";
 import { LazyPostEditor } from "../PostEditor/LazyPostEditor.tsx";
+import { cleanOptions, hasOptionErrors, PostOptionsFields } from "../PostOptionsFields/PostOptionsFields.tsx";
 import { PostPreview } from "../PostPreview/PostPreview.tsx";
 import type { FormattedText } from "../../lib/postDocument.ts";
-import { cleanOptions, hasButtonErrors, PostOptionsFields } from "./PostOptionsFields.tsx";
 import classes from "./DraftDialog.module.css";
 
 type DraftDialogProps = {
@@ -55,7 +55,7 @@ function validate(values: Values): FieldErrors {
     imageUrls: values.imageUrls,
     options: cleanOptions(values.options),
   });
-  const buttons = hasButtonErrors(values.options) ? "posts.buttonsInvalid" : undefined;
+  const buttons = hasOptionErrors(values.options) ? "posts.buttonsInvalid" : undefined;
   if (result.success) return buttons ? { options: buttons } : {};
   const flat = v.flatten<typeof DraftCreateSchema>(result.issues);
   const nested = flat.nested ?? {};

@@ -323,3 +323,11 @@ export function PressaMark({ size = 28, inverted = false }: { size?: number; inv
     </svg>
   );
 }
+
+export const IconCalendarMinus = createIcon(
+  <>
+    <rect x="4" y="5.5" width="16" height="14.5" rx="2" />
+    <path d="M4 10h16M8.5 3.5v4M15.5 3.5v4M9.5 15h5" />
+  </>,
+  "IconCalendarMinus",
+);

@@ -3,14 +3,13 @@ import "@mantine/core/styles/Alert.layer.css";
 import "@mantine/core/styles/Badge.layer.css";
 import "@mantine/core/styles/Modal.layer.css";
 import "@mantine/core/styles/Tooltip.layer.css";
-import { getLocalTimeZone, toCalendarDate } from "@internationalized/date";
+import { getLocalTimeZone, now, toCalendarDate } from "@internationalized/date";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router-dom";
 import { SCHEDULE_DIALOG_WIDTH } from "../../lib/ui.ts";
 import type { Draft } from "../../../../api/contract/drafts.ts";
 import type { Post } from "../../../../api/contract/posts.ts";
-import { PHOTO_CAPTION_MAX, POST_CONTENT_MAX } from "../../../../api/contract/limits.ts";
-import { publishPost, requestPostEdit, resolveUncertainPost } from "../../api/posts.ts";
+import { publishPost, resolveUncertainPost, skipOccurrence } from "../../api/posts.ts";
 import { useIsPhone } from "../../hooks/useIsPhone.ts";
 import { useLanguage, useT } from "../../i18n/i18n.tsx";
 import { LOCALES } from "../../lib/formatDate.ts";
@@ -19,13 +18,27 @@ import { reasonText } from "../../lib/postMessages.ts";
 import { projectPath } from "../../lib/projectSections.ts";
 import { clockText, formatInstant, formatDayLong, zonedAt } from "../../lib/projectTime.ts";
 import { type CalendarPost, isVirtualPost } from "../../lib/recurrence.ts";
+import { formatEndDay } from "../../lib/seriesEnd.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
-import { IconAlert, IconClock, IconSettings, IconExternalLink, IconFileText, IconHelpCircle, IconPencil, IconRepeat, IconSend, IconTrash } from "../Icons/Icons.tsx";
-import { LazyPostEditor } from "../PostEditor/LazyPostEditor.tsx";
+import {
+  IconAlert,
+  IconArrowBackUp,
+  IconCalendar,
+  IconCalendarMinus,
+  IconClock,
+  IconSettings,
+  IconExternalLink,
+  IconFileText,
+  IconHelpCircle,
+  IconPencil,
+  IconRepeat,
+  IconSend,
+  IconTrash,
+} from "../Icons/Icons.tsx";
 import { PostPreview } from "../PostPreview/PostPreview.tsx";
-import type { FormattedText } from "../../lib/postDocument.ts";
 import type { TFunction } from "../../i18n/i18n.tsx";
 import { PostStatusBadge, seriesName, statusKind, statusLook } from "../PostStatus/PostStatus.tsx";
+import { PublishedPostEdit } from "../PublishedPostEdit/PublishedPostEdit.tsx";
 import classes from "./PostDetailsDialog.module.css";
 
 /** A failed publication is red; a question for the admin is yellow; the rest (a stopped series, an approval that didn't reach the admin) orange. */
@@ -52,6 +65,15 @@ function optionLines(t: TFunction, post: Post): string[] {
   return lines;
 }
 
+/** A series' end in a few words ("After post 5 (2 made so far)", "3 Dec is the last day"), or null when it runs on. */
+function seriesEndText(t: TFunction, series: Post, locale: string, timeZone: string): string | null {
+  const endsAfter = series.endsAfter ?? null;
+  const endsOn = series.endsOn ?? null;
+  if (endsAfter !== null) return t("schedule.details.endsAfter", { count: endsAfter, made: series.occurrencesMade ?? 0 });
+  if (endsOn !== null) return t("schedule.details.endsOn", { date: formatEndDay(endsOn, locale, now(timeZone).year) });
+  return null;
+}
+
 /** Only a planned one-time post is sent for approval from here. */
 const canPublishPost = (post: CalendarPost) => !isVirtualPost(post) && !post.isRecurring && post.status === "draft";
 
@@ -65,8 +87,11 @@ type PostDetailsDialogProps = {
   timeZone: string;
   drafts: Draft[];
   onClose: () => void;
-  onEdit: (post: CalendarPost) => void;
+  /** Opens the post's schedule; without it (the Published page) there is no such button. */
+  onEdit?: (post: CalendarPost) => void;
   onDelete: (post: CalendarPost) => void;
+  /** Opens a published post straight in its edit (the Published page's "Edit"). */
+  startEditing?: boolean;
 };
 
 /**
@@ -76,15 +101,18 @@ type PostDetailsDialogProps = {
  * uncertain post also asks the question its admin got in Telegram (in the channel, or
  * send again); whoever answers first decides.
  */
-export function PostDetailsDialog({ projectId, post, series, opened, timeZone, drafts, onClose, onEdit, onDelete }: PostDetailsDialogProps) {
+export function PostDetailsDialog({ projectId, post, series, opened, timeZone, drafts, onClose, onEdit, onDelete, startEditing = false }: PostDetailsDialogProps) {
   const t = useT();
   const { language } = useLanguage();
   const isPhone = useIsPhone();
   const [publishing, setPublishing] = useState(false);
   const [answering, setAnswering] = useState<"inChannel" | "sendAgain" | null>(null);
-  const [editing, setEditing] = useState<FormattedText | null>(null);
-  const [sendingEdit, setSendingEdit] = useState(false);
+  const [skipping, setSkipping] = useState(false);
+  const [editing, setEditing] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
+  const editTextButton = useRef<HTMLButtonElement>(null);
+  const skipButton = useRef<HTMLButtonElement>(null);
+  const closedEdit = useRef(false);
   const justPublished = useRef(false);
   const canPublish = post !== null && canPublishPost(post);
   // Publish goes away once the post is sent for approval, and the focus with it: Edit takes it.
@@ -100,8 +128,14 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
   // The edit of a published post belongs to that post: another post, or closing, drops it.
   const postId = post?.id;
   useEffect(() => {
-    setEditing(null);
-  }, [postId, opened]);
+    setEditing(opened && startEditing);
+  }, [postId, opened, startEditing]);
+  // The edit sent or given up, the focus goes back to the button that opened it.
+  useEffect(() => {
+    if (editing || !closedEdit.current) return;
+    closedEdit.current = false;
+    editTextButton.current?.focus();
+  }, [editing]);
   const [hadPost, setHadPost] = useState(false);
   useEffect(() => {
     if (hasPost) setHadPost(true);
@@ -110,6 +144,7 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
 
   const locale = LOCALES[language];
   const virtual = isVirtualPost(post);
+  const skipped = virtual && post.skipped;
   const at = zonedAt(post.scheduledFor, timeZone);
   const day = toCalendarDate(at);
   const localZone = getLocalTimeZone();
@@ -119,26 +154,15 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
   // A stopped series has nothing left to edit: it is deleted and scheduled anew once drafts exist.
   const canEdit = !(post.isRecurring && post.status === "failed");
   const links = post.status === "published" ? Object.entries(post.publishedLinks ?? {}) : [];
-  const title = !virtual && post.isRecurring ? seriesName(t, post, timeZone) : post.title || t("schedule.noDraftsAvailable");
+  const title = skipped
+    ? t("schedule.occurrenceSkipped")
+    : !virtual && post.isRecurring
+      ? seriesName(t, post, timeZone)
+      : post.title || t("schedule.noDraftsAvailable");
+  const seriesEnd = series ? seriesEndText(t, series, locale, timeZone) : null;
 
   const isPublished = !virtual && post.status === "published";
   const options = isPublished ? optionLines(t, post) : [];
-  // A caption stays a caption: 1024 when the post went out as a photo with its text under it.
-  const editLimit = post.imageUrls.length > 0 && post.content.length <= PHOTO_CAPTION_MAX ? PHOTO_CAPTION_MAX : POST_CONTENT_MAX;
-
-  const handleSendEdit = async () => {
-    if (!editing) return;
-    setSendingEdit(true);
-    try {
-      await requestPostEdit(projectId, post, { content: editing.text, entities: editing.entities, buttons: post.options?.buttons ?? [] });
-      toastSuccess(t("schedule.details.editSent"));
-      setEditing(null);
-    } catch (error) {
-      toastError(t("schedule.details.editFailed"), serverMessage(t, error));
-    } finally {
-      setSendingEdit(false);
-    }
-  };
 
   const handlePublish = async () => {
     setPublishing(true);
@@ -150,6 +174,26 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
       toastError(t("schedule.publishFailed"), serverMessage(t, error));
     } finally {
       setPublishing(false);
+    }
+  };
+
+  /** One date of a series skipped (it takes no draft; the series goes on) or brought back. */
+  const handleSkip = async () => {
+    if (!virtual) return;
+    const skip = !post.skipped;
+    setSkipping(true);
+    try {
+      await skipOccurrence(projectId, post.originalPostId, post.scheduledFor, skip);
+      if (skip) toastSuccess(t("schedule.details.skipped"), t("schedule.details.skippedText"));
+      else toastSuccess(t("schedule.details.unskipped"));
+    } catch (error) {
+      toastError(t(skip ? "schedule.details.skipFailed" : "schedule.details.unskipFailed"), serverMessage(t, error));
+    } finally {
+      setSkipping(false);
+      // While it was loading the button was disabled, which drops the focus: it goes back to it.
+      requestAnimationFrame(() => {
+        if (!document.activeElement || document.activeElement === document.body) skipButton.current?.focus();
+      });
     }
   };
 
@@ -188,8 +232,8 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
               </Badge>
             )}
           </Group>
-          <Text size="sm" c="dimmed" mt={8}>
-            {t(statusLook(post).hint)}
+          <Text size="sm" c="dimmed" mt={8} data-testid="post-details-hint">
+            {skipped ? t("schedule.details.skippedHint") : t(statusLook(post).hint)}
           </Text>
         </div>
 
@@ -206,7 +250,17 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
             </Text>
           </dd>
 
-          {(linkedDraft || virtual) && (
+          {seriesEnd && (
+            <>
+              <dt>
+                <IconCalendar size={16} />
+                <span className={classes.factLabel}>{t("schedule.details.ends")}</span>
+              </dt>
+              <dd data-testid="post-details-ends">{seriesEnd}</dd>
+            </>
+          )}
+
+          {(linkedDraft || (virtual && !skipped)) && (
             <>
               <dt>
                 <IconFileText size={16} />
@@ -223,7 +277,8 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
                       {t("schedule.noDraftsAvailable")}
                     </Text>
                     {" · "}
-                    <Anchor component={Link} size="sm" to={projectPath(projectId, "drafts")}>
+                    {/* Underlined: beside text, colour alone does not tell a link in the dark scheme. */}
+                    <Anchor component={Link} size="sm" underline="always" to={projectPath(projectId, "drafts")}>
                       {t("schedule.details.addDrafts")}
                     </Anchor>
                   </>
@@ -301,35 +356,15 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
           </Alert>
         )}
 
-        {editing ? (
-          <Stack gap="sm" data-testid="post-edit-form">
-            <LazyPostEditor
-              label={t("schedule.details.editLabel")}
-              value={editing}
-              onChange={setEditing}
-              limit={editLimit}
-              autoFocus
-              disabled={sendingEdit}
-              testId="post-edit-input"
-            />
-            <Text size="xs" c="dimmed">
-              {t("schedule.details.editHint")}
-            </Text>
-            <Group gap="sm" justify="flex-end">
-              <Button variant="default" onClick={() => setEditing(null)} disabled={sendingEdit} data-testid="post-edit-cancel">
-                {t("common.cancel")}
-              </Button>
-              <Button
-                leftSection={<IconSend size={16} />}
-                onClick={() => void handleSendEdit()}
-                loading={sendingEdit}
-                disabled={editing.text.trim() === "" || editing.text.length > editLimit}
-                data-testid="post-edit-send"
-              >
-                {t("schedule.details.sendEdit")}
-              </Button>
-            </Group>
-          </Stack>
+        {editing && isPublished ? (
+          <PublishedPostEdit
+            projectId={projectId}
+            post={post}
+            onDone={() => {
+              closedEdit.current = true;
+              setEditing(false);
+            }}
+          />
         ) : (post.content.trim() || post.imageUrl) && (
           <PostPreview
             text={post.content}
@@ -357,7 +392,8 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
               variant="light"
               size="xs"
               leftSection={<IconPencil size={14} />}
-              onClick={() => setEditing({ text: post.content, entities: post.entities ?? [] })}
+              ref={editTextButton}
+              onClick={() => setEditing(true)}
               data-testid="post-edit-text"
             >
               {t("schedule.details.editText")}
@@ -406,7 +442,22 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
             </ActionIcon>
           </Tooltip>
           <Group gap="sm" ml="auto">
-            {canEdit && (
+            {virtual && (
+              // One button for both ways, so the focus has one place to come back to when the date flips.
+              <Button
+                ref={skipButton}
+                variant="default"
+                leftSection={skipped ? <IconArrowBackUp size={16} /> : <IconCalendarMinus size={16} />}
+                onClick={() => void handleSkip()}
+                loading={skipping}
+                disabled={publishing}
+                data-testid="post-skip"
+                data-skipped={skipped || undefined}
+              >
+                {skipped ? t("schedule.details.unskip") : t("schedule.details.skip")}
+              </Button>
+            )}
+            {canEdit && onEdit && (
               <Button
                 ref={editButton}
                 variant="default"

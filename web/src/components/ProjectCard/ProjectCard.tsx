@@ -6,26 +6,37 @@ import { useLanguage, useT } from "../../i18n/i18n.tsx";
 import { formatDate } from "../../lib/formatDate.ts";
 import { projectPath } from "../../lib/projectSections.ts";
 import { IconCalendar, IconFolder } from "../Icons/Icons.tsx";
+import { QueueHealth } from "../QueueHealth/QueueHealth.tsx";
 import classes from "./ProjectCard.module.css";
 
-/** A dashboard card: the whole card is the link to the project. */
-export function ProjectCard({ project }: { project: Project }) {
+type ProjectCardProps = {
+  project: Project;
+  /** Opens the bulk-add dialog for this project, asking the AI for `count` titles. */
+  onAddTitles: (count: number) => void;
+};
+
+/**
+ * A dashboard card: the whole card opens the project (its name is the link, stretched over the
+ * card), except the queue warning's button, which is a control of its own.
+ */
+export function ProjectCard({ project, onAddTitles }: ProjectCardProps) {
   const t = useT();
   const { language } = useLanguage();
 
   return (
-    <Card component={Link} to={projectPath(project.id)} padding="lg" className={classes.card} data-testid="project-card">
+    <Card padding="lg" className={classes.card} data-testid="project-card" data-project-id={project.id}>
       <div className={classes.head}>
         <span className={classes.icon}>
           <IconFolder size={18} />
         </span>
-        <Text fw={600} size="md" truncate="end">
+        <Text component={Link} to={projectPath(project.id)} fw={600} size="md" truncate="end" className={classes.link}>
           {project.name}
         </Text>
       </div>
       <Text size="sm" c="dimmed" lineClamp={2} className={classes.description}>
         {project.description || t("dashboard.noDescription")}
       </Text>
+      <QueueHealth projectId={project.id} timeZone={project.timezone} variant="card" onAddTitles={onAddTitles} />
       <Text size="xs" className={classes.footer}>
         <IconCalendar size={14} />
         {t("dashboard.created", { date: formatDate(project.createdAt, language) })}

@@ -7,6 +7,7 @@ import { useEffect, useState, type FormEvent, type ReactNode } from "react";
 import * as v from "valibot";
 import { SCHEDULE_DIALOG_WIDTH } from "../../lib/ui.ts";
 import type { Draft } from "../../../../api/contract/drafts.ts";
+import type { PostOptions } from "../../../../api/contract/post_options.ts";
 import { type Post, ScheduleFormSchema } from "../../../../api/contract/posts.ts";
 import { type PostWriteInput, schedulePost, updatePost } from "../../api/posts.ts";
 import { useIsPhone } from "../../hooks/useIsPhone.ts";
@@ -14,9 +15,12 @@ import { useT } from "../../i18n/i18n.tsx";
 import { errorText, failureText, hasCode } from "../../lib/messages.ts";
 import { instantOn } from "../../lib/projectTime.ts";
 import { availableDrafts } from "../../lib/recurrence.ts";
+import { type SeriesEndForm, seriesEndForm, seriesEndOf, seriesEndProblem } from "../../lib/seriesEnd.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { IconAlert, IconClock, IconFileText, IconInfo, IconPlus, IconRepeat } from "../Icons/Icons.tsx";
+import { cleanOptions, hasOptionErrors, PostOptionsFields, sameOptions } from "../PostOptionsFields/PostOptionsFields.tsx";
 import classes from "./ScheduleDialog.module.css";
+import { SeriesEndFields } from "./SeriesEndFields.tsx";
 
 type RecurringType = Post["recurringType"];
 
@@ -39,8 +43,9 @@ type ScheduleDialogProps = {
   onClose: () => void;
 };
 
-type Values = { date: string; time: string; recurringType: RecurringType; draftId: number | null };
-type Errors = { time?: string; draftId?: string; form?: string };
+type Values = { date: string; time: string; recurringType: RecurringType; draftId: number | null; end: SeriesEndForm };
+/** `options`: a button is not right; every button's error shows until the next attempt. `end`: the series' end. */
+type Errors = { time?: string; draftId?: string; form?: string; options?: boolean; end?: string };
 
 /** A friendly first time: on today a few minutes ahead (rounded to 5), otherwise 10:00. */
 function defaultTime(date: CalendarDate, timeZone: string): string {
@@ -53,9 +58,10 @@ function defaultTime(date: CalendarDate, timeZone: string): string {
 
 function initialValues(target: ScheduleTarget, timeZone: string): Values {
   if (target.mode === "create") {
-    return { date: target.date.toString(), time: defaultTime(target.date, timeZone), recurringType: "none", draftId: null };
+    return { date: target.date.toString(), time: defaultTime(target.date, timeZone), recurringType: "none", draftId: null, end: seriesEndForm(null) };
   }
-  return { date: target.date.toString(), time: target.time, recurringType: target.post.recurringType, draftId: target.post.draftId };
+  const { post } = target;
+  return { date: target.date.toString(), time: target.time, recurringType: post.recurringType, draftId: post.draftId, end: seriesEndForm(post) };
 }
 
 /** "9:30" or "0930" typed in a hurry becomes "09:30"; anything else stays for the validator. */
@@ -82,15 +88,20 @@ export function ScheduleDialog({
 }: ScheduleDialogProps) {
   const t = useT();
   const isPhone = useIsPhone();
-  const [values, setValues] = useState<Values>({ date: "", time: "", recurringType: "none", draftId: null });
+  const [values, setValues] = useState<Values>({ date: "", time: "", recurringType: "none", draftId: null, end: seriesEndForm(null) });
   const [errors, setErrors] = useState<Errors>({});
   const [saving, setSaving] = useState(false);
+  /** The options as the person changed them; null while untouched (they follow the draft). */
+  const [ownOptions, setOwnOptions] = useState<PostOptions | null>(null);
+  const [optionsOpened, setOptionsOpened] = useState(false);
 
   // Each target starts from its own values; reopening after the create-draft dialog keeps them.
   useEffect(() => {
     if (!target) return;
     setValues(initialValues(target, timeZone));
     setErrors({});
+    setOwnOptions(null);
+    setOptionsOpened(false);
   }, [target, timeZone]);
 
   // Spec §2: with no draft to pick, the person creates one here; a one-time post then uses it.
@@ -110,6 +121,10 @@ export function ScheduleDialog({
     options.unshift({ value: String(editing.draftId), label: editing.title });
   }
   const chosenDraft = drafts.find((draft) => draft.id === values.draftId);
+  // A one-time post's options (issue 16 §5): the chosen draft's until the person changes
+  // them; an existing post shows its own while it keeps its draft.
+  const draftOptions = chosenDraft?.options ?? {};
+  const postOptions = ownOptions ?? (editing && values.draftId === editing.draftId ? (editing.options ?? {}) : draftOptions);
   const seriesDraftCount = availableDrafts(drafts, posts).length;
   const recurringBlocked = recurring && seriesDraftCount === 0;
 
@@ -121,6 +136,8 @@ export function ScheduleDialog({
       form: undefined,
       ...(key === "time" ? { time: undefined } : {}),
       ...(key === "draftId" ? { draftId: undefined } : {}),
+      // the end day is refused against the date, so a new date clears that too
+      ...(key === "end" || key === "date" ? { end: undefined } : {}),
     }));
   };
 
@@ -140,6 +157,10 @@ export function ScheduleDialog({
       if (nested.title) found.draftId = values.draftId === null ? t("schedule.selectDraft") : errorText(t, nested.title[0]);
     }
     if (!recurring && values.draftId === null) found.draftId = t("schedule.selectDraft");
+    if (!recurring && hasOptionErrors(postOptions)) found.options = true;
+    const end = seriesEndOf(values.end);
+    const endProblem = recurring ? seriesEndProblem(end, values.date) : null;
+    if (endProblem) found.end = errorText(t, endProblem);
     let date: CalendarDate | null = null;
     try {
       date = parseDate(values.date);
@@ -157,7 +178,7 @@ export function ScheduleDialog({
       const type = values.recurringType === "weekly" ? "weekly" : "daily";
       const title = editing?.title || t("schedule.recurringPlaceholderTitle");
       const content = editing?.content || t("schedule.recurringPlaceholderContent");
-      return { input: { isRecurring: true, recurringType: type, scheduledFor, title, content }, errors: {} };
+      return { input: { isRecurring: true, recurringType: type, scheduledFor, title, content, ...end }, errors: {} };
     }
     return {
       input: {
@@ -166,6 +187,12 @@ export function ScheduleDialog({
         scheduledFor,
         title: draftTitle,
         content: chosenDraft?.content ?? editing?.content ?? "",
+        // Sent only when they differ from the draft's: otherwise the server copies the draft's
+        // own at that moment (README "Post format"), so a post nobody customised follows its
+        // draft, a change saved to the draft in another tab meanwhile included, and the request
+        // stays what it was for everyone who never opens the options. An existing post with
+        // options of its own sends them every time: the server would put the draft's back.
+        options: sameOptions(postOptions, draftOptions) ? undefined : cleanOptions(postOptions),
       },
       errors: {},
     };
@@ -176,6 +203,7 @@ export function ScheduleDialog({
     if (readOnly || recurringBlocked) return;
     const { input, errors: found } = validate();
     setErrors(found);
+    if (found.options) setOptionsOpened(true);
     if (!input) return;
     setSaving(true);
     try {
@@ -187,6 +215,9 @@ export function ScheduleDialog({
       const text = failureText(t, error, "common.tryAgainLater");
       if (hasCode(error, "schedule.pastTime")) setErrors({ form: text });
       else if (hasCode(error, "schedule.selectDraft", "schedule.draftAlreadyScheduled")) setErrors({ draftId: text });
+      else if (hasCode(error, "schedule.seriesEndsAfterInvalid", "schedule.seriesEndsOnInvalid", "schedule.seriesEndsTwice", "schedule.seriesEndsBeforeStart")) {
+        setErrors({ end: text });
+      }
       toastError(t("schedule.scheduleFailed"), text);
     } finally {
       setSaving(false);
@@ -330,6 +361,30 @@ export function ScheduleDialog({
             </div>
           ) : (
             <NoDrafts text={t("schedule.form.noDrafts")} error={errors.draftId} onCreate={onCreateDraft} disabled={readOnly || saving} />
+          )}
+
+          {recurring && (
+            <SeriesEndFields
+              value={values.end}
+              onChange={(end) => set("end", end)}
+              error={errors.end}
+              firstDay={values.date}
+              timeZone={timeZone}
+              made={editing?.isRecurring ? (editing.occurrencesMade ?? 0) : null}
+              disabled={readOnly || saving}
+            />
+          )}
+
+          {!recurring && options.length > 0 && (
+            <PostOptionsFields
+              value={postOptions}
+              onChange={setOwnOptions}
+              opened={optionsOpened}
+              onToggle={() => setOptionsOpened((current) => !current)}
+              showAllErrors={Boolean(errors.options)}
+              disabled={readOnly || saving}
+              hint={readOnly ? undefined : t("schedule.form.optionsHint")}
+            />
           )}
 
           <Group justify="flex-end" gap="sm" mt="xs">
