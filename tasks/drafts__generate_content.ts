@@ -11,14 +11,11 @@
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
 import { errorMessage } from "../api/contract/error_codes.ts";
-import { AI_NOT_CONFIGURED, type Ai, aiError } from "../core/ai/client.ts";
+import { AI_NOT_CONFIGURED, type Ai } from "../core/ai/client.ts";
 import type { Limits } from "../core/config.ts";
 import type { Sql } from "../core/db.ts";
-import { causeOf } from "../core/errors.ts";
-import { formattedPost } from "../core/ai/markdown.ts";
-import { postPrompt, type ProjectVoice, tokensFor } from "../core/ai/prompts.ts";
-import { POST_CONTENT_MAX } from "../api/contract/limits.ts";
-import type { MessageEntity } from "../api/contract/entities.ts";
+import type { ProjectVoice } from "../core/ai/prompts.ts";
+import { writePost } from "./write_post.ts";
 
 const Payload = v.object({ jobId: v.number() });
 
@@ -41,30 +38,14 @@ export function generateContent(sql: Sql, ai: Ai | undefined, limits: Pick<Limit
         select user_id, name, description, sources, writing_style, language from app_public.projects where id = ${todo[0].projectId}`;
       const voice: ProjectVoice = project;
       for (const draft of todo) {
-        let content: string | null = null;
-        let entities: MessageEntity[] = [];
-        let error: string | null = null;
         const [budget] = await sql<{ spent: boolean }[]>`
           select app_public.ai_budget_spent(${project.userId}, ${limits.aiDailyTokens}) as spent`;
         if (budget.spent) {
           await sql`select app_public.record_draft_generation(${jobId}, ${draft.draftId}, ${null}, ${DAILY_BUDGET_SPENT})`;
           continue;
         }
-        let tokens = 0;
-        try {
-          const answer = await ai.complete(postPrompt(voice, draft.title, draft.postLength), {
-            maxTokens: tokensFor(draft.postLength),
-            signal: helpers.abortSignal,
-            onUsage: (used) => void (tokens = used),
-          });
-          ({ text: content, entities } = formattedPost(answer, POST_CONTENT_MAX));
-        } catch (err) {
-          if (helpers.abortSignal?.aborted) throw err; // shutting down: the rest resumes on restart
-          const failure = aiError(err);
-          const cause = causeOf(failure);
-          if (cause) helpers.logger.warn(`draft ${draft.draftId}: ${failure.message}`, { code: failure.code, cause });
-          error = failure.message;
-        }
+        // shutting down rethrows: the drafts still to do resume on restart
+        const { text: content, entities, error, tokens } = await writePost(ai, voice, draft.title, draft.postLength, helpers, `draft ${draft.draftId}`);
         if (tokens > 0) await sql`select app_public.record_ai_tokens(${project.userId}, ${tokens})`;
         await sql`select app_public.record_draft_generation(${jobId}, ${draft.draftId}, ${content}, ${error}, ${sql.json(entities)})`;
       }

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { screenshot } from "../helpers/browser.ts";
 import { projectWithChannel } from "../helpers/publishing.ts";
 import type { Stack } from "../helpers/stack.ts";
-import { closeBrowserStack, openBrowserStack } from "../helpers/web.ts";
+import { closeBrowserStack, openBrowserStack, signedInPage } from "../helpers/web.ts";
 
 let stack: Stack;
 let browser: Browser;
@@ -23,12 +23,7 @@ afterAll(async () => {
 const TZ = "Europe/Moscow";
 const refetch = { timeout: 15_000 };
 
-async function pageAs(cookie: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const separator = cookie.indexOf("=");
-  await context.addCookies([{ name: cookie.slice(0, separator), value: cookie.slice(separator + 1), url: stack.baseUrl }]);
-  return await context.newPage();
-}
+const pageAs = (cookie: string) => signedInPage({ stack, browser }, cookie);
 
 async function showMonthOf(page: Page, day: CalendarDate) {
   const today = toCalendarDate(now(TZ));

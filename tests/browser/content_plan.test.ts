@@ -10,7 +10,7 @@ import { CONTENT_PLAN_SLOTS_MAX } from "../../api/contract/limits.ts";
 import { screenshot } from "../helpers/browser.ts";
 import { projectWithChannel } from "../helpers/publishing.ts";
 import type { Stack } from "../helpers/stack.ts";
-import { closeBrowserStack, openBrowserStack } from "../helpers/web.ts";
+import { closeBrowserStack, openBrowserStack, signedInPage } from "../helpers/web.ts";
 
 let stack: Stack;
 let browser: Browser;
@@ -26,14 +26,8 @@ const desktop = { width: 1440, height: 900 };
 const phone = { width: 390, height: 844 };
 
 /** A page signed in as the project's owner, in `language` (the app's default is ru). */
-async function pageAs(cookie: string, options: BrowserContextOptions & { language?: "ru" | "en" } = {}): Promise<Page> {
-  const { language = "ru", ...contextOptions } = options;
-  const context = await browser.newContext({ viewport: desktop, ...contextOptions });
-  const separator = cookie.indexOf("=");
-  await context.addCookies([{ name: cookie.slice(0, separator), value: cookie.slice(separator + 1), url: stack.baseUrl }]);
-  await context.addInitScript((value) => localStorage.setItem("pressa.language", value), language);
-  return await context.newPage();
-}
+const pageAs = (cookie: string, options: BrowserContextOptions & { language?: "ru" | "en" } = {}) =>
+  signedInPage({ stack, browser }, cookie, { viewport: desktop, language: "ru", ...options });
 
 const toasts = (page: Page) => page.getByTestId("toast-region").textContent();
 const slots = (page: Page) => page.getByTestId("content-plan-slot");

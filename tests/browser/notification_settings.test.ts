@@ -9,7 +9,7 @@ import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { NOTIFICATION_KINDS } from "../../api/contract/notifications.ts";
 import { type Stack, uniqueEmail } from "../helpers/stack.ts";
-import { closeBrowserStack, openBrowserStack } from "../helpers/web.ts";
+import { closeBrowserStack, openBrowserStack, signedInPage } from "../helpers/web.ts";
 
 let stack: Stack;
 let browser: Browser;
@@ -25,14 +25,8 @@ const desktop = { width: 1280, height: 900 };
 const phone = { width: 390, height: 844 };
 
 /** A page signed in as `cookie`'s user, in `language` (the app's default is ru). */
-async function pageAs(cookie: string, options: BrowserContextOptions & { language?: "ru" | "en" } = {}): Promise<Page> {
-  const { language = "ru", ...contextOptions } = options;
-  const context = await browser.newContext({ viewport: desktop, ...contextOptions });
-  const separator = cookie.indexOf("=");
-  await context.addCookies([{ name: cookie.slice(0, separator), value: cookie.slice(separator + 1), url: stack.baseUrl }]);
-  await context.addInitScript((value) => localStorage.setItem("pressa.language", value), language);
-  return await context.newPage();
-}
+const pageAs = (cookie: string, options: BrowserContextOptions & { language?: "ru" | "en" } = {}) =>
+  signedInPage({ stack, browser }, cookie, { viewport: desktop, language: "ru", ...options });
 
 const section = (page: Page) => page.getByTestId("notification-settings");
 const switchOf = (page: Page, kind: string) => page.getByTestId(`notification-switch-${kind}`);

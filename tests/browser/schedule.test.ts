@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { screenshot } from "../helpers/browser.ts";
 import { buttonsOf, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import type { Stack } from "../helpers/stack.ts";
-import { closeBrowserStack, openBrowserStack } from "../helpers/web.ts";
+import { closeBrowserStack, openBrowserStack, signedInPage } from "../helpers/web.ts";
 
 let stack: Stack;
 let browser: Browser;
@@ -30,12 +30,7 @@ const desktop = { width: 1280, height: 800 };
 const phone = { width: 390, height: 844 };
 
 /** A page signed in as the project's owner (the session cookie from the API sign-in). */
-async function pageAs(cookie: string, viewport = desktop): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  const separator = cookie.indexOf("=");
-  await context.addCookies([{ name: cookie.slice(0, separator), value: cookie.slice(separator + 1), url: stack.baseUrl }]);
-  return await context.newPage();
-}
+const pageAs = (cookie: string, viewport = desktop): Promise<Page> => signedInPage({ stack, browser }, cookie, { viewport });
 
 const pad = (value: number) => String(value).padStart(2, "0");
 const dayCell = (page: Page, day: CalendarDate) => page.locator(`[data-testid="calendar-day"][data-date="${day.toString()}"]`);

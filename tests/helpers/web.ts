@@ -3,7 +3,7 @@
  * first; a direct vitest run builds it only when missing.
  */
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { buildWeb } from "../../scripts/web_build.ts";
 import { launchBrowser } from "./browser.ts";
 import { type Stack, type StackOptions, startStack } from "./stack.ts";
@@ -39,15 +39,21 @@ export async function closeBrowserStack(opened: { stack?: Stack; browser?: Brows
   await opened.stack?.close();
 }
 
-/** A page of its own browser context, signed in with a session cookie from `stack.signIn`. */
+/**
+ * A page of its own browser context, signed in with a session cookie from `stack.signIn`,
+ * in `language` when one is given (else the app's default, ru), with any other context
+ * options (viewport, colour scheme).
+ */
 export async function signedInPage(
   { stack, browser }: { stack: Stack; browser: Browser },
   cookie: string,
-  viewport = { width: 1280, height: 900 },
+  options: BrowserContextOptions & { language?: "ru" | "en" } = {},
 ): Promise<Page> {
-  const context = await browser.newContext({ viewport });
+  const { language, ...contextOptions } = options;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...contextOptions });
   const separator = cookie.indexOf("=");
   await context.addCookies([{ name: cookie.slice(0, separator), value: cookie.slice(separator + 1), url: stack.baseUrl }]);
+  if (language) await context.addInitScript((value) => localStorage.setItem("pressa.language", value), language);
   return await context.newPage();
 }
 
