@@ -1,6 +1,6 @@
 import { ActionIcon, Button, Group, Stack, Text, TextInput, Tooltip } from "@mantine/core";
 import "@mantine/core/styles/Tooltip.layer.css";
-import { useId, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { isAllowedLink } from "../../../../api/contract/entities.ts";
 import { BUTTON_ROWS_MAX, BUTTON_TEXT_MAX, BUTTONS_PER_ROW_MAX, type UrlButton } from "../../../../api/contract/post_options.ts";
 import { useT } from "../../i18n/i18n.tsx";
@@ -50,9 +50,17 @@ export function UrlButtonsFields({ value: rows, onChange, showAllErrors, disable
   const t = useT();
   const labelId = useId();
   const [left, setLeft] = useState<ReadonlySet<string>>(new Set());
-  const setRows = (next: UrlButton[][]) => onChange(next.filter((row) => row.length > 0));
+  // Two changes can land before the next render (a button's text typed, then at once its
+  // address): each builds on the last change, not on the rows this render was given, or
+  // the second would bring the first back to what it was.
+  const latest = useRef(rows);
+  latest.current = rows;
+  const setRows = (next: UrlButton[][]) => {
+    latest.current = next.filter((row) => row.length > 0);
+    onChange(latest.current);
+  };
   const setButton = (r: number, b: number, change: Partial<UrlButton>) =>
-    setRows(rows.map((row, i) => (i === r ? row.map((button, j) => (j === b ? { ...button, ...change } : button)) : row)));
+    setRows(latest.current.map((row, i) => (i === r ? row.map((button, j) => (j === b ? { ...button, ...change } : button)) : row)));
 
   return (
     <div role="group" aria-labelledby={labelId} className={classes.buttons} data-testid="url-buttons">
@@ -107,7 +115,7 @@ export function UrlButtonsFields({ value: rows, onChange, showAllErrors, disable
                       color="gray"
                       className={classes.removeButton}
                       aria-label={t("postOptions.removeButton")}
-                      onClick={() => setRows(rows.map((items, i) => (i === r ? items.filter((_, j) => j !== b) : items)))}
+                      onClick={() => setRows(latest.current.map((items, i) => (i === r ? items.filter((_, j) => j !== b) : items)))}
                       disabled={disabled}
                       data-testid="option-button-remove"
                     >
@@ -122,7 +130,7 @@ export function UrlButtonsFields({ value: rows, onChange, showAllErrors, disable
                 variant="subtle"
                 size="compact-xs"
                 leftSection={<IconPlus size={14} />}
-                onClick={() => setRows(rows.map((items, i) => (i === r ? [...items, { text: "", url: "" }] : items)))}
+                onClick={() => setRows(latest.current.map((items, i) => (i === r ? [...items, { text: "", url: "" }] : items)))}
                 disabled={disabled}
                 className={classes.addButton}
                 data-testid="option-add-button"
@@ -138,7 +146,7 @@ export function UrlButtonsFields({ value: rows, onChange, showAllErrors, disable
               variant="light"
               size="xs"
               leftSection={<IconPlus size={14} />}
-              onClick={() => setRows([...rows, [{ text: "", url: "" }]])}
+              onClick={() => setRows([...latest.current, [{ text: "", url: "" }]])}
               disabled={disabled}
               data-testid="option-add-row"
             >
