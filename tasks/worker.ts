@@ -86,11 +86,14 @@ export async function startWorker(connectionString: string, config: Config, log:
     drafts__generate_content: generateContent(sql, deps.ai, config.limits),
     posts__autopilot_content: writeAutopilotPost(sql, deps.ai, config.limits),
   };
-  // Our own emitter, listened to before run() creates its workers, so no id is missed.
+  // Our own emitter, listened to before run() creates its pools, so no id is missed.
+  // graphile-worker locks a job (and its named queue) with its *pool's* id, not the id of
+  // the worker running it: the pool's id is what the heartbeat must keep alive, or every
+  // job running longer than DEAD_WORKER_AFTER was taken from its live worker and run again.
   const events: WorkerEvents = new EventEmitter();
-  const workerIds = new Set<string>();
-  events.on("worker:create", ({ worker }) => void workerIds.add(worker.workerId));
-  events.on("worker:stop", ({ worker }) => void workerIds.delete(worker.workerId));
+  const poolIds = new Set<string>();
+  events.on("pool:create", ({ workerPool }) => void poolIds.add(workerPool.id));
+  events.on("pool:release", ({ workerPool }) => void poolIds.delete(workerPool.id));
   const logger = new Logger(() => (level, message, meta) => {
     if (level === "debug") return;
     log(level === "warning" ? "warn" : level === "error" ? "error" : "info", message, safeLogFields(meta));
@@ -109,7 +112,7 @@ export async function startWorker(connectionString: string, config: Config, log:
 
   const beat = async () => {
     try {
-      if (workerIds.size > 0) await sql`select app_public.record_heartbeat(${[...workerIds]}::text[])`;
+      if (poolIds.size > 0) await sql`select app_public.record_heartbeat(${[...poolIds]}::text[])`;
       const [{ n }] = await sql<{ n: number }[]>`select app_public.recover_from_dead_workers(${DEAD_WORKER_AFTER}::interval) as n`;
       if (n > 0) log("warn", `${n} post(s) left in sending by a dead worker are now uncertain`);
     } catch (err) {

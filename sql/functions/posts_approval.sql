@@ -9,6 +9,23 @@ CREATE OR REPLACE FUNCTION app_private.approval_lead()
  IMMUTABLE
 AS $function$ select interval '2 hours' $function$;
 
+CREATE OR REPLACE FUNCTION app_private.approval_queue_name(p_project_id bigint)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: Telegram lets the bot send about one message a second into one private chat, so
+     every message for one approver waits its turn. Jobs writing to the approver run in one
+     named queue per approver (one at a time), so a burst of previews for one approver holds
+     one worker slot while it waits, never all of them: other accounts' sign-in mail, previews
+     and posts keep theirs. Keyed by the Telegram user, not the project, so an account's many
+     projects with one approver still share one slot. */
+  select 'approver:' || coalesce(
+    (select c.approver_user_id::text from app_public.channels c
+      where c.project_id = p_project_id and c.status = 'connected' and c.approver_user_id is not null limit 1),
+    'project:' || p_project_id)
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.notify_admin(p_post_id bigint, p_kind text)
  RETURNS void
  LANGUAGE plpgsql
@@ -22,13 +39,22 @@ $function$;
 
 CREATE OR REPLACE FUNCTION app_private.queue_approval(p_post app_public.posts)
  RETURNS void
+ LANGUAGE sql
+AS $function$
+  /* why: the approval request goes out 2 hours before the post's time, or at once if that is sooner */
+  select app_private.queue_approval_at(p_post, greatest(now(), p_post.scheduled_for - app_private.approval_lead()))
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.queue_approval_at(p_post app_public.posts, p_run_at timestamp with time zone)
+ RETURNS void
  LANGUAGE plpgsql
 AS $function$
-/* why: the approval request goes out 2 hours before the post's time, or at once if that is sooner */
+/* why: one post has one approval request job (keyed), in its approver's queue */
 begin
   perform graphile_worker.add_job(
     'posts__send_approval', json_build_object('postId', p_post.id),
-    run_at := greatest(now(), p_post.scheduled_for - app_private.approval_lead()),
+    queue_name := app_private.approval_queue_name(p_post.project_id),
+    run_at := p_run_at,
     job_key := app_private.post_job_key(p_post.id, 'approval'),
     max_attempts := 10
   );
@@ -195,8 +221,7 @@ begin
     raise exception 'Connect a channel before publishing' using errcode = 'NOCHN', hint = 'schedule.noChannelToPublish';
   end if;
   update app_public.posts set status = 'scheduled', last_error = null where id = p_post_id returning * into v_post;
-  perform graphile_worker.add_job('posts__send_approval', json_build_object('postId', v_post.id),
-    job_key := app_private.post_job_key(v_post.id, 'approval'), max_attempts := 10);
+  perform app_private.queue_approval_at(v_post, now());
   return v_post;
 end;
 $function$;

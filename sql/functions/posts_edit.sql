@@ -39,6 +39,7 @@ begin
   where id = p_post.id
   returning * into v_post;
   perform graphile_worker.add_job('posts__send_edit_approval', json_build_object('postId', v_post.id),
+    queue_name := app_private.approval_queue_name(v_post.project_id),
     job_key := app_private.post_job_key(v_post.id, 'edit'), max_attempts := 10);
   return v_post;
 end;

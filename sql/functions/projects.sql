@@ -121,8 +121,7 @@ begin
     loop
       perform app_private.retract_approval(v_post, 'approverChanged');
       update app_public.posts set approval_preview = '{}', approval_chat_id = null where id = v_post.id;
-      perform graphile_worker.add_job('posts__send_approval', json_build_object('postId', v_post.id),
-        job_key := app_private.post_job_key(v_post.id, 'approval'), max_attempts := 10);
+      perform app_private.queue_approval_at(v_post, now());
     end loop;
   end if;
   return v_project;
