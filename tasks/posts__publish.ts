@@ -20,10 +20,14 @@ import * as v from "valibot";
 import type { Sql } from "../core/db.ts";
 import type { FileStorage } from "../core/storage.ts";
 import { describeTelegramError } from "../core/telegram/errors.ts";
-import { messageLink, removeMessages, sendPost } from "../core/telegram/post_message.ts";
+import { messageLink, postParts, removeMessages, sendPost } from "../core/telegram/post_message.ts";
+import { chatWaitMs } from "../core/telegram/send_budget.ts";
 import { deliveryQuery, lostChannelRights } from "./post_delivery.ts";
 
 const Payload = v.object({ postId: v.number() });
+
+/** A wait for the channel's budget this short is spent in the slot (re-queueing costs more). */
+export const DEFER_AFTER_MS = 1_000;
 
 export function sendToChannel(sql: Sql, telegram: Api | undefined, storage: FileStorage): Task {
   return async (payload, helpers) => {
@@ -37,6 +41,13 @@ export function sendToChannel(sql: Sql, telegram: Api | undefined, storage: File
     if (telegram && approved?.status === "approved") {
       const lost = await lostChannelRights(telegram, sql, approved);
       if (lost) return void await sql`select app_public.fail_post_for_channel_rights(${postId}, ${lost})`;
+    }
+    // A channel takes 20 messages a minute: a post that would wait for its turn gives its
+    // slot back and comes back then, so one account's burst of posts never sits in every
+    // slot while other accounts' posts fall due.
+    if (telegram && approved?.status === "approved" && approved.channelChatId) {
+      const waitMs = await chatWaitMs(sql, telegram.token, String(approved.channelChatId), postParts(approved).length);
+      if (waitMs > DEFER_AFTER_MS) return void await sql`select app_public.defer_publication(${postId}, ${waitMs})`;
     }
     const post = await deliveryQuery(sql, "app_public.begin_sending", [postId, workerId]);
     if (!post) return;

@@ -58,6 +58,21 @@ export interface SendBudget {
   take(chatKey: string | undefined): Promise<void>;
 }
 
+/**
+ * How long `chatKey`'s chat would make `messages` more messages wait in the shared budget,
+ * reserving nothing: a job that would wait longer than it should hold a worker slot comes
+ * back later instead (tasks/posts__publish.ts). 0 when the bot counts in its process only.
+ */
+export async function chatWaitMs(sql: Sql, token: string, chatKey: string, messages: number): Promise<number> {
+  const { limit, windowMs } = chatLimit(chatKey);
+  const [{ waitMs }] = await sql<{ waitMs: number }[]>`
+    select app_private.telegram_chat_wait_ms(${botIdOf(token)}, ${chatKey}, ${limit}::int, ${windowMs}::float8, ${messages}::int)
+      as wait_ms`;
+  return waitMs;
+}
+
+const botIdOf = (token: string) => token.includes(":") ? token.slice(0, token.indexOf(":")) : "bot";
+
 /** The budget of this process alone. */
 export function processBudget(): SendBudget {
   const botGate = new RateGate(BOT_LIMIT, BOT_WINDOW_MS, { evenly: true });
@@ -98,7 +113,7 @@ export function databaseBudget(
   token: string,
   log?: (message: string, fields?: Record<string, unknown>) => void,
 ): DatabaseBudget {
-  const botId = token.includes(":") ? token.slice(0, token.indexOf(":")) : "bot";
+  const botId = botIdOf(token);
   let fallback: SendBudget | undefined;
   let warnedAt = 0;
   const reserve = async (chatKey: string | undefined) => {

@@ -131,6 +131,21 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION app_public.defer_publication(p_post_id bigint, p_wait_ms double precision)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/* why: the channel has no room in Telegram's budget for this post yet; its job comes back
+   when it has (one job per post: the key moves to the new one), holding no worker slot
+   meanwhile. Only an approved post, not yet being sent, is deferred. */
+begin
+  perform 1 from app_public.posts where id = p_post_id and status = 'approved';
+  if found then
+    perform app_private.queue_publication(p_post_id, now() + make_interval(secs => p_wait_ms / 1000));
+  end if;
+end;
+$function$;
+
 CREATE OR REPLACE FUNCTION app_public.post_delivery_info(p_post_id bigint)
  RETURNS app_public.post_delivery
  LANGUAGE sql

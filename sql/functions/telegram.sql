@@ -64,3 +64,22 @@ begin
   return greatest(0, extract(epoch from v_at - v_now) * 1000);
 end;
 $function$;
+
+CREATE OR REPLACE FUNCTION app_private.telegram_chat_wait_ms(p_bot_id text, p_chat_key text, p_chat_limit integer, p_chat_window_ms double precision, p_messages integer)
+ RETURNS double precision
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: a job that would wait for a chat's budget gives its worker slot back and comes back
+     when the chat has room, instead of sleeping in a slot other accounts need. Answers the
+     milliseconds until `p_chat_key` could take `p_messages` more messages by the rule of
+     reserve_telegram_send, without reserving anything (the job reserves when it sends). */
+  select greatest(0, extract(epoch from greatest(
+           clock_timestamp(),
+           max(s.send_at),
+           (array_agg(s.send_at order by s.send_at desc))[greatest(1, p_chat_limit - p_messages + 1)]
+             + make_interval(secs => p_chat_window_ms / 1000)) - clock_timestamp()) * 1000)
+  from app_private.telegram_sends s
+  where s.bot_id = p_bot_id and s.chat_key = p_chat_key
+    and s.send_at > clock_timestamp() - make_interval(secs => p_chat_window_ms / 1000)
+$function$;
