@@ -100,20 +100,20 @@ test("AI unavailable: the slot's post goes to the approver with its draft as it 
 }, 60_000);
 
 test.each([
-  {
-    whose: "the account's own",
+  [
+    "the account's own",
     // over its own 300,000, under the service's 5,000,000
-    spend: (userId: number) => stack.sql`select app_public.record_ai_tokens(${userId}, 400000)`,
-    reason: "The daily AI budget of this account is spent. It renews at midnight UTC.",
-  },
-  {
-    whose: "every account's together",
+    (userId: number) => stack.sql`select app_public.record_ai_tokens(${userId}, 400000)`,
+    "The daily AI budget of this account is spent. It renews at midnight UTC.",
+  ],
+  [
+    "every account's together",
     // other accounts spent the service's day; this one has used nothing
-    spend: () => stack.sql`insert into app_private.ai_tokens_total (day, tokens) values (app_private.utc_today(), 5000000)
+    () => stack.sql`insert into app_private.ai_tokens_total (day, tokens) values (app_private.utc_today(), 5000000)
       on conflict (day) do update set tokens = app_private.ai_tokens_total.tokens + 5000000`,
-    reason: "The AI has reached this service's daily limit for all accounts. It renews at midnight UTC.",
-  },
-])("when $whose AI day is spent: the slot's post is not written (no AI call), goes to approval as it is, and says why", async ({ spend, reason }) => {
+    "The AI has reached this service's daily limit for all accounts. It renews at midnight UTC.",
+  ],
+] as const)("when %s AI day is spent: the slot's post is not written (no AI call), goes to approval as it is, and says why", async (_, spend, reason) => {
   const p = await projectWithChannel(stack, { drafts: ["Spent budget"] });
   const [owner] = await stack.sql`select user_id from app_public.projects where id = ${p.project.id}`;
   await spend(owner.userId);
