@@ -43,7 +43,7 @@ test("an account with five projects' generation jobs holds one AI slot; another 
     const who = request.messages.at(-1)?.content.startsWith('Write a Telegram post titled "Hog') ? "hog" : "other";
     inFlight[who] += 1;
     hogMostAtOnce = Math.max(hogMostAtOnce, inFlight.hog);
-    await new Promise((r) => setTimeout(r, 400));
+    await new Promise((r) => setTimeout(r, 600));
     inFlight[who] -= 1;
     served.push({ who, at: Date.now() });
     return `Written for ${who}`;
@@ -63,7 +63,7 @@ test("an account with five projects' generation jobs holds one AI slot; another 
   const fairJob = (await stack.call("POST", `${fair.base}/drafts/generate-content`, { draftIds: fair.draftIds, postLength: 300 },
     bystander.cookie)).json;
   await expect.poll(() => jobStatus(bystander.cookie, fair.base, fairJob.jobId), { timeout: 5_000 }).toBe("completed");
-  // served long before the attacker's 15 drafts (6 s one at a time): most of its jobs have not even started
+  // served long before the attacker's 15 drafts (9 s one at a time): most of its jobs have not even started
   const notStarted = (await Promise.all(hogJobs.map((j) => jobStatus(attacker.cookie, j.base, j.jobId))))
     .filter((status) => status === "pending");
   expect(notStarted.length).toBeGreaterThanOrEqual(2);
