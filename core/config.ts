@@ -23,6 +23,7 @@ export type Config = {
 export type Limits = {
   aiCallsPerMinute: number;
   aiDailyTokens: number;
+  aiDailyTokensTotal: number;
   signInRequestsPerIp: number;
   signInChecksPerIp: number;
   projectsPerAccount: number;
@@ -35,6 +36,9 @@ export type Limits = {
 export const LIMIT_VARIABLES: Record<keyof Limits, { variable: string; fallback: number }> = {
   aiCallsPerMinute: { variable: "AI_CALLS_PER_MINUTE", fallback: 20 },
   aiDailyTokens: { variable: "AI_DAILY_TOKENS", fallback: 300_000 },
+  // every account together: ~16 accounts' whole days, a few dollars at gpt-4o-mini's prices,
+  // so a farm of free sign-ups costs the operator a bounded amount a day (README "Limits")
+  aiDailyTokensTotal: { variable: "AI_DAILY_TOKENS_TOTAL", fallback: 5_000_000 },
   signInRequestsPerIp: { variable: "SIGN_IN_REQUESTS_PER_IP", fallback: 60 },
   signInChecksPerIp: { variable: "SIGN_IN_CHECKS_PER_IP", fallback: 120 },
   projectsPerAccount: { variable: "PROJECTS_PER_ACCOUNT", fallback: 50 },

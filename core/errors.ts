@@ -55,7 +55,7 @@ export const SQL_ERRORS: Record<string, ErrorCode> = {
   FORBD: "forbidden", // an admin-only function called by a non-admin
   INVAL: "invalid", // a rule on the input that only the database can check
   RATEL: "rateLimited", // too many requests of a kind; a numeric detail is sent as Retry-After
-  AILIM: "ai.rateLimited", // AI calls per minute or tokens per day; the detail is sent as Retry-After
+  AILIM: "ai.rateLimited", // AI calls per minute, tokens per day (the account's or the service's); the detail is sent as Retry-After
   QUOTA: "quotaReached", // an account's or project's quota is full
   GJRUN: "drafts.generationRunning", // the detail is the running job's id, answered as jobId
   DRSCH: "drafts.cannotDeleteScheduled",

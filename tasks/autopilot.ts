@@ -9,8 +9,7 @@ import { type Ai, AI_NOT_CONFIGURED } from "../core/ai/client.ts";
 import type { ProjectVoice } from "../core/ai/prompts.ts";
 import type { Limits } from "../core/config.ts";
 import type { Sql } from "../core/db.ts";
-import { DAILY_BUDGET_SPENT } from "./drafts__generate_content.ts";
-import { type WrittenPost, writePost } from "./write_post.ts";
+import { spentAiBudget, type WrittenPost, writePost } from "./write_post.ts";
 
 /** The note an autopilot post carries when it goes to approval without AI text. */
 export const noAiNote = (reason: string) => `The AI could not write this post (${reason}); it keeps its draft as it is`;
@@ -30,7 +29,7 @@ export const fillAllPlans = (sql: Sql): Task => async () => {
 
 const ContentPayload = v.object({ postId: v.number(), postLength: v.number() });
 
-export function writeAutopilotPost(sql: Sql, ai: Ai | undefined, limits: Pick<Limits, "aiDailyTokens">): Task {
+export function writeAutopilotPost(sql: Sql, ai: Ai | undefined, limits: Pick<Limits, "aiDailyTokens" | "aiDailyTokensTotal">): Task {
   return async (payload, helpers) => {
     const parsed = v.safeParse(ContentPayload, payload);
     if (!parsed.success) return helpers.logger.error("posts__autopilot_content: malformed payload, dropped");
@@ -39,10 +38,9 @@ export function writeAutopilotPost(sql: Sql, ai: Ai | undefined, limits: Pick<Li
       select * from app_public.autopilot_post_to_write(${postId})`;
     if (!post) return; // written, edited or removed meanwhile: nothing to do
     let written: WrittenPost = { text: null, entities: [], error: null, tokens: 0 };
-    const [budget] = await sql<{ spent: boolean }[]>`select app_public.ai_budget_spent(${post.userId}, ${limits.aiDailyTokens}) as spent`;
     if (!ai) written.error = AI_NOT_CONFIGURED;
-    else if (budget.spent) written.error = DAILY_BUDGET_SPENT;
-    else {
+    else written.error = await spentAiBudget(sql, post.userId, limits);
+    if (ai && written.error === null) {
       // shutting down rethrows: the job runs again on restart
       written = await writePost(ai, post, post.title, postLength, helpers, `autopilot post ${postId}`);
       if (written.tokens > 0) await sql`select app_public.record_ai_tokens(${post.userId}, ${written.tokens})`;

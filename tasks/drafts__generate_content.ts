@@ -5,24 +5,22 @@
  * never generated twice. A draft the AI fails on is recorded as failed and the job goes
  * on; the job is completed if any draft got content, failed if none did.
  *
- * Every draft's tokens count against the project owner's day (AI_DAILY_TOKENS); once it is
- * spent, the drafts still to do are recorded as failed with that reason, unasked.
+ * Every draft's tokens count against the project owner's day (AI_DAILY_TOKENS) and the
+ * service's (AI_DAILY_TOKENS_TOTAL); once either is spent, the drafts still to do are
+ * recorded as failed with that reason, unasked. The job runs in its owner's AI queue
+ * (app_private.ai_queue), one of the account's AI jobs at a time.
  */
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
-import { errorMessage } from "../api/contract/error_codes.ts";
 import { AI_NOT_CONFIGURED, type Ai } from "../core/ai/client.ts";
 import type { Limits } from "../core/config.ts";
 import type { Sql } from "../core/db.ts";
 import type { ProjectVoice } from "../core/ai/prompts.ts";
-import { writePost } from "./write_post.ts";
+import { spentAiBudget, writePost } from "./write_post.ts";
 
 const Payload = v.object({ jobId: v.number() });
 
-/** The words begin_ai_call uses for a spent day (the interface says them by their code). */
-export const DAILY_BUDGET_SPENT = errorMessage("ai.dailyBudgetSpent");
-
-export function generateContent(sql: Sql, ai: Ai | undefined, limits: Pick<Limits, "aiDailyTokens">): Task {
+export function generateContent(sql: Sql, ai: Ai | undefined, limits: Pick<Limits, "aiDailyTokens" | "aiDailyTokensTotal">): Task {
   return async (payload, helpers) => {
     const parsed = v.safeParse(Payload, payload);
     if (!parsed.success) return helpers.logger.error("drafts__generate_content: malformed payload, dropped");
@@ -38,10 +36,9 @@ export function generateContent(sql: Sql, ai: Ai | undefined, limits: Pick<Limit
         select user_id, name, description, sources, writing_style, language from app_public.projects where id = ${todo[0].projectId}`;
       const voice: ProjectVoice = project;
       for (const draft of todo) {
-        const [budget] = await sql<{ spent: boolean }[]>`
-          select app_public.ai_budget_spent(${project.userId}, ${limits.aiDailyTokens}) as spent`;
-        if (budget.spent) {
-          await sql`select app_public.record_draft_generation(${jobId}, ${draft.draftId}, ${null}, ${DAILY_BUDGET_SPENT})`;
+        const spent = await spentAiBudget(sql, project.userId, limits);
+        if (spent) {
+          await sql`select app_public.record_draft_generation(${jobId}, ${draft.draftId}, ${null}, ${spent})`;
           continue;
         }
         // shutting down rethrows: the drafts still to do resume on restart

@@ -5,7 +5,10 @@
  * Two runners share the process: AI jobs (slow, many provider calls each) run in their
  * own with a small concurrency, so sign-in mail, approval previews and publishing never
  * wait behind them for a free slot (graphile-worker hands a runner only the jobs of the
- * tasks it knows).
+ * tasks it knows). Within the AI runner each account's jobs are one named queue
+ * (app_private.ai_queue), so an account holds at most one AI slot, however many projects
+ * and jobs it has, and another account's job starts in the next slot that frees. A job
+ * queued without a queue name (before queues were per account) still runs here.
  *
  * Liveness: every few seconds the process writes a heartbeat for its graphile-worker ids
  * and recovers what dead workers left behind (their locked jobs, their posts in
@@ -42,7 +45,7 @@ export const HEARTBEAT_INTERVAL_MS = 2_000;
 export const DEAD_WORKER_AFTER = "10 seconds";
 /** Slots for everything but AI jobs: mail, previews, publishing, cleanup. */
 export const CONCURRENCY = 10;
-/** Slots for AI jobs; each holds a provider call for seconds to minutes. */
+/** Slots for AI jobs; each holds a provider call for seconds to minutes, at most one per account. */
 export const AI_CONCURRENCY = 2;
 
 /**

@@ -4,13 +4,19 @@
  * generation and autopilot. A failure is answered as its message (the caller records it);
  * a shutdown rethrows, so the job runs again on restart. `tokens` is what the call used,
  * for the caller to count against the owner's day.
+ *
+ * Before each post a job asks spentAiBudget: once the owner's day or the service's day
+ * (every account together) is spent, the post is not written and the reason is recorded.
  */
 import type { JobHelpers } from "graphile-worker";
 import type { MessageEntity } from "../api/contract/entities.ts";
+import { type ErrorCode, errorMessage } from "../api/contract/error_codes.ts";
 import { POST_CONTENT_MAX } from "../api/contract/limits.ts";
 import { type Ai, aiError } from "../core/ai/client.ts";
 import { formattedPost } from "../core/ai/markdown.ts";
 import { postPrompt, type ProjectVoice, tokensFor } from "../core/ai/prompts.ts";
+import type { Limits } from "../core/config.ts";
+import type { Sql } from "../core/db.ts";
 import { causeOf } from "../core/errors.ts";
 
 export type WrittenPost = { text: string | null; entities: MessageEntity[]; error: string | null; tokens: number };
@@ -39,4 +45,11 @@ export async function writePost(
     if (cause) helpers.logger.warn(`${label}: ${failure.message}`, { code: failure.code, cause });
     return { text: null, entities: [], error: failure.message, tokens };
   }
+}
+
+/** The words of the AI day that is spent (the account's or the service's), or null while both last. */
+export async function spentAiBudget(sql: Sql, userId: number, limits: Pick<Limits, "aiDailyTokens" | "aiDailyTokensTotal">) {
+  const [{ code }] = await sql<{ code: ErrorCode | null }[]>`
+    select app_public.spent_ai_budget(${userId}, ${limits.aiDailyTokens}, ${limits.aiDailyTokensTotal}) as code`;
+  return code === null ? null : errorMessage(code);
 }

@@ -283,6 +283,10 @@ export const ERROR_CODES = {
   },
   "ai.rateLimited": { status: 429, message: "Too many AI requests from this account. Please wait a minute and try again." },
   "ai.dailyBudgetSpent": { status: 429, message: "The daily AI budget of this account is spent. It renews at midnight UTC." },
+  "ai.globalDailyLimit": {
+    status: 429,
+    message: "The AI has reached this service's daily limit for all accounts. It renews at midnight UTC.",
+  },
   "ai.aborted": { status: 499, message: "The request was cancelled." },
   "ai.timeout": { status: 504, message: "The AI took too long to answer. Please try again." },
   "ai.unreachable": { status: 502, message: "The AI server cannot be reached right now. Please try again later." },

@@ -3,8 +3,8 @@
  * assistant chat (plain and streamed). Prompts are in core/ai/prompts.ts.
  *
  * The operator pays for every token, so each request counts one call against the account
- * (app_public.begin_ai_call: calls per minute, tokens per UTC day; 429 over either) and every
- * provider call's tokens are recorded. The chat's context is the stored conversation, never
+ * (app_public.begin_ai_call: calls per minute, tokens per UTC day, and the tokens of every
+ * account together that day; 429 over any) and every provider call's tokens are recorded. The chat's context is the stored conversation, never
  * what a client sends, and the whole prompt is capped. A browser that goes away aborts the
  * provider call.
  */
@@ -101,15 +101,16 @@ const HistoryQuery = v.object({
 });
 
 export function aiRoutes({ sql, ai, log, config }: ApiDeps) {
-  const { aiCallsPerMinute, aiDailyTokens } = config.limits;
+  const { aiCallsPerMinute, aiDailyTokens, aiDailyTokensTotal } = config.limits;
   /**
-   * The AI for this request: counted as one call of the account (429 over its limits),
+   * The AI for this request: counted as one call of the account (429 over its limits or
+   * the service's day),
    * every provider call's tokens recorded against it, aborted when the browser goes away.
    */
   async function accountAi(c: Context<AppEnv>): Promise<Ai> {
     const model = requireAi(ai);
     const userId = currentUser(c).id;
-    await sql`select app_public.begin_ai_call(${userId}, ${aiCallsPerMinute}, ${aiDailyTokens})`;
+    await sql`select app_public.begin_ai_call(${userId}, ${aiCallsPerMinute}, ${aiDailyTokens}, ${aiDailyTokensTotal})`;
     const signal = c.req.raw.signal;
     const onUsage = (tokens: number) =>
       void sql`select app_public.record_ai_tokens(${userId}, ${tokens})`.catch((err) =>

@@ -9,6 +9,28 @@ CREATE OR REPLACE FUNCTION app_private.utc_today()
  STABLE
 AS $function$ select (now() at time zone 'UTC')::date $function$;
 
+CREATE OR REPLACE FUNCTION app_private.ai_queue(p_user_id bigint)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  /*
+   * why: every AI job of an account (its drafts' generation, its autopilot writing) runs in
+   * this one graphile-worker queue, so an account holds at most one of the worker's AI slots
+   * however many projects it has, and another account's job takes the next free slot
+   */
+  select 'ai:user:' || p_user_id
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.seconds_to_next_utc_day()
+ RETURNS integer
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: a spent day of AI tokens renews at midnight UTC; this is the Retry-After until then */
+  select greatest(1, ceil(extract(epoch from (app_private.utc_today() + 1)::timestamp at time zone 'UTC' - now())))::int
+$function$;
+
 CREATE OR REPLACE FUNCTION app_public.add_chat_message(p_user_id bigint, p_project_id bigint, p_role text, p_content text)
  RETURNS app_public.chat_messages
  LANGUAGE plpgsql
@@ -25,39 +47,32 @@ begin
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.ai_budget_spent(p_user_id bigint, p_daily_tokens bigint)
- RETURNS boolean
- LANGUAGE sql
- STABLE
-AS $function$
-  /* why: a content-generation job stops writing drafts once its owner's day is spent */
-  select p_daily_tokens is not null and coalesce((
-    select tokens from app_private.ai_tokens where user_id = p_user_id and day = app_private.utc_today()), 0) >= p_daily_tokens
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.begin_ai_call(p_user_id bigint, p_calls_per_minute integer, p_daily_tokens bigint)
+CREATE OR REPLACE FUNCTION app_public.begin_ai_call(p_user_id bigint, p_calls_per_minute integer, p_daily_tokens bigint, p_total_daily_tokens bigint)
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
 /*
  * why: every AI request of an account (titles, posts, chat, a content-generation job)
- * counts one call here before the provider is asked. Over the account's calls in the last
- * minute, or once its tokens of the UTC day are spent, it is refused (AILIM; the hint is
- * the API's code, the detail the seconds to wait). One account's use never counts against
- * another's. Calls of one account are counted one at a time, so concurrent requests
- * cannot slip past the limit together.
+ * counts one call here before the provider is asked. Once the account's tokens of the UTC
+ * day are spent, or every account's together (spent_ai_budget), or over the account's calls
+ * in the last minute, it is refused (AILIM; the hint is the API's code, the detail the
+ * seconds to wait). One account's calls never count against another's per-account limits.
+ * Calls of one account are counted one at a time, so concurrent requests cannot slip past
+ * the limit together.
  */
 declare
-  v_spent bigint;
+  v_spent text;
   v_calls int;
   v_oldest timestamptz;
 begin
   perform pg_advisory_xact_lock(hashtextextended('ai_calls:' || p_user_id, 0));
-  select tokens into v_spent from app_private.ai_tokens where user_id = p_user_id and day = app_private.utc_today();
-  if p_daily_tokens is not null and coalesce(v_spent, 0) >= p_daily_tokens then
+  v_spent := app_public.spent_ai_budget(p_user_id, p_daily_tokens, p_total_daily_tokens);
+  if v_spent = 'ai.dailyBudgetSpent' then
     raise exception 'The daily AI budget of this account is spent. It renews at midnight UTC.'
-      using errcode = 'AILIM', hint = 'ai.dailyBudgetSpent',
-      detail = greatest(1, ceil(extract(epoch from (app_private.utc_today() + 1)::timestamp at time zone 'UTC' - now())))::int::text;
+      using errcode = 'AILIM', hint = 'ai.dailyBudgetSpent', detail = app_private.seconds_to_next_utc_day()::text;
+  elsif v_spent = 'ai.globalDailyLimit' then
+    raise exception 'The AI has reached this service''s daily limit for all accounts. It renews at midnight UTC.'
+      using errcode = 'AILIM', hint = 'ai.globalDailyLimit', detail = app_private.seconds_to_next_utc_day()::text;
   end if;
   delete from app_private.ai_calls where user_id = p_user_id and called_at <= now() - interval '1 minute';
   select count(*), min(called_at) into v_calls, v_oldest from app_private.ai_calls where user_id = p_user_id;
@@ -134,7 +149,9 @@ begin
           jsonb_build_object('progress', jsonb_build_object('completed', 0, 'total', cardinality(v_ids)),
                              'drafts', '{}'::jsonb))
   returning * into v_job;
-  perform graphile_worker.add_job('drafts__generate_content', json_build_object('jobId', v_job.id), max_attempts := 3);
+  -- in the account's AI queue: its jobs run one at a time, beside other accounts' jobs
+  perform graphile_worker.add_job('drafts__generate_content', json_build_object('jobId', v_job.id),
+    queue_name := app_private.ai_queue(p_user_id), max_attempts := 3);
   return v_job;
 end;
 $function$;
@@ -203,10 +220,16 @@ CREATE OR REPLACE FUNCTION app_public.record_ai_tokens(p_user_id bigint, p_token
  RETURNS void
  LANGUAGE sql
 AS $function$
-  /* why: the tokens a provider call cost (as the provider reported them) count against the account's day */
+  /*
+   * why: the tokens a provider call cost (as the provider reported them) count against the
+   * account's day and the service's day (kept apart, so deleting an account gives nothing back)
+   */
   insert into app_private.ai_tokens (user_id, day, tokens)
   values (p_user_id, app_private.utc_today(), greatest(p_tokens, 0))
-  on conflict (user_id, day) do update set tokens = app_private.ai_tokens.tokens + excluded.tokens
+  on conflict (user_id, day) do update set tokens = app_private.ai_tokens.tokens + excluded.tokens;
+  insert into app_private.ai_tokens_total (day, tokens)
+  values (app_private.utc_today(), greatest(p_tokens, 0))
+  on conflict (day) do update set tokens = app_private.ai_tokens_total.tokens + excluded.tokens;
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.record_draft_generation(p_job_id bigint, p_draft_id bigint, p_content text, p_error text, p_entities jsonb DEFAULT '[]'::jsonb)
@@ -231,6 +254,28 @@ begin
       '{progress,completed}', to_jsonb(coalesce((result #>> '{progress,completed}')::int, 0) + 1))
   where id = p_job_id;
 end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.spent_ai_budget(p_user_id bigint, p_daily_tokens bigint, p_total_daily_tokens bigint)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /*
+   * why: the one rule of the AI's day, asked before every provider call (by begin_ai_call,
+   * and by the AI jobs before each post they write): the code of the budget that is spent,
+   * the account's own (ai.dailyBudgetSpent) or every account's together
+   * (ai.globalDailyLimit, which free sign-ups cannot multiply), or null while both last.
+   * Calls already running may pass a budget by their own tokens; none starts after.
+   */
+  select case
+    when p_daily_tokens is not null and coalesce((
+      select tokens from app_private.ai_tokens where user_id = p_user_id and day = app_private.utc_today()), 0) >= p_daily_tokens
+      then 'ai.dailyBudgetSpent'
+    when p_total_daily_tokens is not null and coalesce((
+      select tokens from app_private.ai_tokens_total where day = app_private.utc_today()), 0) >= p_total_daily_tokens
+      then 'ai.globalDailyLimit'
+  end
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.start_generation_job(p_job_id bigint)

@@ -161,11 +161,11 @@ begin
     returning * into v_post;
     insert into app_private.plan_fills (plan_id, slot_at, post_id) values (v_slot.plan_id, v_slot.at, v_post.id);
     if v_post.awaiting_text then
-      -- one account's AI writing runs one post at a time (its own named queue), so a plan of
-      -- 50 empty slots holds one of the worker's AI slots, never all of them
+      -- one account's AI work runs one job at a time (its own named queue, shared with its
+      -- drafts' generation), so a plan of 50 empty slots holds one of the worker's AI slots
       perform graphile_worker.add_job('posts__autopilot_content',
         json_build_object('postId', v_post.id, 'postLength', v_slot.post_length),
-        queue_name := 'autopilot-ai:user:' || (select user_id from app_public.projects where id = p_project_id),
+        queue_name := app_private.ai_queue((select user_id from app_public.projects where id = p_project_id)),
         job_key := app_private.post_job_key(v_post.id, 'content'), max_attempts := 5);
     else
       perform app_private.queue_approval(v_post);

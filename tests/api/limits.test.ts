@@ -5,9 +5,11 @@
  * the sessions' absolute lifetime and a scheduling race.
  */
 import { afterEach, describe, expect, test } from "vitest";
-import { DAILY_BUDGET_SPENT } from "../../tasks/drafts__generate_content.ts";
+import { errorMessage } from "../../api/contract/error_codes.ts";
 import { makePng, uploadedImage } from "../helpers/images.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
+
+const DAILY_BUDGET_SPENT = errorMessage("ai.dailyBudgetSpent");
 
 const stacks: Stack[] = [];
 async function stackWith(options: Parameters<typeof startStack>[0]) {
@@ -105,8 +107,11 @@ describe("AI tokens per day, per account", () => {
     expect((await stack.call("POST", `${bob.base}/chat`, { message: "Mine" }, bob.cookie)).status).toBe(200);
   });
 
-  test("a generation job stops asking once its owner's day is spent: the rest fail with the reason", async () => {
-    const stack = await stackWith({ openai: true, env: { AI_DAILY_TOKENS: "60" } });
+  test.each([
+    ["its owner's day", "AI_DAILY_TOKENS", "ai.dailyBudgetSpent"],
+    ["the service's day", "AI_DAILY_TOKENS_TOTAL", "ai.globalDailyLimit"],
+  ] as const)("a generation job stops asking once %s is spent: the rest fail with the reason", async (_, variable, code) => {
+    const stack = await stackWith({ openai: true, env: { [variable]: "60" } });
     const alice = await accountWithProject(stack);
     stack.openai!.reply(() => "y".repeat(200)); // 60 tokens: the first draft spends the day
     const drafts = (await stack.call("POST", `${alice.base}/drafts/bulk`, { titles: ["A", "B", "C"] }, alice.cookie)).json;
@@ -115,8 +120,56 @@ describe("AI tokens per day, per account", () => {
       .toBe("completed");
     const done = (await stack.call("GET", `${alice.base}/jobs/${job.jobId}`, undefined, alice.cookie)).json;
     expect(done.result.failed).toHaveLength(2);
-    expect(done.result.failed[0].error).toBe(DAILY_BUDGET_SPENT);
+    expect(done.result.failed[0].error).toBe(errorMessage(code));
     expect(stack.openai!.journal).toHaveLength(1);
+  });
+});
+
+describe("AI tokens per day, every account together", () => {
+  test("two accounts spend the service's day between them: every AI call of anyone, a new sign-up too, is 429 ai.globalDailyLimit and changes nothing", async () => {
+    const stack = await stackWith({ openai: true, env: { AI_DAILY_TOKENS_TOTAL: "100" } });
+    const alice = await accountWithProject(stack);
+    const bob = await accountWithProject(stack);
+    stack.openai!.reply(() => "x".repeat(160)); // 50 tokens a call: each account alone stays far below its own 300,000
+    expect((await stack.call("POST", `${alice.base}/chat`, { message: "One" }, alice.cookie)).status).toBe(200);
+    expect((await stack.call("POST", `${bob.base}/chat`, { message: "Two" }, bob.cookie)).status).toBe(200);
+    await expect.poll(async () =>
+      Number((await stack.sql`select tokens from app_private.ai_tokens_total where day = app_private.utc_today()`)[0]?.tokens), { timeout: 3_000 })
+      .toBe(100);
+
+    // a fresh sign-up gets no fresh budget
+    const carol = await accountWithProject(stack);
+    const [draft] = (await stack.call("POST", `${carol.base}/drafts/bulk`, { titles: ["Untouched"] }, carol.cookie)).json;
+    const before = {
+      asked: stack.openai!.journal.length,
+      drafts: await stack.sql`select id, content, entities from app_public.drafts order by id`,
+      jobs: await stack.sql`select id from app_public.generation_jobs`,
+      chat: await stack.sql`select id from app_public.chat_messages`,
+    };
+    const now = new Date();
+    const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+    const calls: [typeof alice, string, unknown][] = [
+      [alice, "/generate-title", {}],
+      [bob, "/generate-post", { title: "A bridge opens", postLength: 300 }],
+      [carol, "/generate-multiple-titles", { count: 2 }],
+      [carol, "/chat", { message: "Hello" }],
+      [bob, "/chat/stream", { message: "Hello again" }],
+      [carol, "/drafts/generate-content", { draftIds: [draft.id], postLength: 300 }],
+    ];
+    for (const [who, path, body] of calls) {
+      const refused = await stack.call("POST", `${who.base}${path}`, body, who.cookie);
+      expect(refused.status, path).toBe(429);
+      expect(refused.json, path).toEqual({
+        code: "ai.globalDailyLimit",
+        message: "The AI has reached this service's daily limit for all accounts. It renews at midnight UTC.",
+      });
+      expect(Math.abs(Number(refused.headers.get("retry-after")) - (midnight - Date.now()) / 1000), path).toBeLessThan(5);
+    }
+    // nothing was asked of the provider and nothing changed: no draft, no job, no chat message
+    expect(stack.openai!.journal.length).toBe(before.asked);
+    expect(await stack.sql`select id, content, entities from app_public.drafts order by id`).toEqual(before.drafts);
+    expect(await stack.sql`select id from app_public.generation_jobs`).toEqual(before.jobs);
+    expect(await stack.sql`select id from app_public.chat_messages`).toEqual(before.chat);
   });
 });
 

@@ -20,9 +20,11 @@ test("20 slow generation jobs: a sign-in mail still arrives within 5 s and a due
   const telegram = stack.telegram!;
   // the channel's project first, so its own setup does not wait on anything
   const p = await projectWithChannel(stack, { drafts: ["On time"] });
-  const { cookie } = await stack.signIn(uniqueEmail("busy"));
+  // two busy accounts: each account's AI jobs are one queue, so it takes two to fill both AI slots
+  const busy = [await stack.signIn(uniqueEmail("busy")), await stack.signIn(uniqueEmail("busy"))];
   stack.openai!.setDelay(5_000);
   for (let i = 0; i < 20; i++) {
+    const { cookie } = busy[i % 2];
     const project = (await stack.call("POST", "/api/projects", { name: `Busy ${i}`, adminHandle: "busy_admin" }, cookie)).json;
     const drafts = (await stack.call("POST", `/api/projects/${project.id}/drafts/bulk`, { titles: ["A", "B", "C"] }, cookie)).json;
     const job = await stack.call("POST", `/api/projects/${project.id}/drafts/generate-content`, { draftIds: drafts.map((d: { id: number }) => d.id) }, cookie);

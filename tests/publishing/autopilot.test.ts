@@ -99,17 +99,36 @@ test("AI unavailable: the slot's post goes to the approver with its draft as it 
   stack.openai!.reset();
 }, 60_000);
 
-test("an account whose AI day is spent: its slot's post is not written (no AI call), goes to approval as it is, and says why", async () => {
+test.each([
+  [
+    "the account's own",
+    // over its own 300,000, under the service's 5,000,000
+    (userId: number) => stack.sql`select app_public.record_ai_tokens(${userId}, 400000)`,
+    "The daily AI budget of this account is spent. It renews at midnight UTC.",
+  ],
+  [
+    "every account's together",
+    // other accounts spent the service's day; this one has used nothing
+    () => stack.sql`insert into app_private.ai_tokens_total (day, tokens) values (app_private.utc_today(), 5000000)
+      on conflict (day) do update set tokens = app_private.ai_tokens_total.tokens + 5000000`,
+    "The AI has reached this service's daily limit for all accounts. It renews at midnight UTC.",
+  ],
+] as const)("when %s AI day is spent: the slot's post is not written (no AI call), goes to approval as it is, and says why", async (_, spend, reason) => {
   const p = await projectWithChannel(stack, { drafts: ["Spent budget"] });
   const [owner] = await stack.sql`select user_id from app_public.projects where id = ${p.project.id}`;
-  await stack.sql`select app_public.record_ai_tokens(${owner.userId}, 10000000)`;
-  const calls = stack.openai!.journal.length;
-  const slot = slotAhead(3 * 3600_000);
-  const created = await stack.call("POST", `${p.base}/content-plans`, {
-    dayOfWeek: slot.dayOfWeek, time: slot.time, timezone: "Europe/Moscow", postLength: 300,
-  }, p.cookie);
-  const post = await planPost(p, created.json.id, (x) => !x.awaitingText);
-  expect(post.content).toBe("");
-  expect(post.lastError).toBe("The AI could not write this post (The daily AI budget of this account is spent. It renews at midnight UTC.); it keeps its draft as it is");
-  expect(stack.openai!.journal.length).toBe(calls);
+  await spend(owner.userId);
+  try {
+    const calls = stack.openai!.journal.length;
+    const slot = slotAhead(3 * 3600_000);
+    const created = await stack.call("POST", `${p.base}/content-plans`, {
+      dayOfWeek: slot.dayOfWeek, time: slot.time, timezone: "Europe/Moscow", postLength: 300,
+    }, p.cookie);
+    const post = await planPost(p, created.json.id, (x) => !x.awaitingText);
+    expect(post.content).toBe("");
+    expect(post.lastError).toBe(`The AI could not write this post (${reason}); it keeps its draft as it is`);
+    expect(stack.openai!.journal.length).toBe(calls);
+  } finally {
+    // the service's day is shared by the tests after this one
+    await stack.sql`update app_private.ai_tokens_total set tokens = 0 where day = app_private.utc_today()`;
+  }
 }, 60_000);

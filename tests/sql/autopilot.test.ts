@@ -154,7 +154,7 @@ describe("the queue", () => {
       // the account's AI writing is one queue: its posts are written one at a time
       const [queue] = await tx`select q.queue_name from graphile_worker._private_jobs j
         join graphile_worker._private_job_queues q on q.id = j.job_queue_id where j.key = ${`post:${post.id}:content`}`;
-      expect(queue.queue_name).toBe(`autopilot-ai:user:${userId}`);
+      expect(queue.queue_name).toBe(`ai:user:${userId}`);
       const [writing] = await tx`select * from app_public.autopilot_post_to_write(${post.id})`;
       expect(writing.title).toBe("Empty");
       // the AI was unavailable: the post goes to approval as it is, with the reason
