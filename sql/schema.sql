@@ -18,6 +18,13 @@ create table app_private.ai_tokens (
   constraint ai_tokens_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE CASCADE
 );
 
+create table app_private.ai_tokens_total (
+  day date not null,
+  tokens bigint default 0 not null,
+  constraint ai_tokens_total_pkey PRIMARY KEY (day),
+  constraint ai_tokens_total_tokens_check CHECK ((tokens >= 0))
+);
+
 create table app_private.notifications_sent (
   project_id bigint not null,
   kind text not null,

@@ -3,12 +3,6 @@
 --   npx deno run -A scripts/migrations.ts commit "what it does"
 -- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
-CREATE OR REPLACE FUNCTION app_private.utc_today()
- RETURNS date
- LANGUAGE sql
- STABLE
-AS $function$ select (now() at time zone 'UTC')::date $function$;
-
 CREATE OR REPLACE FUNCTION app_private.ai_queue(p_user_id bigint)
  RETURNS text
  LANGUAGE sql
@@ -22,14 +16,11 @@ AS $function$
   select 'ai:user:' || p_user_id
 $function$;
 
-CREATE OR REPLACE FUNCTION app_private.seconds_to_next_utc_day()
- RETURNS integer
+CREATE OR REPLACE FUNCTION app_private.utc_today()
+ RETURNS date
  LANGUAGE sql
  STABLE
-AS $function$
-  /* why: a spent day of AI tokens renews at midnight UTC; this is the Retry-After until then */
-  select greatest(1, ceil(extract(epoch from (app_private.utc_today() + 1)::timestamp at time zone 'UTC' - now())))::int
-$function$;
+AS $function$ select (now() at time zone 'UTC')::date $function$;
 
 CREATE OR REPLACE FUNCTION app_public.add_chat_message(p_user_id bigint, p_project_id bigint, p_role text, p_content text)
  RETURNS app_public.chat_messages

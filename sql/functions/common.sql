@@ -11,6 +11,15 @@ AS $function$
   select p_zone = any (app_private.supported_timezones())
 $function$;
 
+CREATE OR REPLACE FUNCTION app_private.seconds_to_next_utc_day()
+ RETURNS integer
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: a spent day of AI tokens renews at midnight UTC; this is the Retry-After until then */
+  select greatest(1, ceil(extract(epoch from (app_private.utc_today() + 1)::timestamp at time zone 'UTC' - now())))::int
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.touch_updated_at()
  RETURNS trigger
  LANGUAGE plpgsql
