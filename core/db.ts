@@ -55,7 +55,7 @@ export function connect(
     connection: {
       application_name: "pressa",
       TimeZone: "UTC",
-      ...(statementTimeoutMs ? { statement_timeout: String(statementTimeoutMs) } : {}),
+      ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
     },
   }) as unknown as Sql;
 }
