@@ -6,6 +6,9 @@
 # When anyone but you can reach the container, set PUBLIC_URL to the https:// address users
 # open, and SMTP_URL. With a public PUBLIC_URL and no SMTP_URL the processes refuse to start;
 # left at its default (http://localhost:8000) sign-in codes are written to the log.
+# Put a reverse proxy in front of the API and publish port 8000 to it alone (compose.yaml
+# does, with Caddy); set TRUST_PROXY to the proxy's addresses (CIDRs) so the per-IP limits
+# count clients, not the proxy, and nobody else can choose their IP with X-Forwarded-For.
 
 FROM node:22-bookworm-slim AS build
 WORKDIR /app

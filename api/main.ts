@@ -24,7 +24,8 @@ refuseToStartOnProblems(config, log, "API");
  * hold a connection to themselves, so keep them short.
  */
 const POOL_SIZE = 5;
-const sql = connect(config.databaseUrl, { max: POOL_SIZE });
+// The API's pool alone: the worker's jobs and the migrations may rightly run longer.
+const sql = connect(config.databaseUrl, { max: POOL_SIZE, statementTimeoutMs: config.apiStatementTimeoutMs });
 const storage = await createStorage(config);
 const telegram = createTelegramApi(config.telegramBotToken, config.telegramApiRoot, {
   log: (message, fields) => log("warn", message, fields),

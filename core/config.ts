@@ -2,6 +2,8 @@
  * Configuration, read once from the environment (names as in DESIGN.md). Every process
  * (api, worker, bot) reads the same object so defaults live in one place.
  */
+import { type Cidr, parseCidr } from "./ip.ts";
+
 export type Config = {
   port: number;
   databaseUrl: string | undefined;
@@ -14,8 +16,13 @@ export type Config = {
   openai: { apiKey: string | undefined; baseUrl: string | undefined; model: string | undefined };
   adminEmails: Set<string>;
   gcsBucket: string | undefined;
-  /** Take the client IP from X-Forwarded-For (behind a reverse proxy); else the socket address. */
-  trustProxy: boolean;
+  /**
+   * The reverse proxies whose X-Forwarded-For is believed (TRUST_PROXY); none: the client IP
+   * is the socket's peer (api/client_ip.ts).
+   */
+  trustedProxies: Cidr[];
+  /** The API's statement_timeout in ms (0: none); a query past it answers 503 server.busy. */
+  apiStatementTimeoutMs: number;
   /** Per-account and per-client limits (README "Limits"). */
   limits: Limits;
 };
@@ -58,6 +65,40 @@ function readLimits(env: Record<string, string | undefined>): Limits {
   return limits;
 }
 
+/** The loopback ranges, for a proxy on the same host (TRUST_PROXY=loopback). */
+const LOOPBACK = ["127.0.0.0/8", "::1/128"];
+
+/**
+ * TRUST_PROXY: a comma list of the trusted proxies' CIDRs (or single addresses), IPv4 and
+ * IPv6, and `loopback`. Empty, `0`, `false`, `no`, `off`: none. The old yes-values (`1`,
+ * `true`, …) believed any peer, so whoever reached the port could pick their IP: they stop
+ * the start with a message, as does any entry that is not an address or range.
+ */
+export function readTrustedProxies(raw: string | undefined): Cidr[] {
+  const text = raw?.trim() ?? "";
+  if (/^(|0|false|no|off)$/i.test(text)) return [];
+  if (/^(1|true|yes|on)$/i.test(text)) {
+    throw new Error(
+      `TRUST_PROXY=${text} would believe X-Forwarded-For from anyone who reaches the port; set it to the CIDRs of ` +
+        "your reverse proxies instead, e.g. TRUST_PROXY=172.30.0.0/24 or TRUST_PROXY=loopback",
+    );
+  }
+  return text.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "").flatMap((entry) => {
+    const ranges = entry.toLowerCase() === "loopback" ? LOOPBACK : [entry];
+    return ranges.map((range) => {
+      const cidr = parseCidr(range);
+      if (!cidr) throw new Error(`TRUST_PROXY: "${entry}" is not an IP address or CIDR range (e.g. 10.0.0.0/8, fd00::/8, loopback)`);
+      return cidr;
+    });
+  });
+}
+
+function readTimeoutMs(raw: string | undefined): number {
+  const value = raw?.trim() ? Number(raw.trim()) : 5_000;
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`API_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds (0: none), got ${raw}`);
+  return value;
+}
+
 export function readConfig(env: Record<string, string | undefined> = Deno.env.toObject()): Config {
   const port = Number(env.PORT ?? 8000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
@@ -80,7 +121,8 @@ export function readConfig(env: Record<string, string | undefined> = Deno.env.to
       (env.ADMIN_EMAILS ?? "").split(",").map((e) => e.trim().toLowerCase()).filter((e) => e !== ""),
     ),
     gcsBucket: blank(env.GCS_BUCKET),
-    trustProxy: /^(1|true|yes|on)$/i.test(env.TRUST_PROXY?.trim() ?? ""),
+    trustedProxies: readTrustedProxies(env.TRUST_PROXY),
+    apiStatementTimeoutMs: readTimeoutMs(env.API_STATEMENT_TIMEOUT_MS),
     limits: readLimits(env),
   };
 }

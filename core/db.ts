@@ -20,10 +20,15 @@ export function isoTimestamp(text: string): string {
 /**
  * One pool per process. Column names arrive camelCased (created_at → createdAt) so rows
  * are already in the API's shape; int8 ids become numbers (they stay far below 2^53);
- * timestamptz values arrive as ISO strings (see isoTimestamp).
+ * timestamptz values arrive as ISO strings (see isoTimestamp). The API's pool has a
+ * statement_timeout (API_STATEMENT_TIMEOUT_MS): a query that runs, or waits on a lock,
+ * longer is cancelled and answered 503 server.busy, so no request holds a backend for long.
  */
-export function connect(url: string, options: { max?: number; onQuery?: (text: string) => void } = {}): Sql {
-  const { onQuery } = options;
+export function connect(
+  url: string,
+  options: { max?: number; onQuery?: (text: string) => void; statementTimeoutMs?: number } = {},
+): Sql {
+  const { onQuery, statementTimeoutMs } = options;
   return postgres(url, {
     max: options.max ?? 10,
     // tests count the round trips a request costs
@@ -45,6 +50,12 @@ export function connect(url: string, options: { max?: number; onQuery?: (text: s
       },
     },
     onnotice: () => {},
-    connection: { application_name: "pressa", TimeZone: "UTC" },
+    // statement_timeout goes in the startup message, so every connection of the pool has it
+    // from its first query (PostgreSQL cancels a statement past it with SQLSTATE 57014)
+    connection: {
+      application_name: "pressa",
+      TimeZone: "UTC",
+      ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
+    },
   }) as unknown as Sql;
 }

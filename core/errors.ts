@@ -75,6 +75,14 @@ export const SQL_ERRORS: Record<string, ErrorCode> = {
   "23503": "data.referenceMissing", // foreign_key_violation
 };
 
+/**
+ * query_canceled: in the API, a statement ran (or waited on a lock) past its statement_timeout.
+ * Nothing it began is kept (the statement, and a transaction around it, roll back), so the
+ * client may try again once the load has passed.
+ */
+const QUERY_CANCELED = "57014";
+const BUSY_RETRY_AFTER_SECONDS = 5;
+
 /** PostgreSQL's own errors have its words, not ours: they are answered with the catalogue's. */
 const OWN_SQLSTATE = /^[0-9]/;
 
@@ -103,6 +111,7 @@ export function toApiError(err: unknown): ApiError | undefined {
   const constraint = pg?.constraint_name ?? pg?.constraintName;
   if (constraint && constraint in CONSTRAINT_ERRORS) return new ApiError(CONSTRAINT_ERRORS[constraint]);
   const sqlState = pg?.code;
+  if (sqlState === QUERY_CANCELED) return new ApiError("server.busy", { retryAfter: BUSY_RETRY_AFTER_SECONDS, cause: err });
   if (typeof sqlState !== "string" || !(sqlState in SQL_ERRORS)) return undefined;
   if (OWN_SQLSTATE.test(sqlState)) return new ApiError(SQL_ERRORS[sqlState]);
   // The function names the precise code in the hint (drafts.notFound); its message is answered as it is.

@@ -29,6 +29,8 @@ import {
   PROJECT_SOURCES_MAX,
   PUBLISHED_PAGE_MAX,
   SERIES_ENDS_AFTER_MAX,
+  SERIES_HORIZON_DAYS,
+  SERIES_PER_PROJECT_MAX,
   SERIES_SKIPS_MAX,
   SIGN_IN_CODE_LENGTH,
   WRITING_STYLE_RANGES,
@@ -56,6 +58,8 @@ export const ERROR_CODES = {
   crossSite: { status: 403, message: "Cross-site requests are not allowed" },
   internal: { status: 500, message: "Something went wrong on our side. Please try again." },
   "health.databaseUnreachable": { status: 503, message: "The database is not reachable" },
+  // a query ran past the API's statement_timeout (API_STATEMENT_TIMEOUT_MS): cancelled, nothing changed
+  "server.busy": { status: 503, message: "The server is busy. Please try again in a few seconds." },
 
   // ── a SQL refusal without a precise code, and PostgreSQL's own errors (core/errors.ts) ──
   invalid: { status: 400, message: "The input breaks a rule of the product" },
@@ -257,6 +261,9 @@ export const ERROR_CODES = {
   "schedule.notAnOccurrence": { status: 400, message: "The series has no occurrence still to come at that time" },
   "schedule.skipAtInvalid": { status: 400, message: "at must be an ISO timestamp with a timezone, and skip true or false" },
   "schedule.tooManySkips": { status: 409, message: "A series can have at most {max} skipped dates", params: { max: SERIES_SKIPS_MAX } },
+  "schedule.skipBeyondHorizon": { status: 400, message: "Only dates within the next {days} days can be skipped", params: { days: SERIES_HORIZON_DAYS } },
+  "schedule.seriesStartsBeyondHorizon": { status: 400, message: "A series must start within the next {days} days", params: { days: SERIES_HORIZON_DAYS } },
+  "schedule.tooManySeries": { status: 409, message: "A project can have at most {max} recurring series", params: { max: SERIES_PER_PROJECT_MAX } },
   "schedule.notPlanned": { status: 400, message: "Only a post in status draft can be sent for approval" },
   "schedule.captionTooLong": { status: 400, message: "schedule.captionTooLong: {current}/{max}" },
   "schedule.cannotEditPublished": { status: 409, message: "cannot edit published" },

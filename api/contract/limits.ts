@@ -23,6 +23,13 @@ export const CONTENT_PLAN_SLOTS_MAX = 50;
 export const SERIES_ENDS_AFTER_MAX = 1000;
 /** Future dates one series may skip. */
 export const SERIES_SKIPS_MAX = 100;
+/**
+ * How far ahead a series is stepped through: it must start within this many days, and only
+ * its dates within them can be skipped (a skip to the year 9999 stepped day by day for 3.5 s).
+ */
+export const SERIES_HORIZON_DAYS = 400;
+/** Recurring series one project may hold (the queue's forecast steps through each one). */
+export const SERIES_PER_PROJECT_MAX = 50;
 /** The drafts queue is low when it runs dry sooner than this (README "Autopilot"). */
 export const QUEUE_LOW_DAYS = 3;
 /** How far ahead the queue's forecast looks. */

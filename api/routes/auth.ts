@@ -11,7 +11,7 @@ import { ApiError } from "../../core/errors.ts";
 import { clearSessionCookie, newSessionToken, sessionId, setSessionCookie } from "../session.ts";
 import { forgetSession } from "../middleware/session.ts";
 import { body, optionalJsonObject } from "../validate.ts";
-import { clientIp } from "../client_ip.ts";
+import { clientIpBucket } from "../client_ip.ts";
 
 /** Six digits from a secure random source, without modulo bias. */
 function newSignInCode() {
@@ -29,14 +29,14 @@ export function authRoutes({ sql, config }: ApiDeps) {
     .post("/request-otp", body(RequestCodeSchema), async (c) => {
       const { email } = c.req.valid("json");
       // per client first: one client must not spray requests over many addresses
-      await sql`select app_public.count_sign_in_attempt(${clientIp(c, config.trustProxy)}, 'request', ${signInRequestsPerIp})`;
+      await sql`select app_public.count_sign_in_attempt(${clientIpBucket(c, config.trustedProxies)}, 'request', ${signInRequestsPerIp})`;
       const [row] = await sql<{ sent: boolean }[]>`
         select app_public.request_sign_in_code(${email}, ${newSignInCode()}) as sent`;
       return c.json({ codeAlreadySent: row.sent });
     })
     .post("/verify-otp", body(VerifyCodeSchema), async (c) => {
       const { email, code } = c.req.valid("json");
-      await sql`select app_public.count_sign_in_attempt(${clientIp(c, config.trustProxy)}, 'verify', ${signInChecksPerIp})`;
+      await sql`select app_public.count_sign_in_attempt(${clientIpBucket(c, config.trustedProxies)}, 'verify', ${signInChecksPerIp})`;
       const token = newSessionToken();
       const [user] = await sql<{ id: number; email: string; isAdmin: boolean }[]>`
         select * from app_public.verify_sign_in_code(

@@ -87,6 +87,28 @@ AS $function$
   select 1000
 $function$;
 
+CREATE OR REPLACE FUNCTION app_private.series_horizon_days_max()
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  /* why: how far ahead a series' occurrences are stepped through: the next spawn is looked
+     for within it, and a date beyond it cannot be skipped, so no request steps a series
+     further (SERIES_HORIZON_DAYS in TypeScript) */
+  select 400
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.series_per_project_max()
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  /* why: the recurring series one project may hold; each is stepped through by the queue's
+     forecast, so their number bounds what one read of it costs (SERIES_PER_PROJECT_MAX in
+     TypeScript) */
+  select 50
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.series_skips_max()
  RETURNS integer
  LANGUAGE sql

@@ -190,6 +190,11 @@ begin
       raise exception 'schedule.noDraftsForRecurring' using errcode = 'INVAL', hint = 'schedule.noDraftsForRecurring';
     end if;
     perform app_private.assert_series_end(v_project, p_scheduled_for, p_ends_after, p_ends_on);
+    perform 1 from app_public.projects where id = p_project_id for update; -- counted one add at a time
+    if (select count(*) from app_public.posts where project_id = p_project_id and is_recurring) >= app_private.series_per_project_max() then
+      raise exception 'A project can have at most % recurring series', app_private.series_per_project_max()
+        using errcode = 'QUOTA', hint = 'schedule.tooManySeries';
+    end if;
     insert into app_public.posts (project_id, title, content, entities, options, scheduled_for, is_recurring, recurring_type,
                                   series_ends_after, series_ends_on)
     values (p_project_id, coalesce(p_title, ''), coalesce(p_content, ''), coalesce(p_entities, '[]'), coalesce(p_options, '{}'),

@@ -8,11 +8,16 @@ CREATE OR REPLACE FUNCTION app_private.assert_series_end(p_project app_public.pr
  LANGUAGE plpgsql
  STABLE
 AS $function$
-/* why: a series ends one way at most, and not before its first date (in the project's zone) */
+/* why: a series starts within the horizon, ends one way at most, and not before its first date (in the project's zone) */
 begin
   if p_ends_after is not null and p_ends_on is not null then
     raise exception 'A series ends after a number of posts or on a date, not both'
       using errcode = 'INVAL', hint = 'schedule.seriesEndsTwice';
+  end if;
+  -- the rotation looks for the next occurrence within the horizon: a later start would never begin
+  if p_first > now() + make_interval(days => app_private.series_horizon_days_max()) then
+    raise exception 'A series must start within the next % days', app_private.series_horizon_days_max()
+      using errcode = 'INVAL', hint = 'schedule.seriesStartsBeyondHorizon';
   end if;
   if p_ends_on < (p_first at time zone p_project.timezone)::date then
     raise exception 'A series cannot end before its first post' using errcode = 'INVAL', hint = 'schedule.seriesEndsBeforeStart';
@@ -41,7 +46,7 @@ AS $function$
     else graphile_worker.add_job('posts__spawn_occurrence', json_build_object('seriesId', p_series.id),
       run_at := greatest(p_now, n.at - app_private.approval_lead()),
       job_key := app_private.post_job_key(p_series.id, 'spawn'))::text end
-  from (select (select at from app_private.series_upcoming(p_series, p_now + interval '400 days') at limit 1) as at) n
+  from (select (select at from app_private.series_upcoming(p_series, p_now + make_interval(days => app_private.series_horizon_days_max())) at limit 1) as at) n
 $function$;
 
 CREATE OR REPLACE FUNCTION app_private.series_next_time(p_series app_public.posts)
@@ -115,6 +120,11 @@ begin
     raise exception 'Only a running recurring series has occurrences to skip' using errcode = 'INVAL', hint = 'schedule.notARunningSeries';
   end if;
   if p_skip then
+    -- checked before stepping: the steps to p_at are the cost of the check below
+    if p_at > now() + make_interval(days => app_private.series_horizon_days_max()) then
+      raise exception 'Only dates within the next % days can be skipped', app_private.series_horizon_days_max()
+        using errcode = 'INVAL', hint = 'schedule.skipBeyondHorizon';
+    end if;
     if p_at <= now() or not exists (select 1 from app_private.series_upcoming(v_series, p_at) at where at = p_at) then
       raise exception 'The series has no occurrence still to come at that time' using errcode = 'INVAL', hint = 'schedule.notAnOccurrence';
     end if;
@@ -157,7 +167,7 @@ begin
   if not found then
     return null;
   end if;
-  select at into v_at from app_private.series_upcoming(v_series, p_now + interval '400 days') at limit 1;
+  select at into v_at from app_private.series_upcoming(v_series, p_now + make_interval(days => app_private.series_horizon_days_max())) at limit 1;
   if v_at is null then
     return null; -- it has ended (after N posts, or its end date)
   end if;

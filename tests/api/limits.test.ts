@@ -239,21 +239,23 @@ describe("the chat's input", () => {
 });
 
 describe("sign-in per client IP", () => {
+  // the connection comes from our proxy (TRUST_PROXY below), which appended the client's address
+  const PROXY = { remoteAddr: { hostname: "10.0.0.2" } };
   const request = (stack: Stack, email: string, ip?: string) =>
     stack.app.request("/api/auth/request-otp", {
       method: "POST",
-      headers: { "content-type": "application/json", ...(ip ? { "x-forwarded-for": `10.9.9.9, ${ip}` } : {}) },
+      headers: { "content-type": "application/json", ...(ip ? { "x-forwarded-for": `192.0.2.99, ${ip}` } : {}) },
       body: JSON.stringify({ email }),
-    });
+    }, PROXY);
   const check = (stack: Stack, email: string, ip: string) =>
     stack.app.request("/api/auth/verify-otp", {
       method: "POST",
       headers: { "content-type": "application/json", "x-forwarded-for": ip },
       body: JSON.stringify({ email, code: "000000" }),
-    });
+    }, PROXY);
 
   test("code requests over many addresses from one IP: 429 with Retry-After past the limit; another IP goes on", async () => {
-    const stack = await stackWith({ env: { TRUST_PROXY: "1", SIGN_IN_REQUESTS_PER_IP: "3", SIGN_IN_CHECKS_PER_IP: "2" } });
+    const stack = await stackWith({ env: { TRUST_PROXY: "10.0.0.0/8", SIGN_IN_REQUESTS_PER_IP: "3", SIGN_IN_CHECKS_PER_IP: "2" } });
     for (let i = 0; i < 3; i++) expect((await request(stack, uniqueEmail("spray"), "203.0.113.7")).status).toBe(200);
     const refused = await request(stack, uniqueEmail("spray"), "203.0.113.7");
     expect(refused.status).toBe(429);

@@ -5,7 +5,7 @@
  * another account reaches none of it.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { projectWithChannel } from "../helpers/publishing.ts";
+import { projectWithChannel, tomorrowNine } from "../helpers/publishing.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
 
 let stack: Stack;
@@ -15,12 +15,6 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 const DAY = 86400_000;
-/** Tomorrow 09:00 Moscow (06:00 UTC), as the series' first time. */
-function tomorrowNine() {
-  const at = new Date(Date.now() + DAY);
-  at.setUTCHours(6, 0, 0, 0);
-  return at;
-}
 
 test("a series ends after N posts or on a day; the spawn job stops there", async () => {
   const p = await projectWithChannel(stack, { drafts: ["A", "B", "C", "D"] });

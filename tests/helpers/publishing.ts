@@ -5,6 +5,13 @@ import { uniqueEmail } from "./stack.ts";
 
 let counter = 0;
 
+/** Tomorrow 09:00 Moscow (06:00 UTC), as a series' first time. */
+export function tomorrowNine() {
+  const at = new Date(Date.now() + 86400_000);
+  at.setUTCHours(6, 0, 0, 0);
+  return at;
+}
+
 export async function projectWithChannel(
   stack: Stack,
   /** approverRole: the admin created the channel (default), or is one of its administrators who may post. */

@@ -53,7 +53,7 @@ export async function startStack(options: StackOptions = {}) {
   });
   // every statement the app sends, so a test can count what one request costs
   const queries: string[] = [];
-  const sql = connect(databaseUrl, { max: 5, onQuery: (text) => queries.push(text) });
+  const sql = connect(databaseUrl, { max: 5, onQuery: (text) => queries.push(text), statementTimeoutMs: config.apiStatementTimeoutMs });
   // DATA_DIR of a worker process (spawnWorkerProcess) shares these uploads
   const dataDir = await Deno.makeTempDir({ prefix: "pressa-data-" });
   const uploadsDir = `${dataDir}/uploads`;

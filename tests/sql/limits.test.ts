@@ -28,6 +28,8 @@ const SHARED: [fn: string, sqlValue: string, typescript: number][] = [
   ["session_ttl", "extract(epoch from app_private.session_ttl()) / 86400", limits.SESSION_TTL_DAYS],
   ["series_ends_after_max", "app_private.series_ends_after_max()", limits.SERIES_ENDS_AFTER_MAX],
   ["series_skips_max", "app_private.series_skips_max()", limits.SERIES_SKIPS_MAX],
+  ["series_horizon_days_max", "app_private.series_horizon_days_max()", limits.SERIES_HORIZON_DAYS],
+  ["series_per_project_max", "app_private.series_per_project_max()", limits.SERIES_PER_PROJECT_MAX],
   ["queue_low_days_max", "app_private.queue_low_days_max()", limits.QUEUE_LOW_DAYS],
   ["queue_forecast_days_max", "app_private.queue_forecast_days_max()", limits.QUEUE_FORECAST_DAYS],
 ];

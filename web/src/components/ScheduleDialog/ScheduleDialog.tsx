@@ -7,6 +7,7 @@ import { useEffect, useState, type FormEvent, type ReactNode } from "react";
 import * as v from "valibot";
 import { SCHEDULE_DIALOG_WIDTH } from "../../lib/ui.ts";
 import type { Draft } from "../../../../api/contract/drafts.ts";
+import { SERIES_HORIZON_DAYS } from "../../../../api/contract/limits.ts";
 import type { PostOptions } from "../../../../api/contract/post_options.ts";
 import { type Post, ScheduleFormSchema } from "../../../../api/contract/posts.ts";
 import { type PostWriteInput, schedulePost, updatePost } from "../../api/posts.ts";
@@ -232,6 +233,8 @@ export function ScheduleDialog({
         ? t("schedule.form.editTitle")
         : t("schedule.form.createTitle");
   const minDate = toCalendarDate(now(timeZone)).toString();
+  // the server refuses a series starting later (schedule.seriesStartsBeyondHorizon)
+  const maxSeriesDate = toCalendarDate(now(timeZone)).add({ days: SERIES_HORIZON_DAYS - 1 }).toString();
 
   return (
     <Modal
@@ -260,6 +263,7 @@ export function ScheduleDialog({
                 label={t("schedule.form.date")}
                 value={values.date}
                 min={readOnly ? undefined : minDate}
+                max={readOnly || !recurring ? undefined : maxSeriesDate}
                 onChange={(event) => set("date", event.currentTarget.value)}
                 disabled={readOnly || saving}
                 className={classes.dateField}
