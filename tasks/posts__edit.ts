@@ -8,6 +8,8 @@
  * Applying again after a crash edits to the same text, which Telegram answers "message is
  * not modified": that counts as done, so an edit is never lost and never shows twice. A
  * refusal for good (the message deleted in the channel) drops the edit with the reason.
+ * Both jobs read, when they run, whether the post's chat is still the project's channel;
+ * once it is not, they log why and touch nothing (README "Trust model").
  */
 import type { Api } from "grammy";
 import type { Task } from "graphile-worker";
@@ -31,11 +33,22 @@ type PendingEdit = {
   approved?: boolean;
 };
 
-/** The post and its edit, or null when it is not a published post with one waiting. */
-async function postWithEdit(sql: Sql, postId: number): Promise<{ post: Delivery; edit: PendingEdit; publishedAt: string } | null> {
-  const [info] = await sql<{ pendingEdit: PendingEdit | null; publishedAt: string }[]>`
+/**
+ * The post and its edit, or null when it is not a published post with one waiting, or when
+ * its chat is no longer the project's channel (logged: the job touches nothing then).
+ */
+async function postWithEdit(
+  sql: Sql,
+  postId: number,
+  logger: { warn(message: string): void },
+): Promise<{ post: Delivery; edit: PendingEdit; publishedAt: string } | null> {
+  const [info] = await sql<{ pendingEdit: PendingEdit | null; publishedAt: string; channelChanged: boolean }[]>`
     select * from app_public.post_edit_info(${postId})`;
   if (!info?.pendingEdit) return null;
+  if (info.channelChanged) {
+    logger.warn(`post ${postId}: its edit is left undone: the post went out in a chat that is no longer the project's channel`);
+    return null;
+  }
   const post = await deliveryQuery(sql, "app_public.post_delivery_info", [postId]);
   return post ? { post, edit: info.pendingEdit, publishedAt: info.publishedAt } : null;
 }
@@ -45,7 +58,7 @@ export function sendEditApproval(sql: Sql, telegram: Api | undefined, storage: F
     const parsed = v.safeParse(Payload, payload);
     if (!parsed.success) return helpers.logger.error("posts__send_edit_approval: malformed payload, dropped");
     const { postId } = parsed.output;
-    const found = await postWithEdit(sql, postId);
+    const found = await postWithEdit(sql, postId, helpers.logger);
     if (!found || found.edit.approved || !telegram || !found.post.adminChatId) return;
     const { post, edit, publishedAt } = found;
     if (await lostChannelRights(telegram, sql, post)) return; // no one to ask: the edit waits, the channel is unchanged
@@ -53,7 +66,7 @@ export function sendEditApproval(sql: Sql, telegram: Api | undefined, storage: F
     const texts = ADMIN_TEXTS[language];
     const adminChatId = post.adminChatId!;
     try {
-      const header = await telegram.sendMessage(adminChatId, texts.editRequest(post.channelLink ?? "", formatWhen(publishedAt, post.projectTimezone, language)),
+      const header = await telegram.sendMessage(adminChatId, texts.editRequest(post.channelLink ?? "", formatWhen(publishedAt, post.projectTimezone, language), edit.buttons),
         undefined, helpers.abortSignal);
       const edited = { ...post, content: edit.content, entities: edit.entities, options: { ...post.options, buttons: edit.buttons } };
       const ids = await sendPost(telegram, adminChatId, edited, storage, {
@@ -83,7 +96,7 @@ export function applyEdit(sql: Sql, telegram: Api | undefined): Task {
     const parsed = v.safeParse(Payload, payload);
     if (!parsed.success) return helpers.logger.error("posts__apply_edit: malformed payload, dropped");
     const { postId } = parsed.output;
-    const found = await postWithEdit(sql, postId);
+    const found = await postWithEdit(sql, postId, helpers.logger);
     if (!found?.edit.approved || !telegram || found.post.sentChatId === null) return;
     const { post, edit } = found;
     const chatId = post.sentChatId!;

@@ -3,13 +3,14 @@
  * photo carries the caption, or the text), or unpins it when its unpinAfterHours is up
  * (README "Post format"). Telegram refusing for good (the message is gone, the bot may no
  * longer edit the channel) ends the job with a warning: the post is published either way.
+ * Only while the post's chat is the project's channel (README "Trust model"): after a
+ * change the job logs why and does nothing.
  */
 import type { Api } from "grammy";
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
 import type { Sql } from "../core/db.ts";
 import { refusedForGood } from "../core/telegram/errors.ts";
-import { deliveryQuery } from "./post_delivery.ts";
 
 const Payload = v.object({ postId: v.number(), pin: v.boolean() });
 
@@ -18,13 +19,17 @@ export function pinPost(sql: Sql, telegram: Api | undefined): Task {
     const parsed = v.safeParse(Payload, payload);
     if (!parsed.success) return helpers.logger.error("posts__pin: malformed payload, dropped");
     const { postId, pin } = parsed.output;
-    const post = await deliveryQuery(sql, "app_public.post_delivery_info", [postId]);
-    const [messageId] = post?.channelMessageIds ?? [];
-    if (!telegram || post?.status !== "published" || post.sentChatId === null || messageId === undefined) return;
+    // Read when the job runs: an unpin queued hours ago must not act on a chat that has
+    // stopped being the project's channel since.
+    const [target] = await sql<{ chatId: number | null; messageId: number | null; refusal: string | null }[]>`
+      select * from app_public.pinning_target(${postId})`;
+    if (target?.refusal) return helpers.logger.warn(`posts__pin: post ${postId} left as it is: ${target.refusal}`);
+    if (!telegram || !target || target.chatId === null || target.messageId === null) return;
+    const { chatId, messageId } = target;
     try {
       // quietly: the post itself already notified (or chose not to); a second alert for the pin is noise
-      if (pin) await telegram.pinChatMessage(post.sentChatId, messageId, { disable_notification: true }, helpers.abortSignal);
-      else await telegram.unpinChatMessage(post.sentChatId, messageId, undefined, helpers.abortSignal);
+      if (pin) await telegram.pinChatMessage(chatId, messageId, { disable_notification: true }, helpers.abortSignal);
+      else await telegram.unpinChatMessage(chatId, messageId, undefined, helpers.abortSignal);
     } catch (err) {
       const refusal = refusedForGood(err);
       if (!refusal) throw err;

@@ -35,7 +35,7 @@ export function sendApproval(sql: Sql, telegram: Api | undefined, storage: FileS
     try {
       const header = await telegram.sendMessage(
         post.adminChatId,
-        texts.approvalRequest(post.channelLink ?? "", formatWhen(post.scheduledFor, post.projectTimezone, adminLanguage(post.projectLanguage))),
+        texts.approvalRequest(post.channelLink ?? "", formatWhen(post.scheduledFor, post.projectTimezone, adminLanguage(post.projectLanguage)), post.options),
         undefined,
         helpers.abortSignal,
       );

@@ -29,7 +29,7 @@ export type MessageEntity = {
   type: EntityType;
   offset: number;
   length: number;
-  /** text_link only: an https:// or tg:// address. */
+  /** text_link only: an https:// address or a safe tg:// action (isAllowedLink). */
   url?: string;
   /** pre only: the code's language, for highlighting in Telegram's apps. */
   language?: string;
@@ -62,9 +62,45 @@ export function formattingFits<T extends { content?: string; entities?: MessageE
   });
 }
 
-/** Links a channel post may carry: the web over TLS, or Telegram's own tg:// addresses. */
+/**
+ * The tg:// actions a post's link or button may open (README "Trust model"). Each only shows
+ * the reader something (a chat or channel, a post, a folder to add, a boost page, the share
+ * sheet with a prepared text) and each has an https://t.me twin that any link may carry
+ * anyway; the reader still decides what to do there. Everything else is refused, among
+ * them the actions a stranger's post must never offer one tap away: `login` accepts a
+ * sign-in token (another device gets the reader's account), `proxy` and `socks` route the
+ * reader's Telegram through the link's server, `passport` hands over identity documents,
+ * and the rest (payments, phone confirmation, settings, language, stickers) by default.
+ */
+export const SAFE_TG_ACTIONS = ["resolve", "join", "addlist", "privatepost", "boost", "msg_url"] as const;
+/** The same actions in their https form (t.me/proxy?server=… is a proxy link too). */
+const UNSAFE_TME_ACTIONS = new Set(["login", "proxy", "socks", "passport", "confirmphone"]);
+const TME_HOST = /^(www\.)?(t\.me|telegram\.me|telegram\.dog)$/i;
+
+/**
+ * A link to a Telegram action a post must not offer (code posts.unsafeLink): any tg: link
+ * but tg://<a safe action>, in whatever case or spelling Telegram's apps would still open
+ * (tg:login, TG://LOGIN, tg:///login, tg://resolve@login, tg://%6Cogin), and the unsafe
+ * actions' https://t.me forms. The action is read from the raw text, letter by letter,
+ * not through a URL parser whose idea of the host an app may not share.
+ */
+export function isUnsafeLink(url: string): boolean {
+  if (/^\s*tg:/i.test(url)) {
+    const action = /^tg:\/\/([a-z_]+)\/?(?:[?#]|$)/i.exec(url)?.[1].toLowerCase();
+    return action === undefined || !(SAFE_TG_ACTIONS as readonly string[]).includes(action) || /[\s\\]/.test(url);
+  }
+  try {
+    const parsed = new URL(url);
+    const action = parsed.pathname.split("/")[1]?.toLowerCase() ?? "";
+    return TME_HOST.test(parsed.hostname) && UNSAFE_TME_ACTIONS.has(action);
+  } catch {
+    return false;
+  }
+}
+
+/** Links a channel post may carry: the web over TLS, or Telegram's own safe tg:// actions. */
 export function isAllowedLink(url: string): boolean {
-  if (!/^(https|tg):\/\//i.test(url)) return false;
+  if (!/^(https|tg):\/\//i.test(url) || isUnsafeLink(url)) return false;
   try {
     const parsed = new URL(url);
     return parsed.protocol === "tg:" || parsed.hostname.length > 0;
@@ -106,7 +142,7 @@ export function sortEntities(entities: readonly MessageEntity[]): MessageEntity[
 /**
  * Why these entities cannot format this text, as an error code (null when they can):
  * every range inside the text and on whole characters, the fields each kind needs and no
- * others, links only to https:// or tg://, and ranges that nest as Telegram allows (no
+ * others, links only to https:// or a safe tg:// action, and ranges that nest as Telegram allows (no
  * partial overlaps; nothing inside code or pre; no quote inside a quote).
  */
 export function entitiesProblem(text: string, entities: readonly MessageEntity[]): string | null {
@@ -114,6 +150,7 @@ export function entitiesProblem(text: string, entities: readonly MessageEntity[]
     const end = entity.offset + entity.length;
     if (end > text.length) return "entities.outOfRange";
     if (splitsPair(text, entity.offset) || splitsPair(text, end)) return "entities.splitsCharacter";
+    if (entity.type === "text_link" && entity.url !== undefined && isUnsafeLink(entity.url)) return "posts.unsafeLink";
     if (entity.type === "text_link" ? !entity.url || !isAllowedLink(entity.url) : entity.url !== undefined) {
       return "entities.badLink";
     }

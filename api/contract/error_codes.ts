@@ -174,6 +174,10 @@ export const ERROR_CODES = {
   "posts.optionsInvalid": { status: 400, message: "The post's options are not valid" },
   "posts.buttonTextInvalid": { status: 400, message: "A button needs a label of 1 to {max} characters", params: { max: BUTTON_TEXT_MAX } },
   "posts.buttonUrlInvalid": { status: 400, message: "A button links to an https:// or tg:// address" },
+  "posts.unsafeLink": {
+    status: 400,
+    message: "A tg:// link may only open a chat, channel, post, folder, boost page or the share sheet (tg://resolve, join, addlist, privatepost, boost, msg_url); sign-in, proxy, passport and other Telegram actions are refused",
+  },
   "posts.buttonsInvalid": { status: 400, message: "Buttons: up to {rows} rows of up to {perRow}", params: { rows: BUTTON_ROWS_MAX, perRow: BUTTONS_PER_ROW_MAX } },
   "posts.unpinAfterInvalid": { status: 400, message: "Unpin after 1 to {max} hours", params: { max: UNPIN_AFTER_HOURS_MAX } },
   "drafts.tooManyImages": { status: 400, message: "At most {max} images per post", params: { max: POST_IMAGES_MAX } },
@@ -224,6 +228,10 @@ export const ERROR_CODES = {
 
   // ── posts: scheduling, approval, deleting ──
   "posts.notFound": { status: 404, message: "Post not found" },
+  "posts.channelChanged": {
+    status: 409,
+    message: "This post went out in a channel that is no longer the project's channel: it is read-only history",
+  },
   "posts.rangeNotIso": { status: 400, message: "from and to must both be ISO timestamps, e.g. 2026-11-01T00:00:00Z" },
   "posts.rangeReversed": { status: 400, message: "from must be before to" },
   "posts.rangeTooLong": { status: 400, message: "A range may span at most {days} days", params: { days: POSTS_RANGE_MAX_DAYS } },

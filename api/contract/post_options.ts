@@ -4,7 +4,7 @@
  * post made from a draft takes the draft's unless the request gives its own.
  */
 import * as v from "valibot";
-import { isAllowedLink } from "./entities.ts";
+import { isAllowedLink, isUnsafeLink } from "./entities.ts";
 
 export const LINK_PREVIEWS = ["off", "above", "below"] as const;
 export type LinkPreview = (typeof LINK_PREVIEWS)[number];
@@ -29,7 +29,11 @@ export type PostOptions = {
 
 const ButtonSchema = v.object({
   text: v.pipe(v.string("posts.buttonTextInvalid"), v.trim(), v.minLength(1, "posts.buttonTextInvalid"), v.maxLength(BUTTON_TEXT_MAX, "posts.buttonTextInvalid")),
-  url: v.pipe(v.string("posts.buttonUrlInvalid"), v.check(isAllowedLink, "posts.buttonUrlInvalid")),
+  url: v.pipe(
+    v.string("posts.buttonUrlInvalid"),
+    v.check((url) => !isUnsafeLink(url), "posts.unsafeLink"),
+    v.check(isAllowedLink, "posts.buttonUrlInvalid"),
+  ),
 });
 
 export const PostOptionsSchema = v.pipe(

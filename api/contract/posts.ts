@@ -109,6 +109,13 @@ export type Post = {
   editedAt: string | null;
   /** A published post's edit waiting for the approver (README "Post format"). */
   pendingEdit: { content: string; entities: MessageEntity[]; buttons: { text: string; url: string }[][]; requestedAt: string } | null;
+  /**
+   * The post went out (published, or uncertain) in a chat that is no longer the project's
+   * connected channel: it is read-only history. Editing it, deleting it from that channel and
+   * "it is in the channel" answer 409 posts.channelChanged (README "Trust model"); deleting
+   * it from Pressa alone still works.
+   */
+  channelChanged: boolean;
   /** The content plan slot an autopilot post fills (README "Autopilot"); null for posts planned by hand. */
   planId: number | null;
   /** An autopilot post whose draft had no text, while the AI writes it; it asks for approval after. */

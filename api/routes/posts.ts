@@ -30,6 +30,8 @@ const POST_COLUMNS = [
   "is_recurring", "recurring_type", "recurring_last_post", "approval_preview as approval_message_ids", "published_links",
   "published_at", "last_error", "edited_at", "pending_edit", "plan_id", "awaiting_text",
   "series_ends_after as ends_after", "series_ends_on::text as ends_on", "series_made as occurrences_made",
+  // a post that went out in a chat that is not the project's channel now: read-only history
+  "app_private.post_channel_changed(project_id, status, channel_chat_id, approved_chat_id) as channel_changed",
   // ISO instants, as every other time the API answers
   `array(select to_char(s at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') from unnest(series_skips) s order by s) as skipped_occurrences`,
 ].join(", ");
@@ -191,19 +193,20 @@ export function postRoutes({ sql, telegram, log }: ApiDeps) {
       // post's row lock all that time. A refusal leaves the post in place.
       const removed = new Set<number>();
       if (deleteFromChannels) {
-        const [target] = await sql<SentMessages[]>`
-          select status, channel_chat_id, channel_message_ids, published_links
-          from app_public.project_posts(${userId}, ${projectId}) where id = ${postId}`;
+        // refused (posts.channelChanged) once the post's chat is not the project's channel
+        const [target] = await sql<SentMessages[]>`select * from app_public.post_channel_messages(${userId}, ${projectId}, ${postId})`;
         if (target?.status === "published" && target.channelMessageIds.length > 0) {
           for (const id of await deleteChannelMessages(target, target.channelMessageIds)) removed.add(id);
         }
       }
-      const deleted = await sql<(SentMessages & { id: number })[]>`
-        select id, status, channel_chat_id, channel_message_ids, published_links
+      const deleted = await sql<(SentMessages & { id: number; channelChanged: boolean })[]>`
+        select id, status, channel_chat_id, channel_message_ids, published_links,
+          app_private.post_channel_changed(project_id, status, channel_chat_id, approved_chat_id) as channel_changed
         from app_public.delete_post(${userId}, ${projectId}, ${postId}, ${deleteRecurringSeries})`;
-      // A post that went out between the two steps: its message is removed too, best effort.
+      // A post that went out between the two steps: its message is removed too, best effort,
+      // and only from the project's channel.
       for (const row of deleteFromChannels ? deleted : []) {
-        const late = row.status === "published" ? row.channelMessageIds.filter((id) => !removed.has(id)) : [];
+        const late = row.status === "published" && !row.channelChanged ? row.channelMessageIds.filter((id) => !removed.has(id)) : [];
         if (late.length === 0) continue;
         await deleteChannelMessages(row, late).catch((err) =>
           log("warn", "a message published while its post was deleted stays in the channel", { projectId, postId: row.id, error: err })

@@ -5,6 +5,7 @@
  */
 import { Composer } from "grammy";
 import type { Context } from "grammy";
+import type { PostOptions } from "../../api/contract/post_options.ts";
 import { ADMIN_TEXTS, adminLanguage, formatWhen, parseCallbackData } from "../../core/telegram/bot_texts.ts";
 import type { BotDeps } from "../bot.ts";
 
@@ -14,6 +15,7 @@ type DeliveryInfo = {
   projectLanguage: string;
   projectTimezone: string;
   approvalPreview: { messageIds?: number[] };
+  options: PostOptions | null;
 };
 
 async function quietly(action: Promise<unknown>) {
@@ -51,7 +53,7 @@ export function approval({ sql }: BotDeps) {
       await quietly(ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } }));
       const headerId = post.approvalPreview.messageIds?.[0];
       if (headerId) {
-        await quietly(ctx.api.editMessageText(ctx.chat.id, headerId, `${texts.approvalRequest(post.channelLink ?? "", when)}\n\n${decision}`));
+        await quietly(ctx.api.editMessageText(ctx.chat.id, headerId, `${texts.approvalRequest(post.channelLink ?? "", when, post.options ?? {})}\n\n${decision}`));
       }
       return;
     }

@@ -2,6 +2,8 @@
  * What the channel admin reads in Telegram, in the project's language (ru by default).
  * Used by the worker (approval requests, notices) and the bot (decisions).
  */
+import type { PostOptions, UrlButton } from "../../api/contract/post_options.ts";
+
 export type AdminLanguage = "ru" | "en";
 
 export function adminLanguage(language: string | null | undefined): AdminLanguage {
@@ -21,13 +23,20 @@ export function formatWhen(at: Date | string, timezone: string, language: AdminL
 
 export const ADMIN_TEXTS = {
   ru: {
-    approvalRequest: (channel: string, when: string) =>
-      `📝 Пост на согласование для ${channel}\nПубликация: ${when}\n\nНиже — пост в том виде, в каком он выйдет в канале. Одобрите или отклоните его.`,
+    approvalRequest: (channel: string, when: string, options: PostOptions) =>
+      `📝 Пост на согласование для ${channel}\nПубликация: ${when}\n\n${postOptionsText(options, "ru")}\n\nНиже — пост в том виде, в каком он выйдет в канале. Одобрите или отклоните его.`,
+    pinned: (unpinAfterHours: number | undefined) =>
+      unpinAfterHours ? `📌 Будет закреплён в канале и откреплён через ${unpinAfterHours} ч` : "📌 Будет закреплён в канале",
+    notPinned: "📌 Не закрепляется",
+    silent: "🔕 Без звука: подписчики не получат уведомления",
+    loud: "🔔 Со звуком: подписчики получат уведомление",
+    buttonsLead: "🔗 Кнопки под постом и куда они ведут:",
+    noButtons: "🔗 Кнопок под постом нет",
     approve: "✅ Одобрить",
     reject: "❌ Отклонить",
     decideAbove: "⬆️ Пост выше — одобрить или отклонить?",
-    editRequest: (channel: string, published: string) =>
-      `✏️ Правка поста в ${channel}, опубликованного ${published}\n\nНиже — пост после правки. Одобрите, и сообщение в канале изменится; отклоните — останется как есть.`,
+    editRequest: (channel: string, published: string, buttons: UrlButton[][]) =>
+      `✏️ Правка поста в ${channel}, опубликованного ${published}\n\n${buttonsText(buttons, "ru")}\n\nНиже — пост после правки. Одобрите, и сообщение в канале изменится; отклоните — останется как есть.`,
     editApproved: "✅ Правка одобрена: сообщение в канале будет изменено.",
     editRejected: "❌ Правка отклонена: пост в канале остался как был.",
     approved: (when: string) => `✅ Одобрено. Пост выйдет ${when}.`,
@@ -47,13 +56,20 @@ export const ADMIN_TEXTS = {
     resolvedSendAgain: "🔁 Пост будет отправлен снова.",
   },
   en: {
-    approvalRequest: (channel: string, when: string) =>
-      `📝 Post for approval in ${channel}\nPublishing: ${when}\n\nBelow is the post exactly as it will appear in the channel. Approve or reject it.`,
+    approvalRequest: (channel: string, when: string, options: PostOptions) =>
+      `📝 Post for approval in ${channel}\nPublishing: ${when}\n\n${postOptionsText(options, "en")}\n\nBelow is the post exactly as it will appear in the channel. Approve or reject it.`,
+    pinned: (unpinAfterHours: number | undefined) =>
+      unpinAfterHours ? `📌 Will be pinned in the channel, and unpinned after ${unpinAfterHours} h` : "📌 Will be pinned in the channel",
+    notPinned: "📌 Not pinned",
+    silent: "🔕 Silent: subscribers get no notification",
+    loud: "🔔 With sound: subscribers get a notification",
+    buttonsLead: "🔗 Buttons under the post and where they lead:",
+    noButtons: "🔗 No buttons under the post",
     approve: "✅ Approve",
     reject: "❌ Reject",
     decideAbove: "⬆️ The post above: approve or reject?",
-    editRequest: (channel: string, published: string) =>
-      `✏️ An edit of the post in ${channel} published ${published}\n\nBelow is the post as edited. Approve it and the channel's message changes; reject it and it stays as it is.`,
+    editRequest: (channel: string, published: string, buttons: UrlButton[][]) =>
+      `✏️ An edit of the post in ${channel} published ${published}\n\n${buttonsText(buttons, "en")}\n\nBelow is the post as edited. Approve it and the channel's message changes; reject it and it stays as it is.`,
     editApproved: "✅ Edit approved: the channel's message will be changed.",
     editRejected: "❌ Edit rejected: the post in the channel stays as it was.",
     approved: (when: string) => `✅ Approved. The post goes out ${when}.`,
@@ -73,6 +89,45 @@ export const ADMIN_TEXTS = {
     resolvedSendAgain: "🔁 The post will be sent again.",
   },
 } as const;
+
+/** Shown addresses are cut here: nine buttons' worth must leave the header well under Telegram's 4096. */
+const SHOWN_URL_MAX = 200;
+
+/**
+ * Where a URL button leads, as the approver should judge it: the site's host first (as
+ * ASCII, so a look-alike Unicode domain shows as its xn-- form), then the address itself;
+ * a tg:// button is named as a Telegram link with its address.
+ */
+function destination(url: string): string {
+  const shown = url.length > SHOWN_URL_MAX ? `${url.slice(0, SHOWN_URL_MAX)}…` : url;
+  if (/^tg:/i.test(url)) return `Telegram: ${shown}`;
+  try {
+    return `${new URL(url).hostname} — ${shown}`;
+  } catch {
+    return shown;
+  }
+}
+
+function buttonsText(buttons: UrlButton[][] | undefined, language: AdminLanguage): string {
+  const texts = ADMIN_TEXTS[language];
+  const all = (buttons ?? []).flat();
+  if (all.length === 0) return texts.noButtons;
+  return [texts.buttonsLead, ...all.map((b) => `• «${b.text}» → ${destination(b.url)}`)].join("\n");
+}
+
+/**
+ * What the approver approves besides the words: pin (and when it lifts), sound, and every
+ * button's destination. The preview shows the buttons, but not where they go without a tap
+ * (and a tap on tg:// acts at once), nor the pin or the sound at all.
+ */
+export function postOptionsText(options: PostOptions, language: AdminLanguage): string {
+  const texts = ADMIN_TEXTS[language];
+  return [
+    options.pin ? texts.pinned(options.unpinAfterHours) : texts.notPinned,
+    options.silent ? texts.silent : texts.loud,
+    buttonsText(options.buttons, language),
+  ].join("\n");
+}
 
 /** callback_data of the admin's buttons: "<action>:<postId>". */
 export type AdminAction = "approve" | "reject" | "inchannel" | "resend" | "editok" | "editno";

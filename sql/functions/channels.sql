@@ -3,6 +3,36 @@
 --   npx deno run -A scripts/migrations.ts commit "what it does"
 -- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
+CREATE OR REPLACE FUNCTION app_private.assert_post_in_channel(p_post app_public.posts)
+ RETURNS void
+ LANGUAGE plpgsql
+ STABLE
+AS $function$
+/* why: a change to a post that went out (an edit, deleting it from the channel, "it is in
+   the channel") is refused once its chat is no longer the project's channel: that chat's
+   administrators never approved this project's new approver or channel */
+begin
+  if app_private.post_channel_changed(p_post.project_id, p_post.status, p_post.channel_chat_id, p_post.approved_chat_id) then
+    raise exception 'This post went out in a channel that is no longer the project''s channel: it is read-only history'
+      using errcode = 'EDPUB', hint = 'posts.channelChanged';
+  end if;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.post_channel_changed(p_project_id bigint, p_status text, p_channel_chat_id bigint, p_approved_chat_id bigint)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: a channel's messages are touched only while it is the project's channel. A post
+     that went out (published, or uncertain: perhaps out) belongs to the chat it went to
+     (the chat it was approved for when no message of it is known); once that is not the
+     project's connected channel (another one, or none), the post is history. Connecting
+     the same chat again makes it the project's channel again. */
+  select p_status in ('published', 'uncertain')
+     and coalesce(p_channel_chat_id, p_approved_chat_id) is distinct from (app_private.project_channel(p_project_id)).chat_id
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.project_channel(p_project_id bigint)
  RETURNS app_public.channels
  LANGUAGE sql
@@ -160,6 +190,29 @@ AS $function$
     returning project_id, id
   )
   select app_private.notify_owner(project_id, 'channelLost', id) from failed
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.post_channel_messages(p_user_id bigint, p_project_id bigint, p_post_id bigint)
+ RETURNS TABLE(status text, channel_chat_id bigint, channel_message_ids jsonb, published_links jsonb)
+ LANGUAGE plpgsql
+ STABLE
+AS $function$
+/* why: the messages "delete from channel" removes, asked before Telegram is called: only
+   the owner's post (projects.notFound, posts.notFound), and only while the chat they are
+   in is the project's channel (posts.channelChanged) */
+declare
+  v_post app_public.posts;
+begin
+  perform app_public.get_project(p_user_id, p_project_id);
+  select * into v_post from app_public.posts p where p.id = p_post_id and p.project_id = p_project_id;
+  if not found then
+    raise exception 'Post not found' using errcode = 'NTFND', hint = 'posts.notFound';
+  end if;
+  if v_post.status = 'published' and jsonb_array_length(v_post.channel_message_ids) > 0 then
+    perform app_private.assert_post_in_channel(v_post);
+  end if;
+  return query select v_post.status, v_post.channel_chat_id, v_post.channel_message_ids, v_post.published_links;
+end;
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.project_channels(p_user_id bigint, p_project_id bigint)

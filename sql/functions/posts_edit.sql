@@ -51,7 +51,8 @@ CREATE OR REPLACE FUNCTION app_public.decide_post_edit(p_post_id bigint, p_chat_
 AS $function$
 /*
  * why: the approver's press on an edit's Approve or Reject. Only the current edit's preview
- * counts, once, and only from the channel's approver; anything else answers null. Approve
+ * counts, once, only from the channel's approver and while the post is in that channel;
+ * anything else answers null. Approve
  * queues the edit in the channel; Reject drops it and the channel keeps the post as it is.
  */
 declare
@@ -60,6 +61,8 @@ begin
   select p.* into v_post from app_public.posts p
   join app_public.channels c on c.project_id = p.project_id and c.status = 'connected' and c.approver_user_id = p_chat_id
   where p.id = p_post_id and p.status = 'published'
+    -- the post is still in the project's channel: an edit of an older channel's post is history
+    and not app_private.post_channel_changed(p.project_id, p.status, p.channel_chat_id, p.approved_chat_id)
     and (p.pending_edit ->> 'chatId')::bigint = p_chat_id
     and (p.pending_edit ->> 'buttonsMessageId')::bigint = p_message_id
     and not (p.pending_edit ? 'approved')
@@ -79,12 +82,16 @@ end;
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.post_edit_info(p_post_id bigint)
- RETURNS TABLE(pending_edit jsonb, published_at timestamp with time zone, image_url text)
+ RETURNS TABLE(pending_edit jsonb, published_at timestamp with time zone, image_url text, channel_changed boolean)
  LANGUAGE sql
  STABLE
 AS $function$
-  /* why: what the edit jobs need beside the post's delivery: the edit and where the post is */
-  select p.pending_edit, p.published_at, p.image_url from app_public.posts p where p.id = p_post_id and p.status = 'published'
+  /* why: what the edit jobs need beside the post's delivery: the edit, where the post is,
+     and whether its chat is still the project's channel, read when the job runs (an edit
+     queued before the channel changed must not reach the old chat) */
+  select p.pending_edit, p.published_at, p.image_url,
+         app_private.post_channel_changed(p.project_id, p.status, p.channel_chat_id, p.approved_chat_id)
+  from app_public.posts p where p.id = p_post_id and p.status = 'published'
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.record_edit_applied(p_post_id bigint)

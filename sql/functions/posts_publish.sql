@@ -62,13 +62,22 @@ AS $function$
  * there" records it published, linked to its first message when that is known (a photo
  * recorded before the text) and the channel is still the chat it went to; "Send again"
  * queues a new send, which first removes what of the post is known to be in the channel.
- * Answers null when the post is not uncertain (someone answered first).
+ * Answers null when the post is not uncertain (someone answered first). "It is there" is
+ * refused once the chat it went to is no longer the project's channel (posts.channelChanged).
  */
 declare
   v_post app_public.posts;
 begin
+  if p_in_channel then
+    select * into v_post from app_public.posts where id = p_post_id and status = 'uncertain';
+    if found then
+      perform app_private.assert_post_in_channel(v_post);
+    end if;
+  end if;
   update app_public.posts p set
     status = case when p_in_channel then 'published' else 'approved' end,
+    -- a message whose send answer was lost is in the chat it was approved for
+    channel_chat_id = case when p_in_channel then coalesce(p.channel_chat_id, p.approved_chat_id) else p.channel_chat_id end,
     published_at = case when p_in_channel then now() else null end,
     published_links = case
       when p_in_channel and jsonb_array_length(p.channel_message_ids) > 0 then coalesce((
@@ -144,6 +153,23 @@ begin
     perform app_private.queue_publication(p_post_id, now() + make_interval(secs => p_wait_ms / 1000));
   end if;
 end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.pinning_target(p_post_id bigint)
+ RETURNS TABLE(chat_id bigint, message_id bigint, refusal text)
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: what a pin or unpin job acts on, read when it runs: the first message of a
+     published post, only while its chat is the project's channel. A job queued before the
+     channel changed gets a refusal to log instead, and touches nothing (the old chat has
+     other administrators now, and maybe other messages under that id). */
+  select case when not changed then p.channel_chat_id end,
+         case when not changed then (p.channel_message_ids ->> 0)::bigint end,
+         case when changed then format('the post went out in chat %s, which is no longer the project''s channel', p.channel_chat_id) end
+  from app_public.posts p,
+       lateral (select app_private.post_channel_changed(p.project_id, p.status, p.channel_chat_id, p.approved_chat_id) as changed) c
+  where p.id = p_post_id and p.status = 'published'
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.post_delivery_info(p_post_id bigint)
@@ -226,13 +252,16 @@ CREATE OR REPLACE FUNCTION app_public.resolve_uncertain_post(p_post_id bigint, p
  RETURNS app_public.posts
  LANGUAGE plpgsql
 AS $function$
-/* why: the admin's answer in Telegram; only from the chat of the project's admin */
+/* why: the admin's answer in Telegram; only from the chat of the project's admin. A press
+   the rules refuse (the channel changed since) is answered as outdated: null */
 begin
   if not exists (select 1 from app_public.posts p where p.id = p_post_id
                  and exists (select 1 from app_private.delivery(p) d where d.admin_chat_id = p_chat_id)) then
     return null;
   end if;
   return app_private.resolve_uncertain(p_post_id, p_in_channel);
+exception when sqlstate 'EDPUB' then
+  return null;
 end;
 $function$;
 

@@ -218,8 +218,9 @@ CREATE OR REPLACE FUNCTION app_public.update_post(p_user_id bigint, p_project_id
  LANGUAGE plpgsql
 AS $function$
 /*
- * why: editing moves the post's jobs. A published post cannot be edited; one being sent
- * cannot either. An edited post that was already sent for approval goes back to draft:
+ * why: editing moves the post's jobs. A published post's time cannot be edited (its text
+ * goes to the approver, and only while its chat is the project's channel); one being sent
+ * cannot be edited at all. An edited post that was already sent for approval goes back to draft:
  * the admin approved the old version, so they are asked again. An edited series starts
  * again from its new time (and a series that stopped for lack of drafts runs again), with
  * the end the request gives (the occurrences made so far count towards "after N posts";
@@ -231,6 +232,9 @@ declare
   v_recurring boolean := coalesce(p_recurring_type, 'none') <> 'none';
 begin
   if v_post.status = 'published' then
+    -- only while it is in the project's channel: the chat's own administrators never
+    -- approved a later approver or channel
+    perform app_private.assert_post_in_channel(v_post);
     -- its time and recurrence are history; its text, formatting and buttons may change
     -- through the approver (request_post_edit)
     if date_trunc('milliseconds', p_scheduled_for) <> date_trunc('milliseconds', v_post.scheduled_for) or v_recurring

@@ -45,7 +45,7 @@ describe("scheduling posts", () => {
     const [listed] = await first.json();
     // what the client sees, not the worker's bookkeeping (sending worker, message ids)
     expect(Object.keys(listed).sort()).toEqual([
-      "approvalMessageIds", "awaitingText", "content", "createdAt", "draftId", "editedAt", "endsAfter", "endsOn", "entities", "id", "imageUrl", "imageUrls",
+      "approvalMessageIds", "awaitingText", "channelChanged", "content", "createdAt", "draftId", "editedAt", "endsAfter", "endsOn", "entities", "id", "imageUrl", "imageUrls",
       "isRecurring", "lastError", "occurrencesMade", "options", "pendingEdit", "planId", "projectId", "publishedAt", "publishedLinks", "recurringLastPost",
       "recurringType", "scheduledFor", "seriesId", "skippedOccurrences", "status", "title",
     ]);
@@ -121,7 +121,8 @@ describe("scheduling posts", () => {
   test("a published post cannot be edited ('cannot edit published')", async () => {
     const p = await projectWithChannel(stack, { drafts: ["done"] });
     const post = (await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[0].id, scheduledFor: inHours(1) }, p.cookie)).json;
-    await stack.sql`update app_public.posts set status = 'published' where id = ${post.id}`;
+    // published in the project's channel, as the worker records it
+    await stack.sql`update app_public.posts set status = 'published', channel_chat_id = ${p.channel.id} where id = ${post.id}`;
     const res = await stack.call("PUT", `${p.base}/posts/${post.id}`, { draftId: p.drafts[0].id, scheduledFor: inHours(2) }, p.cookie);
     expect(res.status).toBe(409);
     expect(res.json).toEqual({ message: "cannot edit published", code: "schedule.cannotEditPublished" });

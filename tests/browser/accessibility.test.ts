@@ -67,7 +67,8 @@ async function seed() {
   }
   const link = { [String(p.channel.username)]: `https://t.me/${p.channel.username}/7` };
   await stack.sql`update app_public.posts set status = 'published', scheduled_for = now() - interval '1 minute',
-    published_at = now() - interval '1 minute', published_links = ${stack.sql.json(link)} where id = ${published}`;
+    published_at = now() - interval '1 minute', published_links = ${stack.sql.json(link)}, channel_chat_id = ${p.channel.id}
+    where id = ${published}`;
   await stack.sql`update app_public.posts set status = 'rejected' where id = ${rejected}`;
   const [owner] = await stack.sql`select user_id from app_public.projects where id = ${p.project.id}`;
   await stack.sql`insert into app_public.chat_messages (project_id, user_id, role, content) values

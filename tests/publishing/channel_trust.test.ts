@@ -1,8 +1,8 @@
 /*
  * Channel trust after connecting (README "Trust model"), through the worker, the bot and the
  * local Bot API: rights are checked again before a preview and before a publication; an
- * approval belongs to the chat it was given for; a published post is deleted only from the
- * chat it went to; a new approver is asked again.
+ * approval belongs to the chat it was given for; a published post is never deleted from a
+ * chat that is not the project's channel; a new approver is asked again.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { approvalPreview, buttonsOf, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
@@ -135,7 +135,7 @@ test("a preview waiting when the channel is replaced loses its buttons; a press 
   expect(stale.stale).toBe(true);
 }, 40_000);
 
-test("delete from channel after a swap removes the message only from the chat it was published in", async () => {
+test("delete from channel after a swap touches neither chat: the old one is history (posts.channelChanged), the new one has other messages under that id", async () => {
   const telegram = stack.telegram!;
   const p = await projectWithChannel(stack, { drafts: ["Published in A"] });
   const { postId, preview } = await sentForApproval(stack, p, p.drafts[0].id, 3_000);
@@ -150,8 +150,9 @@ test("delete from channel after a swap removes the message only from the chat it
   expect(unrelated.message_id).toBe(inA.message_id);
 
   const res = await stack.call("DELETE", `${p.base}/posts/${postId}`, { deleteFromChannels: true }, p.cookie);
-  expect(res.status, res.text).toBe(200);
-  expect(telegram.messages(p.channel.id)).toHaveLength(0);
+  expect(res.status, res.text).toBe(409);
+  expect(res.json.code).toBe("posts.channelChanged");
+  expect(telegram.messages(p.channel.id).map((m) => m.message_id)).toEqual([inA.message_id]);
   expect(telegram.messages(b.id).find((m) => m.message_id === inA.message_id)?.text).toBe("B's own news");
   expect(telegram.requests.filter((r) => r.method === "deleteMessage" && r.params.chat_id === String(b.id))).toHaveLength(0);
 }, 40_000);

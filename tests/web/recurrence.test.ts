@@ -24,6 +24,7 @@ const post = (fields: Partial<Post> & { id: number; scheduledFor: string }): Pos
   status: "draft",
   editedAt: null,
   pendingEdit: null,
+  channelChanged: false,
   planId: null,
   awaitingText: false,
   endsAfter: null,

@@ -193,17 +193,24 @@ function PublishedRow({ post, timeZone, onOpen }: PublishedRowProps) {
         </Text>
       </div>
       <div className={classes.links}>
-        <Button
-          variant="subtle"
-          size="xs"
-          leftSection={<IconPencil size={14} />}
-          aria-label={t("published.editLabel", { title: post.title })}
-          aria-haspopup="dialog"
-          onClick={() => onOpen(true)}
-          data-testid="published-edit"
-        >
-          {t("published.edit")}
-        </Button>
+        {post.channelChanged ? (
+          // history of a former channel: read-only, its details say why
+          <Button variant="subtle" size="xs" color="gray" aria-haspopup="dialog" onClick={() => onOpen(false)} data-testid="published-history">
+            {t("published.history")}
+          </Button>
+        ) : (
+          <Button
+            variant="subtle"
+            size="xs"
+            leftSection={<IconPencil size={14} />}
+            aria-label={t("published.editLabel", { title: post.title })}
+            aria-haspopup="dialog"
+            onClick={() => onOpen(true)}
+            data-testid="published-edit"
+          >
+            {t("published.edit")}
+          </Button>
+        )}
         {links.length === 0 ? (
           <Text size="xs" c="dimmed">
             {t("published.noLink")}

@@ -46,6 +46,8 @@ export function DeletePostDialog({ projectId, post, opened, timeZone, onClose, o
   const virtual = isVirtualPost(post);
   const inSeries = virtual || post.isRecurring || post.seriesId !== null;
   const published = post.status === "published";
+  // a former channel's post can only leave Pressa: its channel is not the project's to touch
+  const fromChannelsAllowed = published && !post.channelChanged;
   const when = formatInstant(post.scheduledFor, LOCALES[language], timeZone);
   const title = post.title || t("schedule.noDraftsAvailable");
 
@@ -53,7 +55,7 @@ export function DeletePostDialog({ projectId, post, opened, timeZone, onClose, o
     setBusy(true);
     try {
       await deletePost(projectId, virtual ? post.originalPostId : post.id, {
-        deleteFromChannels: published && fromChannels,
+        deleteFromChannels: fromChannelsAllowed && fromChannels,
         deleteRecurringSeries: inSeries && wholeSeries,
       });
       toastSuccess(t("schedule.postDeleted"), t("schedule.postDeletedText"));
@@ -92,7 +94,12 @@ export function DeletePostDialog({ projectId, post, opened, timeZone, onClose, o
             data-testid="delete-whole-series"
           />
         )}
-        {published && (
+        {published && !fromChannelsAllowed && (
+          <Text size="sm" c="dimmed" data-testid="delete-channel-changed">
+            {t("posts.channelChanged")}
+          </Text>
+        )}
+        {fromChannelsAllowed && (
           <Checkbox
             checked={fromChannels}
             onChange={(event) => setFromChannels(event.currentTarget.checked)}

@@ -127,9 +127,11 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
   const hasPost = post !== null;
   // The edit of a published post belongs to that post: another post, or closing, drops it.
   const postId = post?.id;
+  // a post of a former channel is history: there is nothing to edit (the API refuses it)
+  const history = post?.channelChanged === true;
   useEffect(() => {
-    setEditing(opened && startEditing);
-  }, [postId, opened, startEditing]);
+    setEditing(opened && startEditing && !history);
+  }, [postId, opened, startEditing, history]);
   // The edit sent or given up, the focus goes back to the button that opened it.
   useEffect(() => {
     if (editing || !closedEdit.current) return;
@@ -331,7 +333,7 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
             className={classes.error}
           >
             {reasonText(t, post.lastError)}
-            {post.status === "uncertain" && !virtual && (
+            {post.status === "uncertain" && !virtual && !history && (
               <>
                 <Text size="sm" fw={500} mt="sm">
                   {t("schedule.uncertain.question")}
@@ -374,7 +376,13 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
           />
         )}
 
-        {isPublished && post.pendingEdit && !editing && (
+        {history && (
+          <Alert variant="light" color="gray" radius="md" icon={<IconAlert size={18} />} data-testid="post-details-channel-changed">
+            {t("posts.channelChanged")}
+          </Alert>
+        )}
+
+        {isPublished && post.pendingEdit && !editing && !history && (
           <div data-testid="post-details-pending-edit">
             <Group gap={6} mb={6}>
               <IconClock size={16} />
@@ -386,7 +394,7 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
           </div>
         )}
 
-        {isPublished && !editing && (
+        {isPublished && !editing && !history && (
           <Group justify="flex-end" mt={-8}>
             <Button
               variant="light"

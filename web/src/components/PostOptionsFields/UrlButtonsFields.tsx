@@ -1,7 +1,7 @@
 import { ActionIcon, Button, Group, Stack, Text, TextInput, Tooltip } from "@mantine/core";
 import "@mantine/core/styles/Tooltip.layer.css";
 import { useId, useRef, useState } from "react";
-import { isAllowedLink } from "../../../../api/contract/entities.ts";
+import { isAllowedLink, isUnsafeLink } from "../../../../api/contract/entities.ts";
 import { BUTTON_ROWS_MAX, BUTTON_TEXT_MAX, BUTTONS_PER_ROW_MAX, type UrlButton } from "../../../../api/contract/post_options.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { errorText } from "../../lib/messages.ts";
@@ -15,7 +15,7 @@ export function buttonErrors(button: UrlButton): { text?: string; url?: string }
   if (text === "" && url === "") return {};
   return {
     text: text === "" || text.length > BUTTON_TEXT_MAX ? "posts.buttonTextInvalid" : undefined,
-    url: isAllowedLink(url) ? undefined : "posts.buttonUrlInvalid",
+    url: isUnsafeLink(url) ? "posts.unsafeLink" : isAllowedLink(url) ? undefined : "posts.buttonUrlInvalid",
   };
 }
 
