@@ -86,7 +86,10 @@ export function keepWebhook(settings: WebhookSettings, checkEveryMs = CHECK_EVER
   const { sql, api, publicUrl, log } = settings;
   const heartbeatId = `bot:webhook:${Deno.hostname()}:${Deno.pid}`;
   let registered = false;
+  let checking = false;
   const check = async () => {
+    if (checking) return; // a slow Telegram: the previous check is still waiting
+    checking = true;
     try {
       let info = await api.getWebhookInfo();
       // after our first registration only a webhook that is gone is ours to restore
@@ -99,6 +102,8 @@ export function keepWebhook(settings: WebhookSettings, checkEveryMs = CHECK_EVER
       else if (info.url === publicUrl + WEBHOOK_PATH) await sql`select app_public.record_heartbeat(${[heartbeatId]}::text[])`;
     } catch (error) {
       log("warn", "checking the Telegram webhook failed", { error });
+    } finally {
+      checking = false;
     }
   };
   const ready = check();
