@@ -25,6 +25,7 @@ import { postRoutes } from "./routes/posts.ts";
 import { projectUploadRoutes, uploadServingRoutes } from "./routes/uploads.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { projectRoutes } from "./routes/projects.ts";
+import { telegramWebhookRoutes } from "./routes/telegram_webhook.ts";
 import { serveSpa } from "./static.ts";
 
 /**
@@ -66,6 +67,7 @@ export function createApp(deps: ApiDeps) {
   api.route("/notifications", notificationRoutes(deps));
   api.route("/projects/:projectId", aiRoutes(deps));
   api.route("/telegram/bot", botRoutes(deps));
+  api.route("/telegram/webhook", telegramWebhookRoutes(deps));
   api.route("/projects/:projectId/upload-image", projectUploadRoutes(deps));
   api.route("/uploads", uploadServingRoutes(deps));
   api.route("/bug-reports", bugReportRoutes(deps));

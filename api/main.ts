@@ -1,5 +1,7 @@
 /* Serves the API and the built SPA on PORT. DATABASE_URL must point at a migrated database. */
 import { createAi } from "../core/ai/client.ts";
+// the one edge from the HTTP layer to the bot: in webhook mode this process runs its features
+import { createBot } from "../bot/bot.ts";
 import { createApp } from "./app.ts";
 import { readConfig } from "../core/config.ts";
 import { connect } from "../core/db.ts";
@@ -8,6 +10,7 @@ import { refuseToStartOnProblems } from "../core/startup_checks.ts";
 import { createStorage } from "../core/storage.ts";
 import { createTelegramApi } from "../core/telegram/client.ts";
 import { databaseBudget } from "../core/telegram/send_budget.ts";
+import { keepWebhook } from "../core/telegram/webhook.ts";
 
 const config = readConfig();
 const log = jsonLog("api");
@@ -27,12 +30,29 @@ const POOL_SIZE = 5;
 // The API's pool alone: the worker's jobs and the migrations may rightly run longer.
 const sql = connect(config.databaseUrl, { max: POOL_SIZE, statementTimeoutMs: config.apiStatementTimeoutMs });
 const storage = await createStorage(config);
-const telegram = createTelegramApi(config.telegramBotToken, config.telegramApiRoot, {
-  log: (message, fields) => log("warn", message, fields),
-  // Telegram's limits counted with the workers' and the bot's messages
-  budget: config.telegramBotToken ? databaseBudget(sql, config.telegramBotToken, (message, fields) => log("warn", message, fields)) : undefined,
+const warn = (message: string, fields?: Record<string, unknown>) => log("warn", message, fields);
+// Telegram's limits counted with the workers' and the bot's messages
+const budget = config.telegramBotToken ? databaseBudget(sql, config.telegramBotToken, warn) : undefined;
+const telegram = createTelegramApi(config.telegramBotToken, config.telegramApiRoot, { log: warn, budget });
+// Webhook mode: Telegram pushes the bot's updates to this instance (and to every other one).
+const webhookMode = config.telegramBotToken && telegram && config.telegramWebhookSecret
+  ? { token: config.telegramBotToken, api: telegram, secret: config.telegramWebhookSecret }
+  : undefined;
+const telegramWebhook = webhookMode && {
+  bot: createBot(webhookMode.token, { sql, log: jsonLog("bot"), apiRoot: config.telegramApiRoot, budget }),
+  secret: webhookMode.secret,
+};
+const app = createApp({
+  sql,
+  config,
+  log,
+  storage,
+  telegram,
+  telegramWebhook,
+  ai: createAi(config.openai),
+  webDist: new URL("../web/dist", import.meta.url).pathname,
 });
-const app = createApp({ sql, config, log, storage, telegram, ai: createAi(config.openai), webDist: new URL("../web/dist", import.meta.url).pathname });
+const webhook = webhookMode && keepWebhook({ sql, ...webhookMode, publicUrl: config.publicUrl, log });
 
 const server = Deno.serve({
   port: config.port,
@@ -43,6 +63,7 @@ const server = Deno.serve({
 
 async function shutdown() {
   log("info", "shutting down");
+  webhook?.stop();
   await server.shutdown();
   await sql.end({ timeout: 5 });
   Deno.exit(0);

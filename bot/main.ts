@@ -1,16 +1,30 @@
-/* The bot process: long polling with @grammyjs/runner, updates of one chat in order. */
+/*
+ * The bot process: long polling with @grammyjs/runner, updates of one chat in order. In
+ * webhook mode (TELEGRAM_WEBHOOK_SECRET) the API instances handle the updates and this
+ * process refuses to start: polling would delete the webhook (and Telegram answers
+ * getUpdates with 409 while one is set).
+ */
 import { run } from "@grammyjs/runner";
 import { readConfig } from "../core/config.ts";
 import { connect } from "../core/db.ts";
 import { jsonLog } from "../core/log.ts";
 import { refuseToStartOnProblems } from "../core/startup_checks.ts";
 import { databaseBudget } from "../core/telegram/send_budget.ts";
+import { BOT_ALLOWED_UPDATES, WEBHOOK_PATH } from "../core/telegram/webhook.ts";
 import { createBot } from "./bot.ts";
 
 const config = readConfig();
 const log = jsonLog("bot");
 if (!config.databaseUrl || !config.telegramBotToken) {
   log("error", "the bot needs DATABASE_URL and TELEGRAM_BOT_TOKEN");
+  Deno.exit(2);
+}
+if (config.telegramWebhookSecret) {
+  log(
+    "error",
+    `TELEGRAM_WEBHOOK_SECRET is set: Telegram sends the bot's updates to the API (${config.publicUrl}${WEBHOOK_PATH}), ` +
+      "so no polling bot runs. Start the API instead, or unset TELEGRAM_WEBHOOK_SECRET to poll.",
+  );
   Deno.exit(2);
 }
 // the product as a whole refuses such a configuration (the API and the worker say why too)
@@ -20,8 +34,15 @@ const sql = connect(config.databaseUrl, { max: 5 });
 const budget = databaseBudget(sql, config.telegramBotToken, (message, fields) => log("warn", message, fields));
 const bot = createBot(config.telegramBotToken, { sql, log, apiRoot: config.telegramApiRoot, budget });
 await bot.init();
+// A webhook left by an earlier webhook-mode run makes Telegram refuse getUpdates (409) and
+// the runner would retry forever; its pending updates are kept and polled instead.
+const { url: webhookUrl } = await bot.api.getWebhookInfo();
+if (webhookUrl) {
+  await bot.api.deleteWebhook();
+  log("info", "deleted the Telegram webhook of an earlier webhook-mode run; polling now", { webhookUrl });
+}
 log("info", `bot @${bot.botInfo.username} polling ${config.telegramApiRoot}`);
-const runner = run(bot);
+const runner = run(bot, { runner: { fetch: { allowed_updates: [...BOT_ALLOWED_UPDATES] } } });
 
 // Liveness for GET /api/health: the bot says it is polling every 10 s.
 const beat = () =>

@@ -13,6 +13,11 @@ export type Config = {
   mailFrom: string;
   telegramBotToken: string | undefined;
   telegramApiRoot: string;
+  /**
+   * TELEGRAM_WEBHOOK_SECRET: Telegram pushes updates to the API (POST /api/telegram/webhook)
+   * with this secret in a header, and no polling bot runs; undefined: long polling.
+   */
+  telegramWebhookSecret: string | undefined;
   openai: { apiKey: string | undefined; baseUrl: string | undefined; model: string | undefined };
   adminEmails: Set<string>;
   gcsBucket: string | undefined;
@@ -93,6 +98,22 @@ export function readTrustedProxies(raw: string | undefined): Cidr[] {
   });
 }
 
+/** What Telegram accepts as a webhook's secret_token (setWebhook). */
+const WEBHOOK_SECRET = /^[A-Za-z0-9_-]{1,256}$/;
+
+function readWebhookSecret(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  if (!WEBHOOK_SECRET.test(raw)) {
+    // the secret itself is never echoed: the message goes to logs
+    const what = raw.length > 256 ? `is ${raw.length} characters long` : "has a character Telegram refuses";
+    throw new Error(
+      `TELEGRAM_WEBHOOK_SECRET ${what}: it must be 1–256 characters of A-Z, a-z, 0-9, _ and -, ` +
+        "e.g. TELEGRAM_WEBHOOK_SECRET=$(openssl rand -hex 32)",
+    );
+  }
+  return raw;
+}
+
 function readTimeoutMs(raw: string | undefined): number {
   const value = raw?.trim() ? Number(raw.trim()) : 5_000;
   if (!Number.isSafeInteger(value) || value < 0) throw new Error(`API_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds (0: none), got ${raw}`);
@@ -112,6 +133,7 @@ export function readConfig(env: Record<string, string | undefined> = Deno.env.to
     mailFrom: blank(env.MAIL_FROM) ?? "Pressa <no-reply@localhost>",
     telegramBotToken: blank(env.TELEGRAM_BOT_TOKEN),
     telegramApiRoot: (blank(env.TELEGRAM_API_ROOT) ?? "https://api.telegram.org").replace(/\/+$/, ""),
+    telegramWebhookSecret: readWebhookSecret(env.TELEGRAM_WEBHOOK_SECRET),
     openai: {
       apiKey: blank(env.OPENAI_API_KEY),
       baseUrl: blank(env.OPENAI_BASE_URL),

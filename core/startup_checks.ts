@@ -30,8 +30,23 @@ export function mailToLogProblem(config: Pick<Config, "publicUrl" | "smtpUrl">):
     "Set SMTP_URL (e.g. smtps://user:pass@smtp.example.com), or use a loopback PUBLIC_URL such as http://localhost:8000 on your own machine.";
 }
 
-/** Every reason this configuration must not start a process (api, worker); empty when it may. */
-export function startupProblems(config: Pick<Config, "publicUrl" | "smtpUrl">): string[] {
+/**
+ * Why webhook mode cannot work under this configuration, or undefined. Telegram delivers
+ * webhooks to https only; http is let through for a loopback PUBLIC_URL, where only a
+ * local Bot API server (the tests' double, a self-hosted one) can call it.
+ */
+export function webhookProblem(config: WebhookSettings): string | undefined {
+  if (!config.telegramWebhookSecret) return undefined;
+  if (!config.telegramBotToken) return "TELEGRAM_WEBHOOK_SECRET is set but TELEGRAM_BOT_TOKEN is not: there is no bot to receive updates";
+  if (config.publicUrl.startsWith("https://") || isLoopbackUrl(config.publicUrl)) return undefined;
+  return `TELEGRAM_WEBHOOK_SECRET is set but PUBLIC_URL (${config.publicUrl}) is not https://: Telegram delivers webhooks ` +
+    "to https URLs only. Serve the API behind TLS and set PUBLIC_URL=https://…, or unset TELEGRAM_WEBHOOK_SECRET to use long polling.";
+}
+
+type WebhookSettings = Pick<Config, "publicUrl"> & Partial<Pick<Config, "telegramWebhookSecret" | "telegramBotToken">>;
+
+/** Every reason this configuration must not start a process (api, worker, bot); empty when it may. */
+export function startupProblems(config: Pick<Config, "publicUrl" | "smtpUrl"> & Partial<WebhookSettings>): string[] {
   const problems: string[] = [];
   try {
     const url = new URL(config.publicUrl);
@@ -41,8 +56,11 @@ export function startupProblems(config: Pick<Config, "publicUrl" | "smtpUrl">): 
   } catch {
     problems.push(`PUBLIC_URL is not a URL: ${config.publicUrl}`);
   }
+  const urlProblem = problems.length > 0;
   const mail = mailToLogProblem(config);
   if (mail) problems.push(mail);
+  const webhook = urlProblem ? undefined : webhookProblem(config);
+  if (webhook) problems.push(webhook);
   return problems;
 }
 
@@ -51,7 +69,7 @@ export function startupProblems(config: Pick<Config, "publicUrl" | "smtpUrl">): 
  * names the refusing process in the message (npm start restarts it and it says so again).
  */
 export function refuseToStartOnProblems(
-  config: Pick<Config, "publicUrl" | "smtpUrl">,
+  config: Parameters<typeof startupProblems>[0],
   log: (level: "error", message: string) => void,
   process: string,
 ) {

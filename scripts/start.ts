@@ -52,7 +52,8 @@ async function startUp() {
   await buildWebIfStale(root, log);
 
   processes.push({ name: "api", script: "api/main.ts" }, { name: "worker", script: "tasks/main.ts" });
-  if (config.telegramBotToken) processes.push({ name: "bot", script: "bot/main.ts" });
+  if (config.telegramBotToken && !config.telegramWebhookSecret) processes.push({ name: "bot", script: "bot/main.ts" });
+  else if (config.telegramBotToken) log("info", "TELEGRAM_WEBHOOK_SECRET is set: the API handles the bot's updates; no polling bot is started");
   else log("info", "TELEGRAM_BOT_TOKEN is not set: the bot is not started and channels cannot be connected");
   if (stopping) return;
   processes.forEach(launch);

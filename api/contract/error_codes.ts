@@ -159,6 +159,8 @@ export const ERROR_CODES = {
   },
   "telegram.unauthorized": { status: 503, message: "Telegram refused the bot's token: check TELEGRAM_BOT_TOKEN" },
   "telegram.unreachable": { status: 503, message: "Telegram is not reachable right now ({description}). Please try again." },
+  // only Telegram knows the secret it was given with setWebhook (TELEGRAM_WEBHOOK_SECRET)
+  "telegram.webhookSecretWrong": { status: 401, message: "This is not Telegram: the webhook's secret token is missing or wrong" },
 
   // ── a post's format (api/contract/entities.ts, post_options.ts) ──
   "entities.invalid": { status: 400, message: "The formatting is not a list of Telegram entities" },

@@ -83,3 +83,25 @@ AS $function$
   where s.bot_id = p_bot_id and s.chat_key = p_chat_key
     and s.send_at > clock_timestamp() - make_interval(secs => p_chat_window_ms / 1000)
 $function$;
+
+CREATE OR REPLACE FUNCTION app_private.telegram_webhook_secret_digest(p_bot_id text)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: Telegram never reads back a webhook's secret, so an API instance compares its own
+     secret's digest with the one registered last to know whether setWebhook is needed */
+  select secret_digest from app_private.telegram_webhooks where bot_id = p_bot_id
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.record_telegram_webhook(p_bot_id text, p_url text, p_secret_digest text)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  /* why: after a successful setWebhook, the next instance to start finds the same secret
+     registered and leaves Telegram alone (one setWebhook a second is allowed) */
+  insert into app_private.telegram_webhooks (bot_id, url, secret_digest, registered_at)
+  values (p_bot_id, p_url, p_secret_digest, now())
+  on conflict (bot_id) do update
+    set url = excluded.url, secret_digest = excluded.secret_digest, registered_at = excluded.registered_at
+$function$;

@@ -12,6 +12,7 @@ import { run } from "@grammyjs/runner";
 import { createAi } from "../../core/ai/client.ts";
 import { createTelegramApi } from "../../core/telegram/client.ts";
 import { createBot } from "../../bot/bot.ts";
+import { keepWebhook } from "../../core/telegram/webhook.ts";
 import { startWorker } from "../../tasks/worker.ts";
 import { type OpenAiServer, startOpenAiServer } from "../doubles/openai/server.ts";
 import { startTelegramServer, type TelegramServer } from "../doubles/telegram/server.ts";
@@ -33,24 +34,36 @@ export type StackOptions = {
   worker?: boolean;
   /** Start the local OpenAI-compatible server and configure OPENAI_* for it. */
   openai?: boolean;
+  /**
+   * Webhook mode (implies telegram and serve): TELEGRAM_WEBHOOK_SECRET is set, the app
+   * handles POST /api/telegram/webhook with the real bot, and the webhook is registered
+   * with the local Bot API server at PUBLIC_URL (default this app's http://127.0.0.1:port).
+   */
+  webhook?: boolean;
 };
+
+/** A random secret as Telegram accepts it. */
+export const webhookSecret = () => crypto.randomUUID().replaceAll("-", "_");
 
 export async function startStack(options: StackOptions = {}) {
   const databaseUrl = await freshDatabase();
-  const telegram: TelegramServer | undefined = options.telegram || options.bot ? await startTelegramServer() : undefined;
+  const telegram: TelegramServer | undefined = options.telegram || options.bot || options.webhook ? await startTelegramServer() : undefined;
   const openai: OpenAiServer | undefined = options.openai ? await startOpenAiServer() : undefined;
   const smtp = await startSmtpSink();
-  const server = options.serve ? Deno.listen({ hostname: "127.0.0.1", port: 0 }) : undefined;
+  const serve = options.serve || options.webhook;
+  const server = serve ? Deno.listen({ hostname: "127.0.0.1", port: 0 }) : undefined;
   const port = server ? (server.addr as Deno.NetAddr).port : 8000;
   server?.close();
-  const config: Config = readConfig({
+  const stackEnv: Record<string, string> = {
     PORT: String(port),
     DATABASE_URL: databaseUrl,
     SMTP_URL: smtp.url,
     ...(telegram ? { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot } : {}),
+    ...(options.webhook ? { TELEGRAM_WEBHOOK_SECRET: webhookSecret(), PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
     ...(openai ? { OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseURL, OPENAI_MODEL: openai.model } : {}),
     ...options.env,
-  });
+  };
+  const config: Config = readConfig(stackEnv);
   // every statement the app sends, so a test can count what one request costs
   const queries: string[] = [];
   const sql = connect(databaseUrl, { max: 5, onQuery: (text) => queries.push(text), statementTimeoutMs: config.apiStatementTimeoutMs });
@@ -66,11 +79,21 @@ export async function startStack(options: StackOptions = {}) {
   const apiLog: Log = (_level, message, fields) => {
     if (message === "request" && fields) answered.push({ method: String(fields.method), path: String(fields.path), status: Number(fields.status) });
   };
-  const app = createApp({ sql, config, log: apiLog, storage, telegram: telegramApi, ai, webDist: options.webDist });
+  /** In webhook mode, an API instance's bot and its registration of the webhook (as api/main.ts does). */
+  function webhookParts(instanceSql: typeof sql, instanceConfig: Config) {
+    if (!telegram || !telegramApi || !instanceConfig.telegramWebhookSecret) return {};
+    const secret = instanceConfig.telegramWebhookSecret;
+    const bot = createBot(telegram.token, { sql: instanceSql, log: silentLog, apiRoot: telegram.apiRoot });
+    const keeper = keepWebhook({ sql: instanceSql, api: telegramApi, token: telegram.token, publicUrl: instanceConfig.publicUrl, secret, log: silentLog });
+    return { telegramWebhook: { bot, secret }, keeper };
+  }
+  const { telegramWebhook, keeper } = webhookParts(sql, config);
+  await keeper?.ready;
+  const app = createApp({ sql, config, log: apiLog, storage, telegram: telegramApi, telegramWebhook, ai, webDist: options.webDist });
   const worker = options.worker === false ? undefined : await startWorker(databaseUrl, config, silentLog, { storage, telegram: telegramApi, ai });
   const bot = options.bot && telegram ? createBot(telegram.token, { sql, log: silentLog, apiRoot: telegram.apiRoot }) : undefined;
   const botRunner = bot ? run(bot) : undefined;
-  const http = options.serve ? Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, app.fetch) : undefined;
+  const http = serve ? Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, app.fetch) : undefined;
 
   /** Calls the API like the SPA does; `cookie` is a session cookie from signIn. */
   async function call(method: string, path: string, body?: unknown, cookie?: string) {
@@ -119,9 +142,31 @@ export async function startStack(options: StackOptions = {}) {
     }).spawn();
   }
 
+  /**
+   * Another API instance on this stack's database (its own pool, app and bot; the same
+   * PUBLIC_URL), served on a random port; `env` overrides settings (e.g. another secret).
+   */
+  async function startApiInstance(env: Record<string, string> = {}) {
+    const instanceConfig = readConfig({ ...stackEnv, ...env });
+    const instanceSql = connect(databaseUrl, { max: 3, statementTimeoutMs: instanceConfig.apiStatementTimeoutMs });
+    const parts = webhookParts(instanceSql, instanceConfig);
+    await parts.keeper?.ready;
+    const instanceApp = createApp({ sql: instanceSql, config: instanceConfig, log: silentLog, storage, telegram: telegramApi, telegramWebhook: parts.telegramWebhook, ai });
+    const instanceHttp = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, instanceApp.fetch);
+    return {
+      baseUrl: `http://127.0.0.1:${instanceHttp.addr.port}`,
+      async close() {
+        parts.keeper?.stop();
+        await instanceHttp.shutdown();
+        await instanceSql.end({ timeout: 5 });
+      },
+    };
+  }
+
   return {
     app,
     sql,
+    startApiInstance,
     queries,
     answered,
     spawnWorkerProcess,
@@ -136,6 +181,7 @@ export async function startStack(options: StackOptions = {}) {
     call,
     signIn,
     async close() {
+      keeper?.stop();
       await http?.shutdown();
       if (botRunner?.isRunning()) await botRunner.stop();
       await worker?.stop();

@@ -22,6 +22,7 @@ import {
   forbidden,
   NOT_MODIFIED,
   QUERY_TOO_OLD,
+  tooManyRequests,
 } from "./errors.ts";
 import { type FormattedText, formatText } from "./formatting.ts";
 import { sniffImage } from "./images.ts";
@@ -785,6 +786,9 @@ function getChatMemberCount({ args, world }: CallContext): number {
 async function getUpdates({ args, world, signal }: CallContext): Promise<Update[]> {
   const limit = Math.min(Math.max(args.integer("limit") ?? 100, 1), 100);
   const timeoutSeconds = Math.max(args.integer("timeout") ?? 0, 0);
+  if (world.webhook) {
+    throw conflict("can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first");
+  }
   const allowed = args.json<string[]>("allowed_updates", "can't parse allowed_updates JSON object");
   if (allowed !== undefined) world.allowedUpdates = allowed;
   world.confirmUpdates(args.integer("offset"));
@@ -802,12 +806,8 @@ async function getUpdates({ args, world, signal }: CallContext): Promise<Update[
       settle();
     };
     const onAbort = () => finish(() => resolve([]));
-    const terminate = () =>
-      finish(() =>
-        reject(
-          conflict("terminated by other getUpdates request; make sure that only one bot instance is running"),
-        )
-      );
+    const terminate = (reason = "terminated by other getUpdates request; make sure that only one bot instance is running") =>
+      finish(() => reject(conflict(reason)));
     const timer = setTimeout(
       () => finish(() => resolve(world.deliverableUpdates(limit))),
       timeoutSeconds * 1000,
@@ -822,17 +822,70 @@ async function getUpdates({ args, world, signal }: CallContext): Promise<Update[
   });
 }
 
-function deleteWebhook({ args, world }: CallContext): true {
-  if (args.boolean("drop_pending_updates")) {
-    world.updates = [];
-    world.touch();
+/** Telegram's characters for a webhook's secret_token. */
+const WEBHOOK_SECRET = /^[A-Za-z0-9_-]{1,256}$/;
+const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/;
+
+/**
+ * Webhook mode: updates are POSTed to `url` (server.ts delivers them) and getUpdates
+ * answers 409 until deleteWebhook. An empty url removes the webhook. Telegram allows one
+ * call a second (429 with retry_after 1). It accepts https URLs only; the double also takes
+ * http to a loopback address, where the tests' API listens.
+ */
+function setWebhook({ args, world }: CallContext): true {
+  const url = args.string("url") ?? "";
+  if (url === "") return removeWebhook(world, args.boolean("drop_pending_updates"));
+  const now = Date.now();
+  if (now - world.lastSetWebhookAt < 1000) throw tooManyRequests(1);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw badRequest("bad webhook: Failed to resolve host: Name or service not known");
   }
+  if (parsed.protocol !== "https:" && !(parsed.protocol === "http:" && LOOPBACK_HOST.test(parsed.hostname))) {
+    throw badRequest("bad webhook: An HTTPS URL must be provided for webhook");
+  }
+  const secretToken = args.has("secret_token") ? args.string("secret_token") : undefined;
+  if (secretToken !== undefined && !WEBHOOK_SECRET.test(secretToken)) {
+    throw badRequest("bad webhook: secret token contains unallowed characters");
+  }
+  const maxConnections = args.integer("max_connections") ?? 40;
+  if (maxConnections < 1 || maxConnections > 100) throw badRequest("bad webhook: max_connections must be between 1 and 100");
+  const allowed = args.json<string[]>("allowed_updates", "can't parse allowed_updates JSON object");
+  if (allowed !== undefined) world.allowedUpdates = allowed;
+  if (args.boolean("drop_pending_updates")) world.updates = [];
+  world.lastSetWebhookAt = now;
+  world.webhook = { url, secretToken, maxConnections };
+  world.lastWebhookError = undefined;
+  world.terminatePendingPoll?.("terminated by setWebhook request");
+  world.touch();
   return true;
 }
 
+function removeWebhook(world: World, dropPendingUpdates: boolean): true {
+  if (dropPendingUpdates) world.updates = [];
+  world.webhook = undefined;
+  world.touch();
+  return true;
+}
+
+function deleteWebhook({ args, world }: CallContext): true {
+  return removeWebhook(world, args.boolean("drop_pending_updates"));
+}
+
 function getWebhookInfo({ world }: CallContext) {
-  // The double only does long polling: there is never a webhook.
-  return { url: "", has_custom_certificate: false, pending_update_count: world.updates.length };
+  const hook = world.webhook;
+  return {
+    url: hook?.url ?? "",
+    has_custom_certificate: false,
+    pending_update_count: world.updates.length,
+    ...(hook ? { max_connections: hook.maxConnections, ip_address: "127.0.0.1" } : {}),
+    ...(hook && world.allowedUpdates?.length ? { allowed_updates: [...world.allowedUpdates] } : {}),
+    ...(hook && world.lastWebhookError
+      ? { last_error_date: world.lastWebhookError.date, last_error_message: world.lastWebhookError.message }
+      : {}),
+  };
 }
 
 // ------------------------------------------------------------------------ callbacks
@@ -910,6 +963,7 @@ function getFile({ args, world }: CallContext) {
 export const METHODS: Record<string, MethodHandler> = {
   getme: ({ world }) => structuredClone(world.me),
   getupdates: getUpdates,
+  setwebhook: setWebhook,
   deletewebhook: deleteWebhook,
   getwebhookinfo: getWebhookInfo,
   getchat: getChat,
@@ -942,7 +996,6 @@ export const METHODS: Record<string, MethodHandler> = {
  */
 export const UNIMPLEMENTED_METHODS = new Set(
   [
-    "setWebhook",
     "logOut",
     "close",
     "forwardMessage",

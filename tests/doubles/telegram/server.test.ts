@@ -187,6 +187,62 @@ describe("long polling", () => {
   });
 });
 
+describe("webhook", () => {
+  /** An HTTP receiver answering the given statuses in turn (then 200), keeping what arrived. */
+  function receiver(statuses: number[] = []) {
+    const received: { secret: string | null; update: { update_id: number; message?: Message } }[] = [];
+    const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+      received.push({ secret: request.headers.get("x-telegram-bot-api-secret-token"), update: await request.json() });
+      return new Response(null, { status: statuses.shift() ?? 200 });
+    });
+    return { url: `http://127.0.0.1:${server.addr.port}/hook`, received, close: () => server.shutdown() };
+  }
+
+  test("updates are POSTed with the secret; one answered without a 2xx is sent again and reported", async () => {
+    await telegram.close();
+    telegram = await startTelegramServer({ token: "123456789:TEST-token", webhookRetryMs: 100 });
+    const api = new Api(telegram.token, { apiRoot: telegram.apiRoot });
+    const hook = receiver([500]);
+    try {
+      expect(await api.setWebhook(hook.url, { secret_token: "s3cret_-X", allowed_updates: ["message"] })).toBe(true);
+      const user = telegram.addUser({ username: "alice", first_name: "Alice" });
+      telegram.userSends(user.id, "hello");
+      await telegram.waitFor(() => telegram.webhookDeliveries.some((d) => d.status === 200), 5_000);
+      expect(hook.received.map((r) => [r.secret, r.update.message?.text])).toEqual([["s3cret_-X", "hello"], ["s3cret_-X", "hello"]]);
+      expect(telegram.webhookDeliveries.map((d) => d.status)).toEqual([500, 200]);
+      expect(telegram.pendingUpdates()).toEqual([]);
+      const info = await api.getWebhookInfo();
+      expect(info).toMatchObject({ url: hook.url, pending_update_count: 0, allowed_updates: ["message"], max_connections: 40 });
+      expect(info.last_error_message).toMatch(/500/);
+    } finally {
+      await telegram.close();
+      await hook.close();
+    }
+  });
+
+  test("getUpdates answers 409 while a webhook is set, and works again after deleteWebhook", async () => {
+    await bot.api.setWebhook("https://example.com/hook");
+    const error = await apiError(bot.api.getUpdates());
+    expect([error.error_code, error.description]).toEqual([
+      409,
+      "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+    ]);
+    await bot.api.deleteWebhook();
+    expect((await bot.api.getWebhookInfo()).url).toBe("");
+    expect(await bot.api.getUpdates()).toEqual([]);
+  });
+
+  test("setWebhook takes https (http only to a loopback address), Telegram's secret characters, one call a second", async () => {
+    const refused = await apiError(bot.api.setWebhook("http://example.com/hook"));
+    expect(refused.description).toBe("Bad Request: bad webhook: An HTTPS URL must be provided for webhook");
+    const badSecret = await apiError(bot.api.setWebhook("https://example.com/hook", { secret_token: "no spaces" }));
+    expect(badSecret.error_code).toBe(400);
+    expect(await bot.api.setWebhook("http://127.0.0.1:9/hook")).toBe(true);
+    const tooSoon = await apiError(bot.api.setWebhook("https://example.com/hook"));
+    expect([tooSoon.error_code, tooSoon.parameters.retry_after]).toEqual([429, 1]);
+  });
+});
+
 describe("channels", () => {
   test("sendMessage to a channel where the bot may post, by id and by @username", async () => {
     const channel = telegram.addChannel({ username: "news", title: "News" });

@@ -43,6 +43,19 @@ export interface TelegramServerOptions {
   rateLimits?: boolean | RateLimits;
   /** Default 0: a random free port. */
   port?: number;
+  /** Webhook mode: how long after a failed delivery an update is POSTed again (default 1000 ms). */
+  webhookRetryMs?: number;
+  /** Webhook mode: a delivery not answered within this long counts as failed (default 60 s; Telegram publishes none). */
+  webhookTimeoutMs?: number;
+}
+
+/** One POST of an update to the webhook: its answer's status, or "failed" (no answer, timeout). */
+export interface WebhookDelivery {
+  updateId: number;
+  url: string;
+  status: number | "failed";
+  /** Milliseconds from the POST to its answer (or failure). */
+  ms: number;
 }
 
 /** An injected failure for the next call(s) of one method. */
@@ -99,6 +112,8 @@ export interface TelegramServer {
   readonly me: UserFromGetMe;
   /** Every API call received, oldest first (getUpdates included). */
   readonly requests: readonly RequestLogEntry[];
+  /** Every webhook delivery, oldest first (retries included). */
+  readonly webhookDeliveries: readonly WebhookDelivery[];
 
   /** Answers pending long polls with [], then closes all connections. */
   close(): Promise<void>;
@@ -173,6 +188,13 @@ export async function startTelegramServer(options: TelegramServerOptions = {}): 
 
 class FakeTelegram implements TelegramServer {
   readonly requests: RequestLogEntry[] = [];
+  readonly webhookDeliveries: WebhookDelivery[] = [];
+  /** Updates being POSTed now, and those waiting to be retried until the given time. */
+  private readonly delivering = new Set<number>();
+  private readonly retryAt = new Map<number, number>();
+  private readonly deliveryAbort = new AbortController();
+  private readonly webhookRetryMs: number;
+  private readonly webhookTimeoutMs: number;
   private readonly world: World;
   private readonly limiter?: RateLimiter;
   private readonly failures = new Map<string, Failure[]>();
@@ -186,6 +208,9 @@ class FakeTelegram implements TelegramServer {
       botUsername: options.botUsername ?? "pressa_test_bot",
       botFirstName: options.botFirstName ?? "Pressa Test Bot",
     });
+    this.webhookRetryMs = options.webhookRetryMs ?? 1000;
+    this.webhookTimeoutMs = options.webhookTimeoutMs ?? 60_000;
+    this.world.subscribe(() => this.deliverToWebhook());
     if (options.rateLimits) {
       this.limiter = new RateLimiter(options.rateLimits === true ? {} : options.rateLimits);
     }
@@ -225,6 +250,7 @@ class FakeTelegram implements TelegramServer {
     if (this.world.closed) return;
     this.world.closed = true;
     this.world.touch(); // wakes waiting long polls, which answer []
+    this.deliveryAbort.abort();
     await Promise.allSettled([...this.inFlight]);
     await new Promise<void>((resolve) => {
       this.http.close(() => resolve());
@@ -332,6 +358,64 @@ class FakeTelegram implements TelegramServer {
     const failure = queue?.shift();
     if (queue && queue.length === 0) this.failures.delete(method);
     return failure;
+  }
+
+  // ------------------------------------------------------------------ webhook
+
+  /**
+   * While a webhook is set, POSTs every deliverable update to it (at most max_connections
+   * at once) with the secret in X-Telegram-Bot-Api-Secret-Token, as Telegram does. A 2xx
+   * answer confirms the update; anything else (another status, no answer within
+   * webhookTimeoutMs) is recorded as getWebhookInfo's last error and the update is POSTed
+   * again after webhookRetryMs, however many times it takes.
+   */
+  private deliverToWebhook() {
+    const hook = this.world.webhook;
+    if (!hook || this.world.closed) return;
+    const now = Date.now();
+    for (const update of this.world.deliverableUpdates(100)) {
+      if (this.delivering.size >= hook.maxConnections) return;
+      if (this.delivering.has(update.update_id) || (this.retryAt.get(update.update_id) ?? 0) > now) continue;
+      this.delivering.add(update.update_id);
+      const delivery = this.deliver(hook, update).finally(() => {
+        this.delivering.delete(update.update_id);
+        this.world.touch();
+      });
+      this.inFlight.add(delivery);
+      void delivery.finally(() => this.inFlight.delete(delivery));
+    }
+  }
+
+  private async deliver(hook: NonNullable<World["webhook"]>, update: Update) {
+    const started = Date.now();
+    let status: number | "failed";
+    try {
+      const response = await fetch(hook.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          ...(hook.secretToken === undefined ? {} : { "X-Telegram-Bot-Api-Secret-Token": hook.secretToken }),
+        },
+        body: JSON.stringify(update),
+        signal: AbortSignal.any([this.deliveryAbort.signal, AbortSignal.timeout(this.webhookTimeoutMs)]),
+      });
+      await response.body?.cancel();
+      status = response.status;
+    } catch {
+      status = "failed";
+    }
+    this.webhookDeliveries.push({ updateId: update.update_id, url: hook.url, status, ms: Date.now() - started });
+    if (typeof status === "number" && status >= 200 && status < 300) {
+      this.retryAt.delete(update.update_id);
+      this.world.updates = this.world.updates.filter((pending) => pending.update_id !== update.update_id);
+      return;
+    }
+    this.world.lastWebhookError = {
+      date: this.world.nowSeconds(),
+      message: status === "failed" ? "Connection timed out" : `Wrong response from the webhook: ${status}`,
+    };
+    this.retryAt.set(update.update_id, Date.now() + this.webhookRetryMs);
+    if (!this.world.closed) setTimeout(() => this.deliverToWebhook(), this.webhookRetryMs);
   }
 
   // ------------------------------------------------------------------ test controls

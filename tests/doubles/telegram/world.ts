@@ -97,6 +97,12 @@ interface CallbackRecord {
 /** Update types delivered when `allowed_updates` was never set (or set to []). */
 const DEFAULT_EXCLUDED_UPDATES = ["chat_member", "message_reaction", "message_reaction_count"];
 
+export interface WebhookSetting {
+  url: string;
+  secretToken: string | undefined;
+  maxConnections: number;
+}
+
 export interface WorldOptions {
   token: string;
   botUsername: string;
@@ -117,9 +123,18 @@ export class World {
   readonly commands = new Map<string, BotCommand[]>();
   updates: Update[] = [];
   allowedUpdates: string[] | undefined;
+  /** Set by setWebhook: updates are then POSTed there and getUpdates answers 409. */
+  webhook: WebhookSetting | undefined;
+  /** When setWebhook was last called (Telegram allows one a second), in real ms. */
+  lastSetWebhookAt = 0;
+  /** The last failed webhook delivery, as getWebhookInfo reports it. */
+  lastWebhookError: { date: number; message: string } | undefined;
   closed = false;
-  /** Ends the getUpdates call currently waiting, if any (only one may run at a time). */
-  terminatePendingPoll: (() => void) | undefined;
+  /**
+   * Ends the getUpdates call currently waiting, if any (only one may run at a time), with
+   * 409 and the reason given (default: a newer getUpdates).
+   */
+  terminatePendingPoll: ((reason?: string) => void) | undefined;
 
   private clockOffsetMs = 0;
   private nextUpdateId = 100_000_001;
