@@ -105,6 +105,14 @@ create unlogged table app_private.telegram_slots (
 );
 CREATE INDEX telegram_slots_idx ON app_private.telegram_slots USING btree (bot_id, send_at);
 
+create table app_private.telegram_webhooks (
+  bot_id text not null,
+  url text not null,
+  secret_digest text not null,
+  registered_at timestamp with time zone default now() not null,
+  constraint telegram_webhooks_pkey PRIMARY KEY (bot_id)
+);
+
 create table app_private.uploads (
   key text not null,
   project_id bigint,

@@ -3,6 +3,18 @@
 --   npx deno run -A scripts/migrations.ts commit "what it does"
 -- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
+CREATE OR REPLACE FUNCTION app_private.record_telegram_webhook(p_bot_id text, p_url text, p_secret_digest text)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  /* why: after a successful setWebhook, the next instance to start finds the same secret
+     registered and leaves Telegram alone (one setWebhook a second is allowed) */
+  insert into app_private.telegram_webhooks (bot_id, url, secret_digest, registered_at)
+  values (p_bot_id, p_url, p_secret_digest, now())
+  on conflict (bot_id) do update
+    set url = excluded.url, secret_digest = excluded.secret_digest, registered_at = excluded.registered_at
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.reserve_telegram_send(p_bot_id text, p_chat_key text, p_chat_limit integer, p_chat_window_ms double precision, p_bot_gap_ms double precision)
  RETURNS double precision
  LANGUAGE plpgsql
@@ -92,16 +104,4 @@ AS $function$
   /* why: Telegram never reads back a webhook's secret, so an API instance compares its own
      secret's digest with the one registered last to know whether setWebhook is needed */
   select secret_digest from app_private.telegram_webhooks where bot_id = p_bot_id
-$function$;
-
-CREATE OR REPLACE FUNCTION app_private.record_telegram_webhook(p_bot_id text, p_url text, p_secret_digest text)
- RETURNS void
- LANGUAGE sql
-AS $function$
-  /* why: after a successful setWebhook, the next instance to start finds the same secret
-     registered and leaves Telegram alone (one setWebhook a second is allowed) */
-  insert into app_private.telegram_webhooks (bot_id, url, secret_digest, registered_at)
-  values (p_bot_id, p_url, p_secret_digest, now())
-  on conflict (bot_id) do update
-    set url = excluded.url, secret_digest = excluded.secret_digest, registered_at = excluded.registered_at
 $function$;
