@@ -7,6 +7,7 @@ import { jsonLog } from "../core/log.ts";
 import { refuseToStartOnProblems } from "../core/startup_checks.ts";
 import { createStorage } from "../core/storage.ts";
 import { createTelegramApi } from "../core/telegram/client.ts";
+import { telegramCallCounts } from "../core/telegram/call_counts.ts";
 import { databaseBudget } from "../core/telegram/send_budget.ts";
 
 const config = readConfig();
@@ -27,8 +28,11 @@ const POOL_SIZE = 5;
 // The API's pool alone: the worker's jobs and the migrations may rightly run longer.
 const sql = connect(config.databaseUrl, { max: POOL_SIZE, statementTimeoutMs: config.apiStatementTimeoutMs });
 const storage = await createStorage(config);
+// counted for GET /metrics with every other process's calls, in batches
+const telegramCalls = config.telegramBotToken ? telegramCallCounts(sql, { log: (message, fields) => log("warn", message, fields) }) : undefined;
 const telegram = createTelegramApi(config.telegramBotToken, config.telegramApiRoot, {
   log: (message, fields) => log("warn", message, fields),
+  calls: telegramCalls,
   // Telegram's limits counted with the workers' and the bot's messages
   budget: config.telegramBotToken ? databaseBudget(sql, config.telegramBotToken, (message, fields) => log("warn", message, fields)) : undefined,
 });
@@ -44,6 +48,7 @@ const server = Deno.serve({
 async function shutdown() {
   log("info", "shutting down");
   await server.shutdown();
+  await telegramCalls?.stop();
   await sql.end({ timeout: 5 });
   Deno.exit(0);
 }

@@ -4,6 +4,7 @@ import { readConfig } from "../core/config.ts";
 import { connect } from "../core/db.ts";
 import { jsonLog } from "../core/log.ts";
 import { refuseToStartOnProblems } from "../core/startup_checks.ts";
+import { telegramCallCounts } from "../core/telegram/call_counts.ts";
 import { databaseBudget } from "../core/telegram/send_budget.ts";
 import { createBot } from "./bot.ts";
 
@@ -18,7 +19,9 @@ refuseToStartOnProblems(config, log, "bot");
 const sql = connect(config.databaseUrl, { max: 5 });
 // its edits and answers count against Telegram's limits with the workers' and the API's messages
 const budget = databaseBudget(sql, config.telegramBotToken, (message, fields) => log("warn", message, fields));
-const bot = createBot(config.telegramBotToken, { sql, log, apiRoot: config.telegramApiRoot, budget });
+// counted for GET /metrics, in batches
+const calls = telegramCallCounts(sql, { log: (message, fields) => log("warn", message, fields) });
+const bot = createBot(config.telegramBotToken, { sql, log, apiRoot: config.telegramApiRoot, budget, calls });
 await bot.init();
 log("info", `bot @${bot.botInfo.username} polling ${config.telegramApiRoot}`);
 const runner = run(bot);
@@ -33,6 +36,7 @@ async function shutdown() {
   log("info", "bot stopping");
   clearInterval(heartbeat);
   if (runner.isRunning()) await runner.stop();
+  await calls.stop();
   await sql.end({ timeout: 5 });
   Deno.exit(0);
 }
