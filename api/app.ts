@@ -10,7 +10,7 @@ import type { ApiDeps } from "./deps.ts";
 import type { AppEnv } from "./env.ts";
 import { ApiError } from "../core/errors.ts";
 import { errorHandler, notFound } from "./errors.ts";
-import { requestLog } from "./middleware/request.ts";
+import { HTTP_DURATION_BOUNDS, requestLog } from "./middleware/request.ts";
 import { sameOrigin } from "./middleware/same_origin.ts";
 import { loadSession } from "./middleware/session.ts";
 import { adminRoutes } from "./routes/admin.ts";
@@ -24,6 +24,8 @@ import { draftRoutes } from "./routes/drafts.ts";
 import { postRoutes } from "./routes/posts.ts";
 import { projectUploadRoutes, uploadServingRoutes } from "./routes/uploads.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { metricsRoutes } from "./routes/metrics.ts";
+import { LocalHistogram } from "../core/metrics.ts";
 import { projectRoutes } from "./routes/projects.ts";
 import { telegramWebhookRoutes } from "./routes/telegram_webhook.ts";
 import { serveSpa } from "./static.ts";
@@ -45,7 +47,10 @@ const imageTooBig = (): never => {
 export function createApp(deps: ApiDeps) {
   const app = new Hono<AppEnv>();
   app.onError(errorHandler(deps.log));
-  app.use(requestLog(deps.log));
+  // HTTP durations are the one per-process series: labelled with this process, as each
+  // API instance sees only its own requests
+  const httpDurations = new LocalHistogram(HTTP_DURATION_BOUNDS);
+  app.use(requestLog(deps.log, { histogram: httpDurations, instance: `${Deno.hostname()}:${Deno.pid}` }));
   app.use(secureHeaders({ crossOriginEmbedderPolicy: false }));
 
   const api = new Hono<AppEnv>();
@@ -75,6 +80,8 @@ export function createApp(deps: ApiDeps) {
   api.notFound(notFound);
 
   app.route("/api", api);
+  // beside /api: a scraper is not a browser (no session, no same-origin check)
+  app.route("/metrics", metricsRoutes(deps, httpDurations));
   if (deps.webDist) app.get("*", serveSpa(deps.webDist));
   app.notFound(notFound);
   return app;

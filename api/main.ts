@@ -9,6 +9,7 @@ import { jsonLog } from "../core/log.ts";
 import { refuseToStartOnProblems } from "../core/startup_checks.ts";
 import { createStorage } from "../core/storage.ts";
 import { createTelegramApi } from "../core/telegram/client.ts";
+import { telegramCallCounts } from "../core/telegram/call_counts.ts";
 import { databaseBudget } from "../core/telegram/send_budget.ts";
 import { keepWebhook } from "../core/telegram/webhook.ts";
 
@@ -31,15 +32,17 @@ const POOL_SIZE = 5;
 const sql = connect(config.databaseUrl, { max: POOL_SIZE, statementTimeoutMs: config.apiStatementTimeoutMs });
 const storage = await createStorage(config);
 const warn = (message: string, fields?: Record<string, unknown>) => log("warn", message, fields);
+// counted for GET /metrics with every other process's calls, in batches
+const telegramCalls = config.telegramBotToken ? telegramCallCounts(sql, { log: warn }) : undefined;
 // Telegram's limits counted with the workers' and the bot's messages
 const budget = config.telegramBotToken ? databaseBudget(sql, config.telegramBotToken, warn) : undefined;
-const telegram = createTelegramApi(config.telegramBotToken, config.telegramApiRoot, { log: warn, budget });
+const telegram = createTelegramApi(config.telegramBotToken, config.telegramApiRoot, { log: warn, calls: telegramCalls, budget });
 // Webhook mode: Telegram pushes the bot's updates to this instance (and to every other one).
 const webhookMode = config.telegramBotToken && telegram && config.telegramWebhookSecret
   ? { token: config.telegramBotToken, api: telegram, secret: config.telegramWebhookSecret }
   : undefined;
 const telegramWebhook = webhookMode && {
-  bot: createBot(webhookMode.token, { sql, log: jsonLog("bot"), apiRoot: config.telegramApiRoot, budget }),
+  bot: createBot(webhookMode.token, { sql, log: jsonLog("bot"), apiRoot: config.telegramApiRoot, budget, calls: telegramCalls }),
   secret: webhookMode.secret,
 };
 const app = createApp({
@@ -65,6 +68,7 @@ async function shutdown() {
   log("info", "shutting down");
   webhook?.stop();
   await server.shutdown();
+  await telegramCalls?.stop();
   await sql.end({ timeout: 5 });
   Deno.exit(0);
 }

@@ -7,6 +7,7 @@ import { Bot } from "grammy";
 import type { Sql } from "../core/db.ts";
 import type { Log } from "../core/log.ts";
 import { rateLimitTransformer, TELEGRAM_CLIENT } from "../core/telegram/client.ts";
+import type { CallCounter } from "../core/telegram/call_counts.ts";
 import type { SendBudget } from "../core/telegram/send_budget.ts";
 import { approval } from "./features/approval.ts";
 import { registration } from "./features/registration.ts";
@@ -17,11 +18,13 @@ export type BotDeps = {
   apiRoot: string;
   /** Where the bot's messages count against Telegram's limits (bot/main.ts: the shared one); default this process. */
   budget?: SendBudget;
+  /** Where its Telegram calls are counted for GET /metrics (bot/main.ts: the shared counters). */
+  calls?: CallCounter;
 };
 
 export function createBot(token: string, deps: BotDeps) {
   const bot = new Bot(token, { client: { ...TELEGRAM_CLIENT, apiRoot: deps.apiRoot } });
-  bot.api.config.use(rateLimitTransformer({ log: (message, fields) => deps.log("warn", message, fields), budget: deps.budget }));
+  bot.api.config.use(rateLimitTransformer({ log: (message, fields) => deps.log("warn", message, fields), budget: deps.budget, calls: deps.calls }));
   // Updates of one chat are handled in order (the runner handles chats concurrently).
   bot.use(sequentialize((ctx) => ctx.chat?.id.toString()));
   bot.errorBoundary((err) => {

@@ -9,6 +9,7 @@ import { readConfig } from "../core/config.ts";
 import { connect } from "../core/db.ts";
 import { jsonLog } from "../core/log.ts";
 import { refuseToStartOnProblems } from "../core/startup_checks.ts";
+import { telegramCallCounts } from "../core/telegram/call_counts.ts";
 import { databaseBudget } from "../core/telegram/send_budget.ts";
 import { BOT_ALLOWED_UPDATES, WEBHOOK_PATH } from "../core/telegram/webhook.ts";
 import { createBot } from "./bot.ts";
@@ -32,7 +33,9 @@ refuseToStartOnProblems(config, log, "bot");
 const sql = connect(config.databaseUrl, { max: 5 });
 // its edits and answers count against Telegram's limits with the workers' and the API's messages
 const budget = databaseBudget(sql, config.telegramBotToken, (message, fields) => log("warn", message, fields));
-const bot = createBot(config.telegramBotToken, { sql, log, apiRoot: config.telegramApiRoot, budget });
+// counted for GET /metrics, in batches
+const calls = telegramCallCounts(sql, { log: (message, fields) => log("warn", message, fields) });
+const bot = createBot(config.telegramBotToken, { sql, log, apiRoot: config.telegramApiRoot, budget, calls });
 await bot.init();
 // A webhook left by an earlier webhook-mode run makes Telegram refuse getUpdates (409) and
 // the runner would retry forever; its pending updates are kept and polled instead.
@@ -54,6 +57,7 @@ async function shutdown() {
   log("info", "bot stopping");
   clearInterval(heartbeat);
   if (runner.isRunning()) await runner.stop();
+  await calls.stop();
   await sql.end({ timeout: 5 });
   Deno.exit(0);
 }

@@ -26,6 +26,8 @@ export type Config = {
    * is the socket's peer (api/client_ip.ts).
    */
   trustedProxies: Cidr[];
+  /** GET /metrics answers only with `Authorization: Bearer <this>`; unset: /metrics is 404. */
+  metricsToken: string | undefined;
   /** The API's statement_timeout in ms (0: none); a query past it answers 503 server.busy. */
   apiStatementTimeoutMs: number;
   /** Per-account and per-client limits (README "Limits"). */
@@ -145,6 +147,7 @@ export function readConfig(env: Record<string, string | undefined> = Deno.env.to
     gcsBucket: blank(env.GCS_BUCKET),
     trustedProxies: readTrustedProxies(env.TRUST_PROXY),
     apiStatementTimeoutMs: readTimeoutMs(env.API_STATEMENT_TIMEOUT_MS),
+    metricsToken: blank(env.METRICS_TOKEN),
     limits: readLimits(env),
   };
 }

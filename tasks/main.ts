@@ -6,6 +6,7 @@ import { jsonLog } from "../core/log.ts";
 import { refuseToStartOnProblems } from "../core/startup_checks.ts";
 import { createStorage } from "../core/storage.ts";
 import { createTelegramApi } from "../core/telegram/client.ts";
+import { telegramCallCounts } from "../core/telegram/call_counts.ts";
 import { databaseBudget } from "../core/telegram/send_budget.ts";
 import { startWorker } from "./worker.ts";
 
@@ -21,8 +22,11 @@ refuseToStartOnProblems(config, log, "worker");
 // the bot's messages: one round trip per message, on connections of their own so a send
 // never queues behind the heartbeat's or a job's queries.
 const budgetSql = connect(config.databaseUrl, { max: 2 });
+// counted for GET /metrics, in batches (never a round trip per call)
+const telegramCalls = config.telegramBotToken ? telegramCallCounts(budgetSql, { log: (message, fields) => log("warn", message, fields) }) : undefined;
 const telegram = createTelegramApi(config.telegramBotToken, config.telegramApiRoot, {
   log: (message, fields) => log("warn", message, fields),
+  calls: telegramCalls,
   budget: config.telegramBotToken ? databaseBudget(budgetSql, config.telegramBotToken, (message, fields) => log("warn", message, fields)) : undefined,
 });
 // The first call to Telegram pays for a cold HTTP client (~20–50 ms here); made now, it is
@@ -41,6 +45,7 @@ async function shutdown() {
   stopping = true;
   log("info", "worker stopping; running jobs finish first");
   await worker.stop();
+  await telegramCalls?.stop();
   await budgetSql.end({ timeout: 5 });
   Deno.exit(0);
 }

@@ -5,6 +5,7 @@
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
 import { SIGN_IN_CODE_TTL_MINUTES } from "../api/contract/limits.ts";
+import type { Sql } from "../core/db.ts";
 import type { Mailer } from "./mailer.ts";
 
 const Payload = v.object({ email: v.string(), code: v.pipe(v.string(), v.regex(/^\d{6}$/)) });
@@ -20,7 +21,7 @@ export function signInCodeMail(code: string) {
   return { subject: `Pressa: код для входа ${code} / your sign-in code`, text };
 }
 
-export function sendSignInCode(mailer: Mailer): Task {
+export function sendSignInCode(mailer: Mailer, sql: Sql): Task {
   return async (payload, helpers) => {
     const parsed = v.safeParse(Payload, payload);
     if (!parsed.success) {
@@ -28,5 +29,13 @@ export function sendSignInCode(mailer: Mailer): Task {
       return;
     }
     await mailer.send({ to: parsed.output.email, ...signInCodeMail(parsed.output.code) });
+    // The delay since the request, for GET /metrics (the job was queued in the request's
+    // transaction). The mail is out: a failure here must not fail the job, whose retry
+    // would mail the code again.
+    try {
+      await sql`select app_public.record_sign_in_mail_metric(${helpers.job.created_at})`;
+    } catch (error) {
+      helpers.logger.warn(`sign_in_codes__send: the mail delay was not recorded: ${(error as Error).message}`);
+    }
   };
 }

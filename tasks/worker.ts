@@ -67,7 +67,7 @@ export async function startWorker(connectionString: string, config: Config, log:
   // The tasks' and the heartbeat's connections: the same client, row shape and types as the API's.
   const sql = connect(connectionString, { max: CONCURRENCY + AI_CONCURRENCY + 1 });
   const taskList: TaskList = {
-    sign_in_codes__send: sendSignInCode(mailer),
+    sign_in_codes__send: sendSignInCode(mailer, sql),
     uploads__delete: deleteUploads(deps.storage),
     sessions__cleanup: async () => {
       await sql`select app_public.delete_expired_sign_in_state()`;

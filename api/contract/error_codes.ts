@@ -58,6 +58,7 @@ export const ERROR_CODES = {
   crossSite: { status: 403, message: "Cross-site requests are not allowed" },
   internal: { status: 500, message: "Something went wrong on our side. Please try again." },
   "health.databaseUnreachable": { status: 503, message: "The database is not reachable" },
+  "metrics.tokenRequired": { status: 401, message: "GET /metrics needs the header Authorization: Bearer <METRICS_TOKEN>" },
   // a query ran past the API's statement_timeout (API_STATEMENT_TIMEOUT_MS): cancelled, nothing changed
   "server.busy": { status: 503, message: "The server is busy. Please try again in a few seconds." },
 

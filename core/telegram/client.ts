@@ -11,6 +11,7 @@
 import { Api, type ApiClientOptions, GrammyError, type Transformer } from "grammy";
 import { Agent as HttpAgent } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
+import type { CallCounter } from "./call_counts.ts";
 import { processBudget, type SendBudget } from "./send_budget.ts";
 
 export { BOT_MESSAGES_PER_SECOND, CHANNEL_MESSAGES_PER_MINUTE } from "./send_budget.ts";
@@ -24,6 +25,8 @@ export type TelegramOptions = {
   log?: (message: string, fields?: Record<string, unknown>) => void;
   /** Where messages are counted: `databaseBudget(sql, token)` in the product's processes; default this process only. */
   budget?: SendBudget;
+  /** Where each call is counted for GET /metrics (`telegramCallCounts(sql)` in the product's processes); default nowhere. */
+  calls?: CallCounter;
 };
 
 export function rateLimitTransformer(options: TelegramOptions = {}): Transformer {
@@ -38,7 +41,14 @@ export function rateLimitTransformer(options: TelegramOptions = {}): Transformer
         const chatId = method.startsWith("edit") ? undefined : (payload as { chat_id?: unknown }).chat_id;
         await budget.take(chatId === undefined ? undefined : String(chatId));
       }
-      const result = await prev(method, payload, signal);
+      let result;
+      try {
+        result = await prev(method, payload, signal);
+      } catch (error) {
+        options.calls?.count(method, "unreachable");
+        throw error;
+      }
+      options.calls?.count(method, result.ok ? "ok" : result.error_code === 429 ? "rate_limited" : "refused");
       const retryAfter = !result.ok && result.error_code === 429 ? result.parameters?.retry_after : undefined;
       if (retryAfter === undefined || waited + retryAfter * 1000 > maxRetryWaitMs) return result;
       options.log?.("telegram asked us to wait", { method, retryAfter });

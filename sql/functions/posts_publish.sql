@@ -208,7 +208,13 @@ begin
     last_error = null
   where id = p_post_id and status in ('sending', 'uncertain')
   returning * into v_post;
-  if found and v_post.options ->> 'pin' = 'true' then
+  if not found then
+    return v_post;
+  end if;
+  -- how late it went out (README "Metrics"); an early send counts as on time
+  perform app_private.observe_metric('publish_lateness_seconds',
+    greatest(0, extract(epoch from v_post.published_at - v_post.scheduled_for))::float8);
+  if v_post.options ->> 'pin' = 'true' then
     perform app_private.queue_pinning(v_post);
   end if;
   return v_post;

@@ -11,6 +11,7 @@ import { localDiskStorage } from "../../core/storage.ts";
 import { run } from "@grammyjs/runner";
 import { createAi } from "../../core/ai/client.ts";
 import { createTelegramApi } from "../../core/telegram/client.ts";
+import { telegramCallCounts } from "../../core/telegram/call_counts.ts";
 import { createBot } from "../../bot/bot.ts";
 import { keepWebhook } from "../../core/telegram/webhook.ts";
 import { startWorker } from "../../tasks/worker.ts";
@@ -72,7 +73,11 @@ export async function startStack(options: StackOptions = {}) {
   const uploadsDir = `${dataDir}/uploads`;
   await Deno.mkdir(uploadsDir);
   const storage = localDiskStorage(uploadsDir);
-  const telegramApi = createTelegramApi(config.telegramBotToken, config.telegramApiRoot, { maxRetryWaitMs: 5_000 });
+  // Telegram calls counted as the product's processes count them (GET /metrics), in short
+  // batches, on a connection of their own (not among the statements `queries` counts)
+  const countsSql = telegram ? connect(databaseUrl, { max: 1 }) : undefined;
+  const telegramCalls = countsSql ? telegramCallCounts(countsSql, { intervalMs: 200 }) : undefined;
+  const telegramApi = createTelegramApi(config.telegramBotToken, config.telegramApiRoot, { maxRetryWaitMs: 5_000, calls: telegramCalls });
   const ai = createAi(config.openai);
   // what the API answered, from its request log lines (a browser hides a 304 behind its cache)
   const answered: { method: string; path: string; status: number }[] = [];
@@ -91,7 +96,7 @@ export async function startStack(options: StackOptions = {}) {
   await keeper?.ready;
   const app = createApp({ sql, config, log: apiLog, storage, telegram: telegramApi, telegramWebhook, ai, webDist: options.webDist });
   const worker = options.worker === false ? undefined : await startWorker(databaseUrl, config, silentLog, { storage, telegram: telegramApi, ai });
-  const bot = options.bot && telegram ? createBot(telegram.token, { sql, log: silentLog, apiRoot: telegram.apiRoot }) : undefined;
+  const bot = options.bot && telegram ? createBot(telegram.token, { sql, log: silentLog, apiRoot: telegram.apiRoot, calls: telegramCalls }) : undefined;
   const botRunner = bot ? run(bot) : undefined;
   const http = serve ? Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, app.fetch) : undefined;
 
@@ -185,6 +190,8 @@ export async function startStack(options: StackOptions = {}) {
       await http?.shutdown();
       if (botRunner?.isRunning()) await botRunner.stop();
       await worker?.stop();
+      await telegramCalls?.stop();
+      await countsSql?.end({ timeout: 5 });
       await sql.end({ timeout: 5 });
       await smtp.close();
       await telegram?.close();
