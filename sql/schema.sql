@@ -25,6 +25,16 @@ create table app_private.ai_tokens_total (
   constraint ai_tokens_total_tokens_check CHECK ((tokens >= 0))
 );
 
+create table app_private.metric_histograms (
+  name text not null,
+  bounds double precision[] not null,
+  buckets bigint[] not null,
+  total double precision default 0 not null,
+  observations bigint default 0 not null,
+  constraint metric_histograms_pkey PRIMARY KEY (name),
+  constraint metric_histograms_shape CHECK (((cardinality(bounds) = cardinality(buckets)) AND (cardinality(bounds) > 0)))
+);
+
 create table app_private.notifications_sent (
   project_id bigint not null,
   kind text not null,
@@ -91,6 +101,14 @@ create table app_private.sign_in_codes (
   constraint sign_in_codes_pkey PRIMARY KEY (id)
 );
 CREATE INDEX sign_in_codes_email_created_idx ON app_private.sign_in_codes USING btree (email, created_at DESC);
+
+create unlogged table app_private.telegram_call_counts (
+  method text not null,
+  result text not null,
+  calls bigint default 0 not null,
+  constraint telegram_call_counts_pkey PRIMARY KEY (method, result),
+  constraint telegram_call_counts_result_check CHECK ((result = ANY (ARRAY['ok'::text, 'rate_limited'::text, 'refused'::text, 'unreachable'::text])))
+);
 
 create unlogged table app_private.telegram_sends (
   bot_id text not null,

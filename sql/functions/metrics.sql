@@ -20,16 +20,6 @@ AS $function$
    where h.name = p_name
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.record_sign_in_mail_metric(p_requested_at timestamp with time zone)
- RETURNS void
- LANGUAGE sql
-AS $function$
-  /* why: the sign-in mail was handed to SMTP; its delay since the code was requested (the
-     job was queued in the request's transaction, so its creation is the request) */
-  select app_private.observe_metric('sign_in_mail_delay_seconds',
-    greatest(0, extract(epoch from clock_timestamp() - p_requested_at))::float8)
-$function$;
-
 CREATE OR REPLACE FUNCTION app_public.add_telegram_call_metrics(p_methods text[], p_results text[], p_calls bigint[])
  RETURNS void
  LANGUAGE sql
@@ -91,4 +81,14 @@ AS $function$
     'aiTokensToday', coalesce((select tokens from app_private.ai_tokens_total where day = app_private.utc_today()), 0),
     'aiTokensAllDays', (select coalesce(sum(tokens), 0) from app_private.ai_tokens_total)
   )
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.record_sign_in_mail_metric(p_requested_at timestamp with time zone)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  /* why: the sign-in mail was handed to SMTP; its delay since the code was requested (the
+     job was queued in the request's transaction, so its creation is the request) */
+  select app_private.observe_metric('sign_in_mail_delay_seconds',
+    greatest(0, extract(epoch from clock_timestamp() - p_requested_at))::float8)
 $function$;
