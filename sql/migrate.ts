@@ -4,12 +4,15 @@
  * Development and test databases also get the migration being written and the edited
  * function files (createDevelopmentDatabases).
  *
- *   deno task migrate                 # uses DATABASE_URL
+ *   deno task migrate                 # uses DATABASE_OWNER_URL, else DATABASE_URL
+ * The app role the processes run as is made first when missing (sql/app_role.ts): the
+ * migrations grant it what the processes use.
  * (Developers commit a migration with scripts/migrations.ts, the one commit entry point.)
  */
 import { migrate, watch } from "graphile-migrate";
 import { Logger, runMigrations } from "graphile-worker";
 import postgres from "postgres";
+import { allowAppRoleJobRows, ensureAppRole } from "./app_role.ts";
 import { applyFunctionFiles } from "./function_files.ts";
 
 const migrationsFolder = new URL("./migrations", import.meta.url).pathname;
@@ -20,7 +23,9 @@ const logger = new Logger(() => (level, message) => {
 });
 
 export async function migrateDatabase(connectionString: string) {
+  await ensureAppRole(connectionString);
   await runMigrations({ connectionString, logger: new Logger(() => () => {}) });
+  await allowAppRoleJobRows(connectionString);
   await migrate({ connectionString, migrationsFolder, logger });
 }
 
@@ -97,9 +102,9 @@ function databaseUrl(adminUrl: string, name: string) {
 }
 
 if (import.meta.main) {
-  const url = Deno.env.get("DATABASE_URL");
+  const url = Deno.env.get("DATABASE_OWNER_URL")?.trim() || Deno.env.get("DATABASE_URL")?.trim();
   if (!url) {
-    console.error("Set DATABASE_URL to the database to migrate.");
+    console.error("Set DATABASE_OWNER_URL (or DATABASE_URL) to the database to migrate, as its owner.");
     Deno.exit(2);
   }
   await migrateDatabase(url);

@@ -2,6 +2,8 @@
  * The product as tests use it: a fresh database, the real app, the real worker, and a
  * real SMTP server receiving the mail. `serve: true` also listens on a random port
  * (browser tests); otherwise tests call app.request directly.
+ * The app, the worker and the bot connect as the app role, which owns nothing (README
+ * "Least privilege"); `sql` is the test's own hand on the database, as the owner (psql).
  */
 import { createApp } from "../../api/app.ts";
 import { type Config, readConfig } from "../../core/config.ts";
@@ -15,7 +17,7 @@ import { createBot } from "../../bot/bot.ts";
 import { startWorker } from "../../tasks/worker.ts";
 import { type OpenAiServer, startOpenAiServer } from "../doubles/openai/server.ts";
 import { startTelegramServer, type TelegramServer } from "../doubles/telegram/server.ts";
-import { freshDatabase } from "./db.ts";
+import { asAppRole, freshDatabase } from "./db.ts";
 import { codeFrom, startSmtpSink } from "./smtp.ts";
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
@@ -37,6 +39,7 @@ export type StackOptions = {
 
 export async function startStack(options: StackOptions = {}) {
   const databaseUrl = await freshDatabase();
+  const appDatabaseUrl = asAppRole(databaseUrl);
   const telegram: TelegramServer | undefined = options.telegram || options.bot ? await startTelegramServer() : undefined;
   const openai: OpenAiServer | undefined = options.openai ? await startOpenAiServer() : undefined;
   const smtp = await startSmtpSink();
@@ -45,7 +48,8 @@ export async function startStack(options: StackOptions = {}) {
   server?.close();
   const config: Config = readConfig({
     PORT: String(port),
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: appDatabaseUrl,
+    DATABASE_OWNER_URL: databaseUrl,
     SMTP_URL: smtp.url,
     ...(telegram ? { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot } : {}),
     ...(openai ? { OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseURL, OPENAI_MODEL: openai.model } : {}),
@@ -53,7 +57,8 @@ export async function startStack(options: StackOptions = {}) {
   });
   // every statement the app sends, so a test can count what one request costs
   const queries: string[] = [];
-  const sql = connect(databaseUrl, { max: 5, onQuery: (text) => queries.push(text) });
+  const appSql = connect(appDatabaseUrl, { max: 5, onQuery: (text) => queries.push(text) });
+  const sql = connect(databaseUrl, { max: 3 });
   // DATA_DIR of a worker process (spawnWorkerProcess) shares these uploads
   const dataDir = await Deno.makeTempDir({ prefix: "pressa-data-" });
   const uploadsDir = `${dataDir}/uploads`;
@@ -66,9 +71,9 @@ export async function startStack(options: StackOptions = {}) {
   const apiLog: Log = (_level, message, fields) => {
     if (message === "request" && fields) answered.push({ method: String(fields.method), path: String(fields.path), status: Number(fields.status) });
   };
-  const app = createApp({ sql, config, log: apiLog, storage, telegram: telegramApi, ai, webDist: options.webDist });
-  const worker = options.worker === false ? undefined : await startWorker(databaseUrl, config, silentLog, { storage, telegram: telegramApi, ai });
-  const bot = options.bot && telegram ? createBot(telegram.token, { sql, log: silentLog, apiRoot: telegram.apiRoot }) : undefined;
+  const app = createApp({ sql: appSql, config, log: apiLog, storage, telegram: telegramApi, ai, webDist: options.webDist });
+  const worker = options.worker === false ? undefined : await startWorker(appDatabaseUrl, config, silentLog, { storage, telegram: telegramApi, ai });
+  const bot = options.bot && telegram ? createBot(telegram.token, { sql: appSql, log: silentLog, apiRoot: telegram.apiRoot }) : undefined;
   const botRunner = bot ? run(bot) : undefined;
   const http = options.serve ? Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, app.fetch) : undefined;
 
@@ -106,7 +111,7 @@ export async function startStack(options: StackOptions = {}) {
 
   /** The real worker process (tasks/main.ts) on this stack's database and doubles. */
   function spawnWorkerProcess() {
-    const env: Record<string, string> = { DATABASE_URL: databaseUrl, SMTP_URL: smtp.url, DATA_DIR: dataDir };
+    const env: Record<string, string> = { DATABASE_URL: appDatabaseUrl, SMTP_URL: smtp.url, DATA_DIR: dataDir };
     if (telegram) Object.assign(env, { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot });
     if (openai) Object.assign(env, { OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseURL, OPENAI_MODEL: openai.model });
     return new Deno.Command(Deno.execPath(), {
@@ -139,6 +144,7 @@ export async function startStack(options: StackOptions = {}) {
       await http?.shutdown();
       if (botRunner?.isRunning()) await botRunner.stop();
       await worker?.stop();
+      await appSql.end({ timeout: 5 });
       await sql.end({ timeout: 5 });
       await smtp.close();
       await telegram?.close();

@@ -1,0 +1,78 @@
+/*
+ * The role the API, the worker and the bot run as (README "Least privilege"). It owns
+ * nothing: the migrations run as the database's owner and grant it what the processes use
+ * (sql/migrations: usage on our schemas, rows of the tables, the functions), and default
+ * privileges give it the tables and functions later migrations make. So it cannot drop,
+ * alter or replace a rule, and an injection in the app can do no more than the app does.
+ *
+ * Roles belong to the whole PostgreSQL server, not to one database, so the role is made
+ * here before the migrations name it, not in a migration.
+ */
+import postgres from "postgres";
+
+export const APP_ROLE = "pressa_app";
+
+const quoteLiteral = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/**
+ * Makes the app role when it is missing: with `password` a role that can log in (the
+ * embedded database, the tests), else a group role an operator's login role joins or
+ * gets a password later. An owner that may not create roles (CREATEROLE) gets a message
+ * saying the one statement an administrator runs.
+ */
+export async function ensureAppRole(ownerUrl: string, options: { password?: string } = {}) {
+  const sql = postgres(ownerUrl, { max: 1, onnotice: () => {} });
+  try {
+    const [present] = await sql`select 1 as present from pg_roles where rolname = ${APP_ROLE}`;
+    const login = options.password === undefined ? "nologin" : `login password ${quoteLiteral(options.password)}`;
+    if (present && options.password === undefined) return;
+    try {
+      await sql.unsafe(`${present ? "alter" : "create"} role ${APP_ROLE} ${login}`);
+    } catch (error) {
+      if ((error as { code?: string }).code !== "42501") throw error;
+      const [{ user }] = await sql<{ user: string }[]>`select current_user as user`;
+      throw new Error(
+        `The PostgreSQL role ${APP_ROLE} does not exist and ${user} may not create roles. ` +
+          `Ask the server's administrator to run: create role ${APP_ROLE} nologin; then migrate again ` +
+          `(README "Least privilege").`,
+      );
+    }
+  } finally {
+    await sql.end();
+  }
+}
+
+/**
+ * graphile-worker turns row-level security on for its tables with no policy, so only their
+ * owner sees a row; the app role's worker claims and completes jobs, and the API and the
+ * bot queue them. Each such table gets a policy letting the app role use every row. This
+ * runs after graphile-worker's own migrations, every time: one that rebuilds a table would
+ * drop the policy with it (its grants come back by the default privileges of migration 6).
+ */
+export async function allowAppRoleJobRows(ownerUrl: string) {
+  const sql = postgres(ownerUrl, { max: 1, onnotice: () => {} });
+  try {
+    await sql.unsafe(`
+      do $$
+      declare t regclass;
+      begin
+        for t in
+          select c.oid::regclass from pg_class c join pg_namespace n on n.oid = c.relnamespace
+          where n.nspname = 'graphile_worker' and c.relkind = 'r' and c.relrowsecurity
+            and not exists (select 1 from pg_policy p where p.polrelid = c.oid and p.polname = '${APP_ROLE}')
+        loop
+          execute format('create policy ${APP_ROLE} on %s to ${APP_ROLE} using (true) with check (true)', t);
+        end loop;
+      end $$`);
+  } finally {
+    await sql.end();
+  }
+}
+
+/** The database of `ownerUrl` reached as the app role with `password`. */
+export function appRoleUrl(ownerUrl: string, password: string) {
+  const url = new URL(ownerUrl);
+  url.username = APP_ROLE;
+  url.password = password;
+  return url.toString();
+}
