@@ -13,7 +13,7 @@
  */
 import { readConfig } from "../core/config.ts";
 import { jsonLog } from "../core/log.ts";
-import { appRoleUrl, ensureAppRole } from "../sql/app_role.ts";
+import { appRoleUrl } from "../sql/app_role.ts";
 import { ensureDatabase, migrateDatabase } from "../sql/migrate.ts";
 import { buildWebIfStale } from "./web_build.ts";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "./postgres.ts";
@@ -45,7 +45,6 @@ async function startUp() {
     database = startEmbeddedPostgres(config.dataDir, (m) => log("info", m));
     const embedded = await database;
     ownerUrl = await ensureDatabase(embedded.adminUrl, "pressa");
-    await ensureAppRole(ownerUrl, { password: embedded.appPassword });
     databaseUrl = appRoleUrl(ownerUrl, embedded.appPassword);
     log("info", `embedded PostgreSQL is running; data in ${embedded.clusterDir}`, {
       psql: `psql '${ownerUrl}'`,
@@ -56,7 +55,8 @@ async function startUp() {
   // Ctrl-C while a step runs lets that step end, but no further step begins.
   if (stopping) return;
   try {
-    await migrateDatabase(ownerUrl!);
+    // makes the app role DATABASE_URL names, with its password, before the grants to it
+    await migrateDatabase(ownerUrl!, databaseUrl);
   } finally {
     migrationsEndedAt = Date.now();
   }

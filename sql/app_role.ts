@@ -15,31 +15,44 @@ export const APP_ROLE = "pressa_app";
 const quoteLiteral = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /**
- * Makes the app role when it is missing: with `password` a role that can log in (the
- * embedded database, the tests), else a group role an operator's login role joins or
- * gets a password later. An owner that may not create roles (CREATEROLE) gets a message
- * saying the one statement an administrator runs.
+ * Makes the app role when it is missing: with `password` a role that can log in, else a
+ * group role that an operator's login role joins. An owner that may not create roles
+ * (no CREATEROLE) gets a message naming the one statement an administrator runs. With
+ * `password`, an existing role gets it too when the owner may change the role; otherwise
+ * its password is the administrator's business and stays as it is.
  */
 export async function ensureAppRole(ownerUrl: string, options: { password?: string } = {}) {
   const sql = postgres(ownerUrl, { max: 1, onnotice: () => {} });
+  const { password } = options;
+  const login = password === undefined ? "nologin" : `login password ${quoteLiteral(password)}`;
   try {
     const [present] = await sql`select 1 as present from pg_roles where rolname = ${APP_ROLE}`;
-    const login = options.password === undefined ? "nologin" : `login password ${quoteLiteral(options.password)}`;
-    if (present && options.password === undefined) return;
+    if (present && password === undefined) return;
     try {
       await sql.unsafe(`${present ? "alter" : "create"} role ${APP_ROLE} ${login}`);
     } catch (error) {
       if ((error as { code?: string }).code !== "42501") throw error;
+      if (present) return; // an administrator's role: its password is theirs
       const [{ user }] = await sql<{ user: string }[]>`select current_user as user`;
       throw new Error(
         `The PostgreSQL role ${APP_ROLE} does not exist and ${user} may not create roles. ` +
-          `Ask the server's administrator to run: create role ${APP_ROLE} nologin; then migrate again ` +
-          `(README "Least privilege").`,
+          `Ask the server's administrator to run: create role ${APP_ROLE} login password '…'; ` +
+          `then migrate again (README "Least privilege").`,
       );
     }
   } finally {
     await sql.end();
   }
+}
+
+/**
+ * The password to give the app role: DATABASE_URL's, when it logs in as the app role itself
+ * (an operator's own login role that joins the app role keeps the password they gave it).
+ */
+export function appRolePassword(appUrl: string | undefined): string | undefined {
+  if (!appUrl) return undefined;
+  const url = new URL(appUrl);
+  return decodeURIComponent(url.username) === APP_ROLE && url.password ? decodeURIComponent(url.password) : undefined;
 }
 
 /**

@@ -12,7 +12,7 @@
 import { migrate, watch } from "graphile-migrate";
 import { Logger, runMigrations } from "graphile-worker";
 import postgres from "postgres";
-import { allowAppRoleJobRows, ensureAppRole } from "./app_role.ts";
+import { allowAppRoleJobRows, appRolePassword, ensureAppRole } from "./app_role.ts";
 import { applyFunctionFiles } from "./function_files.ts";
 
 const migrationsFolder = new URL("./migrations", import.meta.url).pathname;
@@ -22,8 +22,12 @@ const logger = new Logger(() => (level, message) => {
   if (level !== "debug") console.error(`[migrate] ${message}`);
 });
 
-export async function migrateDatabase(connectionString: string) {
-  await ensureAppRole(connectionString);
+/**
+ * Migrates as the owner (`connectionString`). `appUrl`, what the processes connect with,
+ * gives the app role its password when it names that role (sql/app_role.ts).
+ */
+export async function migrateDatabase(connectionString: string, appUrl?: string) {
+  await ensureAppRole(connectionString, { password: appRolePassword(appUrl) });
   await runMigrations({ connectionString, logger: new Logger(() => () => {}) });
   await allowAppRoleJobRows(connectionString);
   await migrate({ connectionString, migrationsFolder, logger });
@@ -102,10 +106,11 @@ function databaseUrl(adminUrl: string, name: string) {
 }
 
 if (import.meta.main) {
-  const url = Deno.env.get("DATABASE_OWNER_URL")?.trim() || Deno.env.get("DATABASE_URL")?.trim();
-  if (!url) {
+  const appUrl = Deno.env.get("DATABASE_URL")?.trim() || undefined;
+  const ownerUrl = Deno.env.get("DATABASE_OWNER_URL")?.trim() || appUrl;
+  if (!ownerUrl) {
     console.error("Set DATABASE_OWNER_URL (or DATABASE_URL) to the database to migrate, as its owner.");
     Deno.exit(2);
   }
-  await migrateDatabase(url);
+  await migrateDatabase(ownerUrl, appUrl);
 }
