@@ -5,8 +5,9 @@
  * so the suite proves the grants suffice; here, that they stop there.
  */
 import postgres from "postgres";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { APP_ROLE } from "../../sql/app_role.ts";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { APP_ROLE, ensureAppRole } from "../../sql/app_role.ts";
+import { createDevelopmentDatabases, migrationsOnly } from "../../sql/migrate.ts";
 import { asAppRole, freshDatabase } from "../helpers/db.ts";
 
 let owner: postgres.Sql;
@@ -111,4 +112,43 @@ describe("the app role reads only what it needs", () => {
     const [health] = await app`select * from app_public.health()`;
     expect(health.worker_alive).toBe(false);
   });
+});
+
+describe("a managed PostgreSQL: the owner is no superuser and may not create roles", () => {
+  test("its migrations grant pressa_app what the processes use, and the app role works there", async () => {
+    const admin = postgres(inject("pgAdminUrl"), { max: 1, onnotice: () => {} });
+    const ownerName = `owner_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+    const name = `managed_${ownerName.slice(6)}`;
+    let result: { url: string } | undefined;
+    try {
+      // what a managed service gives its admin user: its own databases, no superuser, no CREATEROLE
+      await admin.unsafe(`create role ${ownerName} login password 'owner-pass' createdb nosuperuser nocreaterole`);
+      const ownerAdminUrl = new URL(inject("pgAdminUrl"));
+      ownerAdminUrl.username = ownerName;
+      ownerAdminUrl.password = "owner-pass";
+      result = await createDevelopmentDatabases(ownerAdminUrl.toString(), name);
+      // the app role exists (an administrator made it); the owner may not change its password
+      await ensureAppRole(result.url, { password: "not-taken" });
+
+      const app = postgres(asAppRole(result.url), { max: 1, onnotice: () => {} });
+      try {
+        const [user] = await app`insert into app_public.users (email) values ('managed@example.com') returning id`;
+        await app`select graphile_worker.add_job('sessions__cleanup', '{}'::json, job_key := ${`m${user.id}`})`;
+        const [{ n }] = await app`select count(*)::int as n from graphile_worker.jobs where key = ${`m${user.id}`}`;
+        expect(n).toBe(1);
+        // the sign-in functions run as this owner, and still reach the secrets the app cannot
+        const [{ alreadySent }] = await app`select app_public.request_sign_in_code('managed@example.com', '654321') as "alreadySent"`;
+        expect(alreadySent).toBe(false);
+        expect((await app`select 1 from app_private.sessions`.catch((e) => e)).code).toBe("42501");
+        expect((await app`drop table app_public.drafts`.catch((e) => e)).code).toBe("42501");
+      } finally {
+        await app.end();
+      }
+    } finally {
+      for (const db of [name, migrationsOnly(name)]) await admin.unsafe(`drop database if exists ${db} with (force)`);
+      await admin.unsafe(`drop owned by ${ownerName}`).catch(() => {});
+      await admin.unsafe(`drop role if exists ${ownerName}`);
+      await admin.end();
+    }
+  }, 120_000);
 });
