@@ -29,3 +29,14 @@ alter default privileges in schema app_public, app_private, graphile_worker
   grant usage, select on sequences to pressa_app;
 alter default privileges in schema app_public, app_private, graphile_worker
   grant execute on functions to pressa_app;
+
+-- PostgreSQL 15 stopped letting everyone create objects in `public`, but a database upgraded
+-- from an older server keeps the old grant: the app role could then plant a function or an
+-- operator there that a SECURITY DEFINER function (search_path pg_catalog, public) might
+-- pick up. An owner who does not own `public` (some managed services) leaves it as it is.
+do $$
+begin
+  revoke create on schema public from public;
+exception when insufficient_privilege or invalid_schema_name then
+  raise notice 'left the privileges of schema public as they are: %', sqlerrm;
+end $$;
