@@ -12,7 +12,7 @@
 import { migrate, watch } from "graphile-migrate";
 import { Logger, runMigrations } from "graphile-worker";
 import postgres from "postgres";
-import { allowAppRoleJobRows, appRolePassword, ensureAppRole } from "./app_role.ts";
+import { allowAppRoleJobRows, APP_ROLE, appRolePassword, ensureAppRole } from "./app_role.ts";
 import { applyFunctionFiles } from "./function_files.ts";
 
 const migrationsFolder = new URL("./migrations", import.meta.url).pathname;
@@ -27,6 +27,9 @@ const logger = new Logger(() => (level, message) => {
  * gives the app role its password when it names that role (sql/app_role.ts).
  */
 export async function migrateDatabase(connectionString: string, appUrl?: string) {
+  if (decodeURIComponent(new URL(connectionString).username) === APP_ROLE) {
+    throw new Error(`${APP_ROLE} may not change the schema: set DATABASE_OWNER_URL to the database owner's URL to migrate`);
+  }
   await ensureAppRole(connectionString, { password: appRolePassword(appUrl) });
   await runMigrations({ connectionString, logger: new Logger(() => () => {}) });
   await allowAppRoleJobRows(connectionString);

@@ -7,13 +7,14 @@
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { APP_ROLE, ensureAppRole } from "../../sql/app_role.ts";
-import { createDevelopmentDatabases, migrationsOnly } from "../../sql/migrate.ts";
+import { createDevelopmentDatabases, migrateDatabase, migrationsOnly } from "../../sql/migrate.ts";
 import { asAppRole, freshDatabase } from "../helpers/db.ts";
 
+let url: string;
 let owner: postgres.Sql;
 let app: postgres.Sql;
 beforeAll(async () => {
-  const url = await freshDatabase();
+  url = await freshDatabase();
   owner = postgres(url, { max: 2, onnotice: () => {} });
   app = postgres(asAppRole(url), { max: 2, onnotice: () => {} });
 });
@@ -61,6 +62,10 @@ describe("the app role cannot change the rules", () => {
     await refused("create function app_public.backdoor() returns int language sql as $$ select 1 $$");
     await refused("create schema backdoor");
     await refused("create table public.posts (id int)");
+  });
+
+  test("is refused by deno task migrate, which names what to set instead", async () => {
+    await expect(migrateDatabase(asAppRole(url))).rejects.toThrow(/pressa_app may not change the schema: set DATABASE_OWNER_URL/);
   });
 
   test("cannot become someone else or gain rights", async () => {
