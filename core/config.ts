@@ -6,7 +6,10 @@ import { type Cidr, parseCidr } from "./ip.ts";
 
 export type Config = {
   port: number;
+  /** What the API, the worker and the bot connect with: the app role (README "Least privilege"). */
   databaseUrl: string | undefined;
+  /** What the migrations connect with, as the database's owner; DATABASE_URL when unset (one role). */
+  databaseOwnerUrl: string | undefined;
   dataDir: string;
   publicUrl: string;
   smtpUrl: string | undefined;
@@ -129,6 +132,7 @@ export function readConfig(env: Record<string, string | undefined> = Deno.env.to
   return {
     port,
     databaseUrl: blank(env.DATABASE_URL),
+    databaseOwnerUrl: blank(env.DATABASE_OWNER_URL),
     dataDir: blank(env.DATA_DIR) ?? ".data",
     publicUrl: (blank(env.PUBLIC_URL) ?? `http://localhost:${port}`).replace(/\/+$/, ""),
     smtpUrl: blank(env.SMTP_URL),

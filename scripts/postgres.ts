@@ -17,8 +17,10 @@ const SYSTEM_USER = "postgres";
 const RELOCATION_ROOT = "/var/lib/pressa";
 
 export type EmbeddedPostgres = {
-  /** Connection URL of the maintenance database `postgres`. */
+  /** Connection URL of the maintenance database `postgres`, as the superuser. */
   adminUrl: string;
+  /** The app role's password (sql/app_role.ts), generated once beside the superuser's. */
+  appPassword: string;
   /** Where the cluster's files are. */
   clusterDir: string;
   port: number;
@@ -132,9 +134,20 @@ export async function freePort() {
   return port;
 }
 
+function randomPassword() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(18)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** A password kept in `file` (0600), generated on first use. */
+async function keptPassword(file: string) {
+  if (!(await exists(file))) await Deno.writeTextFile(file, randomPassword(), { mode: 0o600, createNew: true });
+  return (await Deno.readTextFile(file)).trim();
+}
+
 /**
  * Starts (initialising on first use) a cluster for `dataDir` on a free loopback port.
- * The superuser password is generated once and kept in the cluster folder (0600).
+ * The superuser's and the app role's passwords are generated once and kept in the cluster
+ * folder (0600): `password` and `app_password`.
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
@@ -147,9 +160,7 @@ export async function startEmbeddedPostgres(
   const passwordFile = join(clusterDir, "password");
 
   if (!(await exists(join(pgData, "PG_VERSION")))) {
-    const password = Array.from(crypto.getRandomValues(new Uint8Array(18)), (b) => b.toString(16).padStart(2, "0"))
-      .join("");
-    await Deno.writeTextFile(passwordFile, password, { mode: 0o600 });
+    await Deno.writeTextFile(passwordFile, randomPassword(), { mode: 0o600 });
     if (isRoot()) await run(["chown", `${SYSTEM_USER}:${SYSTEM_USER}`, passwordFile]);
     await Deno.remove(pgData, { recursive: true }).catch(() => {});
     const init = await run([
@@ -170,6 +181,7 @@ export async function startEmbeddedPostgres(
     if (!init.ok) throw new Error(`initdb failed in ${pgData}:\n${init.text}`);
   }
   const password = (await Deno.readTextFile(passwordFile)).trim();
+  const appPassword = await keptPassword(join(clusterDir, "app_password"));
   await clearStaleLock(pgData, log);
   const port = await freePort();
   // Its own session: Ctrl-C reaches `npm start`, which stops the database last. If we
@@ -195,6 +207,7 @@ export async function startEmbeddedPostgres(
   let stopped: Promise<void> | undefined;
   return {
     adminUrl: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    appPassword,
     clusterDir,
     port,
     stop() {

@@ -1,15 +1,19 @@
 /*
  * `npm start`: the whole product on one machine.
  *   1. PostgreSQL: DATABASE_URL when set, otherwise embedded PostgreSQL under DATA_DIR.
- *   2. Migrations (graphile-worker's schema, then ours).
+ *   2. Migrations (graphile-worker's schema, then ours), as the database's owner:
+ *      DATABASE_OWNER_URL, else DATABASE_URL; embedded, the superuser.
  *   3. The SPA is built when web/dist is missing or older than its sources.
  *   4. Three processes: api (PORT), worker, and the bot when TELEGRAM_BOT_TOKEN is set.
- *      A process that dies is restarted; Ctrl-C stops them all, then the database.
+ *      A process that dies is restarted; Ctrl-C stops them all, then the database. They
+ *      connect with DATABASE_URL; embedded, as the app role (sql/app_role.ts), which owns
+ *      nothing and may not change the schema.
  * The database and the processes run in sessions of their own (scripts/session.ts): a
  * terminal's Ctrl-C reaches only this script, which alone decides the order of the stop.
  */
 import { readConfig } from "../core/config.ts";
 import { jsonLog } from "../core/log.ts";
+import { appRoleUrl } from "../sql/app_role.ts";
 import { ensureDatabase, migrateDatabase } from "../sql/migrate.ts";
 import { buildWebIfStale } from "./web_build.ts";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "./postgres.ts";
@@ -23,6 +27,7 @@ type Managed = { name: string; script: string; child?: Deno.ChildProcess };
 const processes: Managed[] = [];
 let database: Promise<EmbeddedPostgres> | undefined;
 let databaseUrl = config.databaseUrl;
+let ownerUrl = config.databaseOwnerUrl ?? databaseUrl;
 let stopping = false;
 
 /**
@@ -33,18 +38,25 @@ const MIGRATION_POOL_LINGERS_MS = 250;
 let migrationsEndedAt = 0;
 
 async function startUp() {
+  if (config.databaseOwnerUrl && !databaseUrl) {
+    throw new Error("DATABASE_OWNER_URL is set without DATABASE_URL: set DATABASE_URL to the app role's URL (README \"Least privilege\")");
+  }
   if (!databaseUrl) {
     database = startEmbeddedPostgres(config.dataDir, (m) => log("info", m));
     const embedded = await database;
-    databaseUrl = await ensureDatabase(embedded.adminUrl, "pressa");
+    ownerUrl = await ensureDatabase(embedded.adminUrl, "pressa");
+    databaseUrl = appRoleUrl(ownerUrl, embedded.appPassword);
     log("info", `embedded PostgreSQL is running; data in ${embedded.clusterDir}`, {
-      psql: `psql '${databaseUrl}'`,
+      psql: `psql '${ownerUrl}'`,
     });
+  } else if (ownerUrl === databaseUrl) {
+    log("info", "DATABASE_OWNER_URL is not set: the API, the worker and the bot run as the database's owner, who may change the schema (README \"Least privilege\")");
   }
   // Ctrl-C while a step runs lets that step end, but no further step begins.
   if (stopping) return;
   try {
-    await migrateDatabase(databaseUrl);
+    // makes the app role DATABASE_URL names, with its password, before the grants to it
+    await migrateDatabase(ownerUrl!, databaseUrl);
   } finally {
     migrationsEndedAt = Date.now();
   }

@@ -4,12 +4,15 @@
  * Development and test databases also get the migration being written and the edited
  * function files (createDevelopmentDatabases).
  *
- *   deno task migrate                 # uses DATABASE_URL
+ *   deno task migrate                 # uses DATABASE_OWNER_URL, else DATABASE_URL
+ * The app role the processes run as is made first when missing (sql/app_role.ts): the
+ * migrations grant it what the processes use.
  * (Developers commit a migration with scripts/migrations.ts, the one commit entry point.)
  */
 import { migrate, watch } from "graphile-migrate";
 import { Logger, runMigrations } from "graphile-worker";
 import postgres from "postgres";
+import { allowAppRoleJobRows, APP_ROLE, appRolePassword, ensureAppRole } from "./app_role.ts";
 import { applyFunctionFiles } from "./function_files.ts";
 
 const migrationsFolder = new URL("./migrations", import.meta.url).pathname;
@@ -19,8 +22,17 @@ const logger = new Logger(() => (level, message) => {
   if (level !== "debug") console.error(`[migrate] ${message}`);
 });
 
-export async function migrateDatabase(connectionString: string) {
+/**
+ * Migrates as the owner (`connectionString`). `appUrl`, what the processes connect with,
+ * gives the app role its password when it names that role (sql/app_role.ts).
+ */
+export async function migrateDatabase(connectionString: string, appUrl?: string) {
+  if (decodeURIComponent(new URL(connectionString).username) === APP_ROLE) {
+    throw new Error(`${APP_ROLE} may not change the schema: set DATABASE_OWNER_URL to the database owner's URL to migrate`);
+  }
+  await ensureAppRole(connectionString, { password: appRolePassword(appUrl) });
   await runMigrations({ connectionString, logger: new Logger(() => () => {}) });
+  await allowAppRoleJobRows(connectionString);
   await migrate({ connectionString, migrationsFolder, logger });
 }
 
@@ -97,10 +109,11 @@ function databaseUrl(adminUrl: string, name: string) {
 }
 
 if (import.meta.main) {
-  const url = Deno.env.get("DATABASE_URL");
-  if (!url) {
-    console.error("Set DATABASE_URL to the database to migrate.");
+  const appUrl = Deno.env.get("DATABASE_URL")?.trim() || undefined;
+  const ownerUrl = Deno.env.get("DATABASE_OWNER_URL")?.trim() || appUrl;
+  if (!ownerUrl) {
+    console.error("Set DATABASE_OWNER_URL (or DATABASE_URL) to the database to migrate, as its owner.");
     Deno.exit(2);
   }
-  await migrateDatabase(url);
+  await migrateDatabase(ownerUrl, appUrl);
 }

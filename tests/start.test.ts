@@ -2,10 +2,13 @@
  * `npm start` as a user runs it: a fresh DATA_DIR, embedded PostgreSQL, migrations, the
  * API serving the web app, the worker mailing a sign-in code, and a clean stop on Ctrl-C.
  * Ctrl-C is sent as a terminal sends it, to the whole process group: the database must
- * still be the last to stop, after the processes that use it.
+ * still be the last to stop, after the processes that use it. The processes run as the app
+ * role, not as the superuser.
  */
+import postgres from "postgres";
 import { afterAll, expect, test } from "vitest";
 import { freePort } from "../scripts/postgres.ts";
+import { APP_ROLE } from "../sql/app_role.ts";
 import { codeFrom, startSmtpSink } from "./helpers/smtp.ts";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -85,6 +88,20 @@ test("npm start runs the product on a fresh DATA_DIR and stops cleanly on SIGINT
       body: JSON.stringify({ email, code }),
     });
     expect(verified.status).toBe(200);
+
+    // the API and the worker connect as pressa_app, whose password is kept beside the
+    // superuser's (README "Least privilege"); the superuser is the migrations' alone
+    const psqlLine = logChunks.join("").split("\n").find((l) => l.includes("embedded PostgreSQL is running"))!;
+    const owner = postgres(JSON.parse(psqlLine).psql.replace(/^psql '|'$/g, ""), { max: 1, onnotice: () => {} });
+    try {
+      const users = await owner<{ usename: string }[]>`
+        select distinct usename from pg_stat_activity where datname = 'pressa' and pid <> pg_backend_pid()`;
+      expect(users.map((u) => u.usename)).toEqual([APP_ROLE]);
+    } finally {
+      await owner.end();
+    }
+    const cluster = JSON.parse(psqlLine).message.replace(/^.*data in /, "");
+    expect((await Deno.stat(`${cluster}/app_password`)).mode! & 0o777).toBe(0o600);
   } finally {
     Deno.kill(-child.pid, "SIGINT"); // Ctrl-C
   }

@@ -9,15 +9,15 @@ import { connect, type Sql } from "../core/db.ts";
 import { createTelegramApi } from "../core/telegram/client.ts";
 import { BOT_GAP_MS, CHANNEL_MESSAGES_PER_MINUTE, databaseBudget } from "../core/telegram/send_budget.ts";
 import { startTelegramServer, type TelegramServer } from "./doubles/telegram/server.ts";
-import { freshDatabase } from "./helpers/db.ts";
+import { asAppRole, freshDatabase } from "./helpers/db.ts";
 
 let sqlA: Sql;
 let sqlB: Sql;
 const queriesA: string[] = [];
 const servers: TelegramServer[] = [];
 beforeAll(async () => {
-  const url = await freshDatabase();
-  // two pools, as two processes would have
+  // two pools, as two processes would have, as the app role they run as
+  const url = asAppRole(await freshDatabase());
   sqlA = connect(url, { max: 2, onQuery: (text) => queriesA.push(text) });
   sqlB = connect(url, { max: 2 });
 });

@@ -144,8 +144,8 @@ describe("compose.yaml, the public deployment", () => {
     rest,
   }));
 
-  test("POSTGRES_PASSWORD, SMTP_URL and PUBLIC_URL are required: `:?` with a message, never a `:-` default", () => {
-    for (const name of ["POSTGRES_PASSWORD", "SMTP_URL", "PUBLIC_URL"]) {
+  test("POSTGRES_PASSWORD, PRESSA_APP_PASSWORD, SMTP_URL and PUBLIC_URL are required: `:?` with a message, never a `:-` default", () => {
+    for (const name of ["POSTGRES_PASSWORD", "PRESSA_APP_PASSWORD", "SMTP_URL", "PUBLIC_URL"]) {
       const uses = references.filter((reference) => reference.name === name);
       expect(uses.length, name).toBeGreaterThan(0);
       for (const { rest } of uses) {
@@ -156,8 +156,13 @@ describe("compose.yaml, the public deployment", () => {
       expect(compose).not.toMatch(new RegExp(`(?<!\\$)\\$${name}\\b|\\$\\{${name}(-|:-|:\\+|\\})`));
     }
     expect(references.find((reference) => reference.name === "PUBLIC_URL")!.rest).toContain("https://");
-    // the database password is the one the database and the app both use
-    expect(compose.match(/\$\{POSTGRES_PASSWORD/g)).toHaveLength(3);
+    // the owner's password is the database's and migrate's only; the app's containers log in
+    // as pressa_app (README "Least privilege"), whose password migrate gives it
+    expect(compose.match(/\$\{POSTGRES_PASSWORD/g)).toHaveLength(2);
+    const appBlock = compose.slice(compose.indexOf("x-app:"), compose.indexOf("services:"));
+    expect(appBlock).not.toContain("POSTGRES_PASSWORD");
+    expect(appBlock).toContain("DATABASE_URL: postgres://pressa_app:${PRESSA_APP_PASSWORD:?");
+    expect(compose.match(/\$\{PRESSA_APP_PASSWORD/g)).toHaveLength(2);
   });
 
   test("the app's containers refuse a PUBLIC_URL that is not https:// (the entrypoint's check, run by sh)", async () => {

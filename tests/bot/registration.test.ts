@@ -5,7 +5,7 @@
  */
 import postgres from "postgres";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { freshDatabase } from "../helpers/db.ts";
+import { asAppRole, freshDatabase } from "../helpers/db.ts";
 import { startTelegramServer, type TelegramServer } from "../doubles/telegram/server.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
@@ -21,7 +21,7 @@ beforeAll(async () => {
   bot = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "bot/main.ts"],
     cwd: root,
-    env: { DATABASE_URL: databaseUrl, TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot },
+    env: { DATABASE_URL: asAppRole(databaseUrl), TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot },
     stdin: "null",
     stdout: "null",
     stderr: "piped",

@@ -2,6 +2,8 @@
  * The product as tests use it: a fresh database, the real app, the real worker, and a
  * real SMTP server receiving the mail. `serve: true` also listens on a random port
  * (browser tests); otherwise tests call app.request directly.
+ * The app, the worker and the bot connect as the app role, which owns nothing (README
+ * "Least privilege"); `sql` is the test's own hand on the database, as the owner (psql).
  */
 import { createApp } from "../../api/app.ts";
 import { type Config, readConfig } from "../../core/config.ts";
@@ -17,7 +19,7 @@ import { keepWebhook } from "../../core/telegram/webhook.ts";
 import { startWorker } from "../../tasks/worker.ts";
 import { type OpenAiServer, startOpenAiServer } from "../doubles/openai/server.ts";
 import { startTelegramServer, type TelegramServer } from "../doubles/telegram/server.ts";
-import { freshDatabase } from "./db.ts";
+import { asAppRole, freshDatabase } from "./db.ts";
 import { codeFrom, startSmtpSink } from "./smtp.ts";
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
@@ -48,6 +50,7 @@ export const webhookSecret = () => crypto.randomUUID().replaceAll("-", "_");
 
 export async function startStack(options: StackOptions = {}) {
   const databaseUrl = await freshDatabase();
+  const appDatabaseUrl = asAppRole(databaseUrl);
   const telegram: TelegramServer | undefined = options.telegram || options.bot || options.webhook ? await startTelegramServer() : undefined;
   const openai: OpenAiServer | undefined = options.openai ? await startOpenAiServer() : undefined;
   const smtp = await startSmtpSink();
@@ -57,7 +60,8 @@ export async function startStack(options: StackOptions = {}) {
   server?.close();
   const stackEnv: Record<string, string> = {
     PORT: String(port),
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: appDatabaseUrl,
+    DATABASE_OWNER_URL: databaseUrl,
     SMTP_URL: smtp.url,
     ...(telegram ? { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot } : {}),
     ...(options.webhook ? { TELEGRAM_WEBHOOK_SECRET: webhookSecret(), PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
@@ -67,7 +71,9 @@ export async function startStack(options: StackOptions = {}) {
   const config: Config = readConfig(stackEnv);
   // every statement the app sends, so a test can count what one request costs
   const queries: string[] = [];
-  const sql = connect(databaseUrl, { max: 5, onQuery: (text) => queries.push(text), statementTimeoutMs: config.apiStatementTimeoutMs });
+  // the app as it runs: the app role, with the API's statement timeout; `sql` is the owner, as psql
+  const appSql = connect(appDatabaseUrl, { max: 5, onQuery: (text) => queries.push(text), statementTimeoutMs: config.apiStatementTimeoutMs });
+  const sql = connect(databaseUrl, { max: 3 });
   // DATA_DIR of a worker process (spawnWorkerProcess) shares these uploads
   const dataDir = await Deno.makeTempDir({ prefix: "pressa-data-" });
   const uploadsDir = `${dataDir}/uploads`;
@@ -75,7 +81,7 @@ export async function startStack(options: StackOptions = {}) {
   const storage = localDiskStorage(uploadsDir);
   // Telegram calls counted as the product's processes count them (GET /metrics), in short
   // batches, on a connection of their own (not among the statements `queries` counts)
-  const countsSql = telegram ? connect(databaseUrl, { max: 1 }) : undefined;
+  const countsSql = telegram ? connect(appDatabaseUrl, { max: 1 }) : undefined;
   const telegramCalls = countsSql ? telegramCallCounts(countsSql, { intervalMs: 200 }) : undefined;
   const telegramApi = createTelegramApi(config.telegramBotToken, config.telegramApiRoot, { maxRetryWaitMs: 5_000, calls: telegramCalls });
   const ai = createAi(config.openai);
@@ -92,11 +98,11 @@ export async function startStack(options: StackOptions = {}) {
     const keeper = keepWebhook({ sql: instanceSql, api: telegramApi, token: telegram.token, publicUrl: instanceConfig.publicUrl, secret, log: silentLog });
     return { telegramWebhook: { bot, secret }, keeper };
   }
-  const { telegramWebhook, keeper } = webhookParts(sql, config);
+  const { telegramWebhook, keeper } = webhookParts(appSql, config);
   await keeper?.ready;
-  const app = createApp({ sql, config, log: apiLog, storage, telegram: telegramApi, telegramWebhook, ai, webDist: options.webDist });
-  const worker = options.worker === false ? undefined : await startWorker(databaseUrl, config, silentLog, { storage, telegram: telegramApi, ai });
-  const bot = options.bot && telegram ? createBot(telegram.token, { sql, log: silentLog, apiRoot: telegram.apiRoot, calls: telegramCalls }) : undefined;
+  const app = createApp({ sql: appSql, config, log: apiLog, storage, telegram: telegramApi, telegramWebhook, ai, webDist: options.webDist });
+  const worker = options.worker === false ? undefined : await startWorker(appDatabaseUrl, config, silentLog, { storage, telegram: telegramApi, ai });
+  const bot = options.bot && telegram ? createBot(telegram.token, { sql: appSql, log: silentLog, apiRoot: telegram.apiRoot, calls: telegramCalls }) : undefined;
   const botRunner = bot ? run(bot) : undefined;
   const http = serve ? Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, app.fetch) : undefined;
 
@@ -134,7 +140,7 @@ export async function startStack(options: StackOptions = {}) {
 
   /** The real worker process (tasks/main.ts) on this stack's database and doubles. */
   function spawnWorkerProcess() {
-    const env: Record<string, string> = { DATABASE_URL: databaseUrl, SMTP_URL: smtp.url, DATA_DIR: dataDir };
+    const env: Record<string, string> = { DATABASE_URL: appDatabaseUrl, SMTP_URL: smtp.url, DATA_DIR: dataDir };
     if (telegram) Object.assign(env, { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot });
     if (openai) Object.assign(env, { OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseURL, OPENAI_MODEL: openai.model });
     return new Deno.Command(Deno.execPath(), {
@@ -153,7 +159,7 @@ export async function startStack(options: StackOptions = {}) {
    */
   async function startApiInstance(env: Record<string, string> = {}) {
     const instanceConfig = readConfig({ ...stackEnv, ...env });
-    const instanceSql = connect(databaseUrl, { max: 3, statementTimeoutMs: instanceConfig.apiStatementTimeoutMs });
+    const instanceSql = connect(appDatabaseUrl, { max: 3, statementTimeoutMs: instanceConfig.apiStatementTimeoutMs });
     const parts = webhookParts(instanceSql, instanceConfig);
     await parts.keeper?.ready;
     const instanceApp = createApp({ sql: instanceSql, config: instanceConfig, log: silentLog, storage, telegram: telegramApi, telegramWebhook: parts.telegramWebhook, ai });
@@ -192,6 +198,7 @@ export async function startStack(options: StackOptions = {}) {
       await worker?.stop();
       await telegramCalls?.stop();
       await countsSql?.end({ timeout: 5 });
+      await appSql.end({ timeout: 5 });
       await sql.end({ timeout: 5 });
       await smtp.close();
       await telegram?.close();
