@@ -1,4 +1,6 @@
 /* A project ready to publish: signed-in owner, registered admin, connected channel, drafts. */
+import { createBot } from "../../bot/bot.ts";
+import { silentLog } from "../../core/log.ts";
 import { makePng } from "./images.ts";
 import type { Stack } from "./stack.ts";
 import { uniqueEmail } from "./stack.ts";
@@ -28,6 +30,8 @@ export async function projectWithChannel(
   if (options.language) await stack.call("PATCH", `/api/projects/${project.id}`, { language: options.language }, cookie);
   const added = await stack.call("POST", `/api/projects/${project.id}/channels`, { type: "telegram", link: `@${channel.username}` }, cookie);
   if (added.status !== 201) throw new Error(`channel: ${added.text}`);
+  const allowed = await approverAnswers(stack, admin.id, "allow");
+  if (allowed.text?.startsWith("✅") !== true) throw new Error(`the approver's Allow: ${allowed.text}`);
   const drafts = options.drafts?.length
     ? (await stack.call("POST", `/api/projects/${project.id}/drafts/bulk`, { titles: options.drafts }, cookie)).json as { id: number; title: string }[]
     : [];
@@ -40,6 +44,47 @@ export const buttonsOf = (m: { reply_markup?: { inline_keyboard: { callback_data
     .flat().map((b) => b.callback_data);
 
 type ProjectWithChannel = Awaited<ReturnType<typeof projectWithChannel>>;
+
+/** The bot's latest question to the approver that still has its buttons (README "Trust model"). */
+export async function approverQuestion(stack: Stack, approverId: number, timeoutMs = 20_000) {
+  const telegram = stack.telegram!;
+  const question = await telegram.waitFor(
+    () => telegram.messages(approverId).findLast((m) => buttonsOf(m).some((data) => data?.startsWith("ar:allow:"))),
+    timeoutMs,
+  );
+  // Presses count only once the worker has recorded which message asks.
+  const deadline = Date.now() + timeoutMs;
+  while ((await stack.sql`select 1 from app_public.approver_requests where message_id = ${question.message_id}`).length === 0) {
+    if (Date.now() > deadline) throw new Error("the approver's question was never recorded");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return question;
+}
+
+/**
+ * `from` presses `data` on the bot's message `messageId` in `chat` (their own private chat)
+ * through the Bot API double, and the bot answers; `forged`: data no button carries, as a
+ * modified client may send. Stacks without a running bot have the update handled by a bot
+ * made for it. Answers the bot's callback answer.
+ */
+export async function press(stack: Stack, from: number, chat: number, messageId: number, data: string, options: { forged?: boolean } = {}) {
+  const telegram = stack.telegram!;
+  const query = telegram.userPressesButton(from, chat, messageId, data, options);
+  if (!stack.botRunning) {
+    const bot = createBot(telegram.token, { sql: stack.sql, log: silentLog, apiRoot: telegram.apiRoot });
+    await bot.init();
+    const update = telegram.pendingUpdates().find((u) => u.callback_query?.id === query);
+    if (update) await bot.handleUpdate(update);
+  }
+  return await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
+}
+
+/** The approver answers the bot's latest question: Allow, Deny, or Deny and block. */
+export async function approverAnswers(stack: Stack, approverId: number, decision: "allow" | "deny" | "block", timeoutMs = 20_000) {
+  const question = await approverQuestion(stack, approverId, timeoutMs);
+  const data = buttonsOf(question).find((d) => d?.startsWith(`ar:${decision}:`))!;
+  return await press(stack, approverId, approverId, question.message_id, data);
+}
 
 /** Gives a draft a real uploaded PNG and the content. */
 export async function giveImage(stack: Stack, p: ProjectWithChannel, draftId: number, content: string) {
