@@ -310,14 +310,15 @@ CREATE OR REPLACE FUNCTION app_private.move_approver(p_channel app_public.channe
 AS $function$
 /*
  * why: the project's admin becomes the approver who allowed it; posts waiting for approval
- * lose their old buttons and are asked of the new approver. Telegram is asked again about
- * the new approver before the next preview.
+ * lose their old buttons and are asked of the new approver. Telegram confirmed the new
+ * approver when the request was made, so that confirmation is as old as the request.
  */
 declare
   v_post app_public.posts;
 begin
   update app_public.channels set approver_user_id = p_request.approver_user_id,
-    approver_handle = p_request.approver_handle, approver_name = p_request.approver_name, rights_checked_at = null,
+    approver_handle = p_request.approver_handle, approver_name = p_request.approver_name,
+    rights_checked_at = p_request.created_at,
     config = config || jsonb_build_object('adminChatId', p_request.approver_user_id)
   where id = p_channel.id;
   update app_public.projects set admin_handle = p_request.approver_handle where id = p_channel.project_id;
@@ -381,7 +382,8 @@ begin
     return;
   end if;
   begin
-    update app_public.channels set status = 'connected', rights_checked_at = null
+    -- Telegram confirmed the approver when the request was made: trusted as old as that.
+    update app_public.channels set status = 'connected', rights_checked_at = v_request.created_at
     where id = v_channel.id and status = 'pending';
   exception when unique_violation then
     delete from app_public.channels where id = v_channel.id and status = 'pending';
