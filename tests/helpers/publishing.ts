@@ -45,20 +45,21 @@ export const buttonsOf = (m: { reply_markup?: { inline_keyboard: { callback_data
 
 type ProjectWithChannel = Awaited<ReturnType<typeof projectWithChannel>>;
 
-/** The bot's latest question to the approver that still has its buttons (README "Trust model"). */
+/**
+ * The bot's question about the newest request made of this approver (README "Trust model"),
+ * once the worker has recorded which message asks (only then do presses count).
+ */
 export async function approverQuestion(stack: Stack, approverId: number, timeoutMs = 20_000) {
   const telegram = stack.telegram!;
-  const question = await telegram.waitFor(
-    () => telegram.messages(approverId).findLast((m) => buttonsOf(m).some((data) => data?.startsWith("ar:allow:"))),
-    timeoutMs,
-  );
-  // Presses count only once the worker has recorded which message asks.
   const deadline = Date.now() + timeoutMs;
-  while ((await stack.sql`select 1 from app_public.approver_requests where message_id = ${question.message_id}`).length === 0) {
+  for (;;) {
+    const [request] = await stack.sql<{ messageId: number | null }[]>`
+      select message_id from app_public.approver_requests where approver_user_id = ${approverId} order by id desc limit 1`;
+    const question = request?.messageId ? telegram.messages(approverId).find((m) => m.message_id === Number(request.messageId)) : undefined;
+    if (question) return question;
     if (Date.now() > deadline) throw new Error("the approver's question was never recorded");
     await new Promise((r) => setTimeout(r, 50));
   }
-  return question;
 }
 
 /**
