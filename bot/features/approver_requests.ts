@@ -33,11 +33,13 @@ export function approverRequests({ sql }: BotDeps) {
       await ctx.answerCallbackQuery({ text: outcome, show_alert: true });
       return;
     }
-    await ctx.answerCallbackQuery({ text: outcome });
+    // The question shows the answer before the press is answered, so whoever waits for the
+    // answer (the approver's spinner, a test) finds the message already settled.
     const text = "text" in message ? message.text : undefined;
     try {
       await ctx.editMessageText(text ? `${text}\n\n${outcome}` : outcome, { reply_markup: { inline_keyboard: [] } });
     } catch { /* the message may be gone; the decision itself is recorded */ }
+    await ctx.answerCallbackQuery({ text: outcome });
   });
   return feature;
 }

@@ -30,12 +30,15 @@ export async function projectWithChannel(
   if (options.language) await stack.call("PATCH", `/api/projects/${project.id}`, { language: options.language }, cookie);
   const added = await stack.call("POST", `/api/projects/${project.id}/channels`, { type: "telegram", link: `@${channel.username}` }, cookie);
   if (added.status !== 201) throw new Error(`channel: ${added.text}`);
-  const allowed = await approverAnswers(stack, admin.id, "allow");
+  // The admin allows the connection in the bot (README "Trust model").
+  const question = await approverQuestion(stack, admin.id);
+  const allowed = await press(stack, admin.id, admin.id, question.message_id, buttonsOf(question)[0]!);
   if (allowed.text?.startsWith("✅") !== true) throw new Error(`the approver's Allow: ${allowed.text}`);
   const drafts = options.drafts?.length
     ? (await stack.call("POST", `/api/projects/${project.id}/drafts/bulk`, { titles: options.drafts }, cookie)).json as { id: number; title: string }[]
     : [];
-  return { cookie, admin, channel, project, drafts, base: `/api/projects/${project.id}` };
+  /** `question`: the bot's message that asked the admin to allow the connection, the first in their chat. */
+  return { cookie, admin, channel, project, drafts, question, base: `/api/projects/${project.id}` };
 }
 
 /** The callback_data of a message's inline buttons. */
