@@ -49,7 +49,7 @@ for (let i = 0; i < CHANNELS; i++) {
   const channel = telegram.addChannel({ username: `bench_channel_${i}`, title: `Bench ${i}`, owner: benchAdmin.id });
   const [project] = await sql<{ id: number }[]>`
     insert into app_public.projects (user_id, name, admin_handle) values (${user.id}, ${`Bench ${i}`}, 'bench_admin') returning id`;
-  // connected as add_channel stores it, its rights confirmed (the run is well within the 10 minutes they are trusted)
+  // connected as the approver's Allow leaves it, its rights confirmed (the run is well within the 10 minutes they are trusted)
   await sql`insert into app_public.channels (project_id, type, link, status, config, chat_id, approver_user_id, approver_handle, rights_checked_at)
             values (${project.id}, 'telegram', ${`@bench_channel_${i}`}, 'connected', ${sql.json({ chatId: channel.id })},
                     ${channel.id}, ${benchAdmin.id}, 'bench_admin', now())`;

@@ -10,6 +10,7 @@ import { rateLimitTransformer, TELEGRAM_CLIENT } from "../core/telegram/client.t
 import type { CallCounter } from "../core/telegram/call_counts.ts";
 import type { SendBudget } from "../core/telegram/send_budget.ts";
 import { approval } from "./features/approval.ts";
+import { approverRequests } from "./features/approver_requests.ts";
 import { registration } from "./features/registration.ts";
 
 export type BotDeps = {
@@ -29,6 +30,6 @@ export function createBot(token: string, deps: BotDeps) {
   bot.use(sequentialize((ctx) => ctx.chat?.id.toString()));
   bot.errorBoundary((err) => {
     deps.log("error", "bot update failed", { updateId: err.ctx.update.update_id, error: err.error });
-  }).use(approval(deps), registration(deps));
+  }).use(approval(deps), approverRequests(deps), registration(deps));
   return bot;
 }

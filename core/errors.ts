@@ -62,6 +62,8 @@ export const SQL_ERRORS: Record<string, ErrorCode> = {
   CHLIM: "channels.limitReached",
   ADMNR: "channels.adminNotRegistered",
   CHCON: "channels.alreadyConnected",
+  CHREQ: "channels.requestPending", // one request per approver and account waits at a time
+  CHBLK: "channels.approverRefused", // the approver blocked this account's requests for good
   APRNV: "projects.approverNotConfirmed",
   PASTT: "schedule.pastTime",
   NOCHN: "schedule.noChannel",

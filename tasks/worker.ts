@@ -33,6 +33,7 @@ import { pinPost } from "./posts__pin.ts";
 import { sendToChannel } from "./posts__publish.ts";
 import { retractApproval } from "./posts__retract_approval.ts";
 import { sendApproval } from "./posts__send_approval.ts";
+import { askApprover } from "./approver_requests__ask.ts";
 import { spawnOccurrence } from "./posts__spawn_occurrence.ts";
 import { sendSignInCode } from "./sign_in_codes__send.ts";
 import { cleanupUploads } from "./uploads__cleanup.ts";
@@ -73,6 +74,7 @@ export async function startWorker(connectionString: string, config: Config, log:
       await sql`select app_public.delete_expired_sign_in_state()`;
     },
     uploads__cleanup: cleanupUploads(sql, deps.storage),
+    approver_requests__ask: askApprover(sql, deps.telegram),
     posts__send_approval: sendApproval(sql, deps.telegram, deps.storage),
     posts__publish: sendToChannel(sql, deps.telegram, deps.storage),
     posts__notify_admin: notifyAdmin(sql, deps.telegram),

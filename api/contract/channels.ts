@@ -46,5 +46,11 @@ export type Channel = {
    * this person only. null for a channel connected before approvers were verified.
    */
   approver: { handle: string; name: string | null } | null;
+  /**
+   * The approver whose Allow in Telegram is awaited (README "Trust model"): for a pending
+   * channel, whoever would approve it; for a connected one, a new admin handle not yet
+   * confirmed. `until`: when the request expires unanswered.
+   */
+  awaiting: { handle: string; until: string } | null;
   createdAt: string;
 };

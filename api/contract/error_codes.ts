@@ -154,6 +154,11 @@ export const ERROR_CODES = {
     message: "{channel} is already connected in another project or account. It must be disconnected there first.",
   },
   "channels.noSuchChannel": { status: 404, message: "Channel not found" },
+  "channels.requestPending": {
+    status: 409,
+    message: "A request to @{handle} from this account is already waiting for an answer in Telegram",
+  },
+  "channels.approverRefused": { status: 403, message: "@{handle} has refused requests from this account" },
   "telegram.notConfigured": {
     status: 503,
     message: "The Telegram bot is not configured on this server (TELEGRAM_BOT_TOKEN is not set)",

@@ -5,6 +5,8 @@
  */
 export const SIGN_IN_CODE_LENGTH = 6;
 export const SIGN_IN_CODE_TTL_MINUTES = 10;
+/** How long the named approver's Allow/Deny request stays open (README "Trust model"). */
+export const APPROVER_REQUEST_TTL_HOURS = 24;
 export const SESSION_TTL_DAYS = 30;
 
 export const CHANNELS_PER_PROJECT = 1;

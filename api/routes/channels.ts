@@ -1,11 +1,13 @@
 /*
  * A project's channel (spec §2 Channels, §5, §8). Connecting one asks Telegram, through
  * the bot, whether the channel exists and the bot may post there; only a verified channel
- * is stored, so a failure leaves nothing behind.
+ * is stored, so a failure leaves nothing behind. It is stored pending until the named
+ * approver allows it in Telegram (bot/features/approver_requests.ts).
  */
 import type { Api } from "grammy";
 import { Hono } from "hono";
 import { ChannelCreateSchema, channelUsername } from "../contract/channels.ts";
+import { APPROVER_REQUEST_TTL_HOURS } from "../contract/limits.ts";
 import type { Channel } from "../contract/channels.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
@@ -75,13 +77,26 @@ async function confirmBot(telegram: Api, chatId: number, link: string) {
   }
 }
 
-type ChannelRow = Omit<Channel, "config" | "approver"> & {
+type ChannelRow = Omit<Channel, "config" | "approver" | "awaiting"> & {
   config: Channel["config"];
   chatId: number | null;
   approverUserId: number | null;
   approverHandle: string | null;
   approverName: string | null;
+  /** project_channels only: the request waiting on the channel */
+  awaitingHandle?: string | null;
+  awaitingUntil?: Date | string | null;
 };
+
+/** The request a channel waits on; a channel just requested waits on its own approver. */
+function awaitingOf(row: ChannelRow): Channel["awaiting"] {
+  if (row.awaitingHandle && row.awaitingUntil) {
+    return { handle: row.awaitingHandle, until: new Date(row.awaitingUntil).toISOString() };
+  }
+  if (row.status !== "pending" || !row.approverHandle) return null;
+  const until = new Date(new Date(row.createdAt).getTime() + APPROVER_REQUEST_TTL_HOURS * 3_600_000);
+  return { handle: row.approverHandle, until: until.toISOString() };
+}
 
 /** The API's channel: the spec's config (chat id, the approver's chat) and the verified approver. */
 function toChannel(row: ChannelRow): Channel {
@@ -96,9 +111,11 @@ function toChannel(row: ChannelRow): Channel {
       ...(row.chatId === null ? {} : { chatId: row.chatId }),
       ...(row.approverUserId === null ? {} : { adminChatId: row.approverUserId }),
     },
-    approver: row.approverUserId === null || row.approverHandle === null
+    // Only a confirmed approver is named as such; a pending channel's is still awaited.
+    approver: row.status !== "connected" || row.approverUserId === null || row.approverHandle === null
       ? null
       : { handle: row.approverHandle, name: row.approverName },
+    awaiting: awaitingOf(row),
     createdAt: row.createdAt,
   };
 }
@@ -128,9 +145,10 @@ export function channelRoutes({ sql, telegram }: ApiDeps) {
       // In a private chat the chat id is the user's id: the admin's chat is who they are.
       const approverName = await confirmApprover(api, chatId, channel, { userId: admin.adminChatId, handle: admin.adminHandle });
       // Refuses a chat connected elsewhere only now, so that only the channel's own
-      // administrators learn that it is connected in another account.
+      // administrators learn that it is connected in another account. Stored pending: the
+      // approver is asked in Telegram, and only their Allow connects it.
       const [row] = await sql<ChannelRow[]>`
-        select * from app_public.add_channel(${userId}, ${projectId}, 'telegram', ${channel}, ${chatId},
+        select * from app_public.request_channel(${userId}, ${projectId}, 'telegram', ${channel}, ${chatId},
           ${admin.adminChatId}, ${admin.adminHandle}, ${approverName})`;
       return c.json(toChannel(row), 201);
     })

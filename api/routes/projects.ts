@@ -1,7 +1,8 @@
 /*
  * Projects (spec §2 Dashboard/Project page, §3, §5, §7): each handler is one SQL call, but
  * for a new admin handle on a project with a connected channel, which Telegram must first
- * confirm as an administrator of that channel (README "Trust model").
+ * confirm as an administrator of that channel; the new admin is then asked in the bot, and
+ * the old one stays until they allow it (README "Trust model").
  */
 import { Hono } from "hono";
 import { ProjectCreateSchema, ProjectUpdateSchema } from "../contract/projects.ts";

@@ -54,6 +54,18 @@ export const ADMIN_TEXTS = {
     sendAgain: "Отправить снова",
     resolvedInChannel: "👍 Отмечено как опубликованное.",
     resolvedSendAgain: "🔁 Пост будет отправлен снова.",
+    approverRequest: (account: string, channel: string, kind: "connect" | "handover") =>
+      kind === "connect"
+        ? `🔐 Аккаунт Pressa ${account} хочет подключить канал ${channel} и публиковать в нём посты, которые вы одобрите.\n\nЕсли вы не знаете этот аккаунт, откажите: без вашего согласия канал не подключится.`
+        : `🔐 Аккаунт Pressa ${account} хочет, чтобы посты в канал ${channel} одобряли вы.\n\nЕсли вы не знаете этот аккаунт, откажите: без вашего согласия ничего не изменится.`,
+    allow: "✅ Разрешить",
+    deny: "❌ Отказать",
+    denyAndBlock: "🚫 Отказать и больше не спрашивать",
+    requestAllowed: (channel: string) => `✅ Разрешено: канал ${channel} подключён, посты будут приходить вам на согласование.`,
+    handoverAllowed: (channel: string) => `✅ Разрешено: теперь посты в ${channel} одобряете вы.`,
+    requestDenied: "❌ Отказано: ничего не изменилось.",
+    requestBlocked: "🚫 Отказано. Запросов от этого аккаунта больше не будет.",
+    requestTaken: (channel: string) => `⚠️ Канал ${channel} уже подключён в другом аккаунте — этот запрос отклонён.`,
   },
   en: {
     approvalRequest: (channel: string, when: string, options: PostOptions) =>
@@ -87,6 +99,18 @@ export const ADMIN_TEXTS = {
     sendAgain: "Send again",
     resolvedInChannel: "👍 Marked as published.",
     resolvedSendAgain: "🔁 The post will be sent again.",
+    approverRequest: (account: string, channel: string, kind: "connect" | "handover") =>
+      kind === "connect"
+        ? `🔐 The Pressa account ${account} wants to connect the channel ${channel} and publish there the posts you approve.\n\nIf you do not know this account, deny: without your consent the channel is not connected.`
+        : `🔐 The Pressa account ${account} wants you to approve the posts of the channel ${channel}.\n\nIf you do not know this account, deny: without your consent nothing changes.`,
+    allow: "✅ Allow",
+    deny: "❌ Deny",
+    denyAndBlock: "🚫 Deny and block this account",
+    requestAllowed: (channel: string) => `✅ Allowed: ${channel} is connected, and its posts will come to you for approval.`,
+    handoverAllowed: (channel: string) => `✅ Allowed: you now approve the posts of ${channel}.`,
+    requestDenied: "❌ Denied: nothing changed.",
+    requestBlocked: "🚫 Denied. This account will not ask you again.",
+    requestTaken: (channel: string) => `⚠️ ${channel} is already connected in another account: this request is refused.`,
   },
 } as const;
 
@@ -135,4 +159,22 @@ export const callbackData = (action: AdminAction, postId: number) => `${action}:
 export function parseCallbackData(data: string): { action: AdminAction; postId: number } | null {
   const match = data.match(/^(approve|reject|inchannel|resend|editok|editno):(\d{1,15})$/);
   return match ? { action: match[1] as AdminAction, postId: Number(match[2]) } : null;
+}
+
+/** The approver's buttons on a request to act in their name: "ar:<decision>:<requestId>". */
+export type ApproverDecision = "allow" | "deny" | "block";
+export const approverCallbackData = (decision: ApproverDecision, requestId: number) => `ar:${decision}:${requestId}`;
+export function parseApproverCallbackData(data: string): { decision: ApproverDecision; requestId: number } | null {
+  const match = data.match(/^ar:(allow|deny|block):(\d{1,15})$/);
+  return match ? { decision: match[1] as ApproverDecision, requestId: Number(match[2]) } : null;
+}
+
+/**
+ * An account as the approver sees it: enough to recognise someone they know
+ * (o***@example.com), not the whole address of a stranger.
+ */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf("@");
+  if (at <= 0) return "***";
+  return `${email[0]}***${email.slice(at)}`;
 }

@@ -67,38 +67,6 @@ begin
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.add_channel(p_user_id bigint, p_project_id bigint, p_type text, p_link text, p_chat_id bigint, p_approver_user_id bigint, p_approver_handle text, p_approver_name text)
- RETURNS app_public.channels
- LANGUAGE plpgsql
-AS $function$
-/*
- * why: stores a channel that Telegram confirmed (the bot may post; the approver is its
- * creator or an administrator who may post) as connected, with the approver pinned by
- * user id. One channel per project and one project per chat are unique constraints, so
- * of two concurrent adds exactly one wins; the other is told which rule it met.
- */
-declare
-  v_channel app_public.channels;
-  v_constraint text;
-begin
-  perform app_public.get_project(p_user_id, p_project_id);
-  insert into app_public.channels (project_id, type, link, status, config, chat_id,
-    approver_user_id, approver_handle, approver_name, rights_checked_at)
-  values (p_project_id, p_type, p_link, 'connected',
-          jsonb_build_object('chatId', p_chat_id, 'adminChatId', p_approver_user_id), p_chat_id,
-          p_approver_user_id, ltrim(p_approver_handle, '@'), p_approver_name, now())
-  returning * into v_channel;
-  return v_channel;
-exception when unique_violation then
-  get stacked diagnostics v_constraint = constraint_name;
-  if v_constraint = 'channels_chat_id_key' then
-    raise exception '% is already connected in another project or account. It must be disconnected there first.', p_link
-      using errcode = 'CHCON', hint = 'channels.alreadyConnected';
-  end if;
-  raise exception 'Channel limit reached: a project has one channel' using errcode = 'CHLIM', hint = 'channels.limitReached';
-end;
-$function$;
-
 CREATE OR REPLACE FUNCTION app_public.approver_change_prerequisites(p_user_id bigint, p_project_id bigint, p_handle text)
  RETURNS TABLE(channel_chat_id bigint, channel_link text, admin_chat_id bigint)
  LANGUAGE plpgsql
@@ -135,7 +103,8 @@ CREATE OR REPLACE FUNCTION app_public.channel_prerequisites(p_user_id bigint, p_
 AS $function$
 /*
  * why: before asking Telegram anything, check what the database alone can refuse: the
- * project is the user's (NTFND), it has no channel yet (CHLIM), and its admin has
+ * project is the user's (NTFND), it has no channel yet, connected or waiting for its
+ * approver (CHLIM; an expired request is no channel), and its admin has
  * messaged the bot (ADMNR, naming the handle). The admin's chat id is their user id,
  * which Telegram is then asked about.
  */
@@ -143,7 +112,7 @@ declare
   v_project app_public.projects := app_public.get_project(p_user_id, p_project_id);
   v_chat_id bigint;
 begin
-  if exists (select 1 from app_public.channels where project_id = p_project_id) then
+  if app_private.live_channel(p_project_id) is not null then
     raise exception 'Channel limit reached: a project has one channel' using errcode = 'CHLIM', hint = 'channels.limitReached';
   end if;
   select a.chat_id into v_chat_id from app_public.admin_chat_ids a where a.admin_handle = lower(v_project.admin_handle);
@@ -216,14 +185,19 @@ end;
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.project_channels(p_user_id bigint, p_project_id bigint)
- RETURNS SETOF app_public.channels
+ RETURNS TABLE(id bigint, project_id bigint, type text, link text, status text, config jsonb, created_at timestamp with time zone, updated_at timestamp with time zone, chat_id bigint, approver_user_id bigint, approver_handle text, approver_name text, rights_checked_at timestamp with time zone, awaiting_handle text, awaiting_until timestamp with time zone)
  LANGUAGE sql
  STABLE
 AS $function$
-  /* why: the channels page and the schedule page list them; ownership checked in the join */
-  select c.* from app_public.channels c
+  /* why: the channels page and the schedule page list them, each with the approver's request
+     still waiting on it (a pending channel whose request expired is gone); ownership checked
+     in the join */
+  select c.*, r.approver_handle as awaiting_handle, r.created_at + app_private.approver_request_ttl() as awaiting_until
+  from app_public.channels c
   join app_public.projects p on p.id = c.project_id and p.user_id = p_user_id
-  where c.project_id = p_project_id
+  left join app_public.approver_requests r
+    on r.channel_id = c.id and r.created_at > now() - app_private.approver_request_ttl()
+  where c.project_id = p_project_id and (c.status = 'connected' or r.id is not null)
   order by c.created_at, c.id
 $function$;
 
@@ -247,4 +221,232 @@ AS $function$
      who has since been replaced confirms nothing */
   update app_public.channels set rights_checked_at = now()
   where id = p_channel_id and approver_user_id = p_approver_user_id
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.live_channel(p_project_id bigint)
+ RETURNS app_public.channels
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: a project's channel is connected, or waits for its approver's Allow; a request left
+     unanswered past its time is no channel at all */
+  select c.* from app_public.channels c
+  where c.project_id = p_project_id
+    and (c.status = 'connected' or exists (
+      select 1 from app_public.approver_requests r
+      where r.channel_id = c.id and r.created_at > now() - app_private.approver_request_ttl()))
+  limit 1
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.drop_expired_approver_requests()
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  /* why: a request unanswered for its whole time is treated as absent everywhere; removing it
+     (and the channel it would have connected) frees its approver-and-account slot */
+  with gone as (
+    delete from app_public.approver_requests
+    where created_at <= now() - app_private.approver_request_ttl()
+    returning channel_id
+  )
+  delete from app_public.channels c using gone where c.id = gone.channel_id and c.status = 'pending'
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.open_approver_request(p_channel_id bigint, p_user_id bigint, p_kind text, p_approver_user_id bigint, p_approver_handle text, p_approver_name text)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: the named approver must say yes in Telegram before an account acts in their name
+ * (README "Trust model"). An approver who blocked the account is never asked again (CHBLK);
+ * one request per approver and account waits at a time (CHREQ), so nobody can flood an
+ * admin. The message is sent by a job queued in this transaction.
+ */
+declare
+  v_id bigint;
+begin
+  if exists (select 1 from app_public.approver_blocks b
+             where b.approver_user_id = p_approver_user_id and b.user_id = p_user_id) then
+    raise exception '@% has refused requests from this account', ltrim(p_approver_handle, '@')
+      using errcode = 'CHBLK', hint = 'channels.approverRefused';
+  end if;
+  insert into app_public.approver_requests (channel_id, user_id, kind, approver_user_id, approver_handle, approver_name)
+  values (p_channel_id, p_user_id, p_kind, p_approver_user_id, ltrim(p_approver_handle, '@'), p_approver_name)
+  returning id into v_id;
+  -- in the approver's queue (app_private.approval_queue_name): many accounts asking one
+  -- approver at once hold one worker slot, never all of them
+  perform graphile_worker.add_job('approver_requests__ask', json_build_object('requestId', v_id),
+    queue_name := 'approver:' || p_approver_user_id,
+    job_key := 'approver_request:' || v_id, max_attempts := 5);
+exception when unique_violation then
+  raise exception 'A request to @% from this account is already waiting for an answer in Telegram', ltrim(p_approver_handle, '@')
+    using errcode = 'CHREQ', hint = 'channels.requestPending';
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.request_channel(p_user_id bigint, p_project_id bigint, p_type text, p_link text, p_chat_id bigint, p_approver_user_id bigint, p_approver_handle text, p_approver_name text)
+ RETURNS app_public.channels
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: stores a channel that Telegram confirmed (the bot may post; the approver is its
+ * creator or an administrator who may post) as pending, and asks the approver, pinned by
+ * user id, to allow it. Only a connected channel holds its chat, so a pending request never
+ * blocks another account; a chat connected anywhere is refused (CHCON). One channel per
+ * project is a unique constraint, so of two concurrent adds exactly one wins (CHLIM).
+ */
+declare
+  v_channel app_public.channels;
+begin
+  perform app_public.get_project(p_user_id, p_project_id);
+  perform app_private.drop_expired_approver_requests();
+  if exists (select 1 from app_public.channels c where c.chat_id = p_chat_id and c.status = 'connected') then
+    raise exception '% is already connected in another project or account. It must be disconnected there first.', p_link
+      using errcode = 'CHCON', hint = 'channels.alreadyConnected';
+  end if;
+  begin
+    insert into app_public.channels (project_id, type, link, status, config, chat_id,
+      approver_user_id, approver_handle, approver_name)
+    values (p_project_id, p_type, p_link, 'pending',
+            jsonb_build_object('chatId', p_chat_id, 'adminChatId', p_approver_user_id), p_chat_id,
+            p_approver_user_id, ltrim(p_approver_handle, '@'), p_approver_name)
+    returning * into v_channel;
+  exception when unique_violation then
+    raise exception 'Channel limit reached: a project has one channel' using errcode = 'CHLIM', hint = 'channels.limitReached';
+  end;
+  perform app_private.open_approver_request(v_channel.id, p_user_id, 'connect', p_approver_user_id, p_approver_handle, p_approver_name);
+  return v_channel;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.approver_request_to_ask(p_request_id bigint)
+ RETURNS TABLE(approver_user_id bigint, kind text, channel_link text, account_email text, project_language text)
+ LANGUAGE sql
+AS $function$
+  /* why: the worker asks each request once: claimed here before the message is sent (a
+     second run finds it claimed and sends nothing); a request answered, dropped or expired
+     meanwhile is not asked */
+  with claimed as (
+    update app_public.approver_requests r set asked_at = now()
+    where r.id = p_request_id and r.asked_at is null
+      and r.created_at > now() - app_private.approver_request_ttl()
+    returning r.*
+  )
+  select claimed.approver_user_id, claimed.kind, c.link, u.email, p.language
+  from claimed
+  join app_public.channels c on c.id = claimed.channel_id
+  join app_public.projects p on p.id = c.project_id
+  join app_public.users u on u.id = claimed.user_id
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.record_approver_asked(p_request_id bigint, p_message_id bigint)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  /* why: presses count only on the message that was sent for the request; a failed send that
+     will be retried gives the claim back (p_message_id null) */
+  update app_public.approver_requests
+  set message_id = p_message_id, asked_at = case when p_message_id is null then null else asked_at end
+  where id = p_request_id and message_id is null
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.drop_approver_request(p_request_id bigint)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  /* why: Telegram refused for good to deliver the question (the approver blocked the bot):
+     nobody can answer it, so it holds nothing */
+  with gone as (delete from app_public.approver_requests where id = p_request_id and message_id is null returning channel_id)
+  delete from app_public.channels c using gone where c.id = gone.channel_id and c.status = 'pending'
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.move_approver(p_channel app_public.channels, p_request app_public.approver_requests)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: the project's admin becomes the approver who allowed it; posts waiting for approval
+ * lose their old buttons and are asked of the new approver. Telegram confirmed the new
+ * approver when the request was made, so that confirmation is as old as the request.
+ */
+declare
+  v_post app_public.posts;
+begin
+  update app_public.channels set approver_user_id = p_request.approver_user_id,
+    approver_handle = p_request.approver_handle, approver_name = p_request.approver_name,
+    rights_checked_at = p_request.created_at,
+    config = config || jsonb_build_object('adminChatId', p_request.approver_user_id)
+  where id = p_channel.id;
+  update app_public.projects set admin_handle = p_request.approver_handle where id = p_channel.project_id;
+  if p_request.approver_user_id is not distinct from p_channel.approver_user_id then
+    return;
+  end if;
+  for v_post in
+    select * from app_public.posts where project_id = p_channel.project_id and status = 'scheduled' for update
+  loop
+    perform app_private.retract_approval(v_post, 'approverChanged');
+    update app_public.posts set approval_preview = '{}', approval_chat_id = null where id = v_post.id;
+    perform app_private.queue_approval_at(v_post, now());
+  end loop;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.decide_approver_request(p_request_id bigint, p_from_user_id bigint, p_message_id bigint, p_decision text)
+ RETURNS TABLE(outcome text, channel_link text, project_language text)
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: the approver's answer, counted only from the pinned approver, on the message sent for
+ * the request, while it is open; anything else is 'stale' and changes nothing. allow: the
+ * channel becomes connected (or the approver moves), and other accounts' requests for the
+ * chat are dropped; a chat connected meanwhile elsewhere refuses it ('taken'). deny: the
+ * request is removed. block: removed, and that account never asks this approver again.
+ */
+declare
+  v_request app_public.approver_requests;
+  v_channel app_public.channels;
+  v_language text;
+begin
+  select * into v_request from app_public.approver_requests r
+  where r.id = p_request_id and r.approver_user_id = p_from_user_id and r.message_id = p_message_id
+    and r.created_at > now() - app_private.approver_request_ttl()
+  for update;
+  if not found or p_decision not in ('allow', 'deny', 'block') then
+    return query select 'stale'::text, null::text, null::text;
+    return;
+  end if;
+  select * into v_channel from app_public.channels where id = v_request.channel_id for update;
+  select language into v_language from app_public.projects where id = v_channel.project_id;
+  delete from app_public.approver_requests where id = v_request.id;
+  if p_decision = 'block' then
+    insert into app_public.approver_blocks (approver_user_id, user_id)
+    values (v_request.approver_user_id, v_request.user_id) on conflict do nothing;
+  end if;
+  if p_decision <> 'allow' then
+    delete from app_public.channels where id = v_channel.id and status = 'pending';
+    return query select case when p_decision = 'block' then 'blocked' else 'denied' end, v_channel.link, v_language;
+    return;
+  end if;
+  if v_request.kind = 'handover' then
+    if v_channel.status <> 'connected' then
+      return query select 'stale'::text, v_channel.link, v_language;
+      return;
+    end if;
+    perform app_private.move_approver(v_channel, v_request);
+    return query select 'approverChanged'::text, v_channel.link, v_language;
+    return;
+  end if;
+  begin
+    -- Telegram confirmed the approver when the request was made: trusted as old as that.
+    update app_public.channels set status = 'connected', rights_checked_at = v_request.created_at
+    where id = v_channel.id and status = 'pending';
+  exception when unique_violation then
+    delete from app_public.channels where id = v_channel.id and status = 'pending';
+    return query select 'taken'::text, v_channel.link, v_language;
+    return;
+  end;
+  -- Only one account holds the chat: the others' requests for it are refused now.
+  delete from app_public.channels where chat_id = v_channel.chat_id and status = 'pending' and id <> v_channel.id;
+  return query select 'connected'::text, v_channel.link, v_language;
+end;
 $function$;

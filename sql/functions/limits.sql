@@ -160,3 +160,12 @@ AS $function$
     'Asia/Dubai', 'Asia/Singapore', 'Asia/Tokyo', 'America/New_York', 'America/Chicago',
     'America/Denver', 'America/Los_Angeles', 'Australia/Sydney']
 $function$;
+
+CREATE OR REPLACE FUNCTION app_private.approver_request_ttl()
+ RETURNS interval
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  /* why: how long an approver's Allow/Deny request stays open (APPROVER_REQUEST_TTL_HOURS in TypeScript) */
+  select interval '24 hours'
+$function$;

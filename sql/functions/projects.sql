@@ -77,33 +77,36 @@ AS $function$
  * why: PATCH semantics: only the keys present in p_changes change. A new admin handle on a
  * project with a connected channel must come with the approver Telegram confirmed for that
  * very chat (p_approver: userId, handle, name, chatId; see approver_change_prerequisites),
- * else nothing changes (APRNV). The approver then moves, and posts waiting for approval are
- * asked again of the new approver (the old previews lose their buttons).
+ * else nothing changes (APRNV). The new approver is then asked in Telegram, and the old one
+ * stays (the handle too) until the new one allows (decide_approver_request); naming the
+ * current handle again withdraws that question. A channel still waiting for the old
+ * handle's Allow is dropped: it asked someone who is no longer named.
  */
 declare
   v_project app_public.projects;
   v_channel app_public.channels;
   v_handle text := ltrim(btrim(p_changes ->> 'adminHandle'), '@');
-  v_moved boolean := false;
-  v_post app_public.posts;
 begin
   select * into v_project from app_public.projects where id = p_project_id and user_id = p_user_id for update;
   if not found then
     raise exception 'Project not found' using errcode = 'NTFND', hint = 'projects.notFound';
   end if;
-  select * into v_channel from app_public.channels
-  where project_id = p_project_id and status = 'connected' for update;
-  if v_handle is not null and lower(v_handle) <> lower(v_project.admin_handle) and v_channel.id is not null then
-    if p_approver is null or lower(ltrim(p_approver ->> 'handle', '@')) <> lower(v_handle)
-       or (p_approver ->> 'chatId')::bigint is distinct from v_channel.chat_id then
-      raise exception 'The new admin @% is not confirmed as an administrator of %', v_handle, v_channel.link
-        using errcode = 'APRNV', hint = 'projects.approverNotConfirmed';
+  select * into v_channel from app_public.channels where project_id = p_project_id for update;
+  if v_handle is not null and v_channel.id is not null then
+    perform app_private.drop_expired_approver_requests();
+    delete from app_public.approver_requests where channel_id = v_channel.id and kind = 'handover';
+    if lower(v_handle) <> lower(v_project.admin_handle) and v_channel.status = 'pending' then
+      delete from app_public.channels where id = v_channel.id;
+    elsif lower(v_handle) <> lower(v_project.admin_handle) then
+      if p_approver is null or lower(ltrim(p_approver ->> 'handle', '@')) <> lower(v_handle)
+         or (p_approver ->> 'chatId')::bigint is distinct from v_channel.chat_id then
+        raise exception 'The new admin @% is not confirmed as an administrator of %', v_handle, v_channel.link
+          using errcode = 'APRNV', hint = 'projects.approverNotConfirmed';
+      end if;
+      perform app_private.open_approver_request(v_channel.id, p_user_id, 'handover',
+        (p_approver ->> 'userId')::bigint, v_handle, p_approver ->> 'name');
+      v_handle := null;
     end if;
-    v_moved := (p_approver ->> 'userId')::bigint is distinct from v_channel.approver_user_id;
-    update app_public.channels set approver_user_id = (p_approver ->> 'userId')::bigint, approver_handle = v_handle,
-      approver_name = p_approver ->> 'name', rights_checked_at = now(),
-      config = config || jsonb_build_object('adminChatId', (p_approver ->> 'userId')::bigint)
-    where id = v_channel.id;
   end if;
   update app_public.projects p set
     name = coalesce(btrim(p_changes ->> 'name'), p.name),
@@ -115,15 +118,6 @@ begin
     sources = coalesce(p_changes ->> 'sources', p.sources)
   where p.id = p_project_id
   returning * into v_project;
-  if v_moved then
-    for v_post in
-      select * from app_public.posts where project_id = p_project_id and status = 'scheduled' for update
-    loop
-      perform app_private.retract_approval(v_post, 'approverChanged');
-      update app_public.posts set approval_preview = '{}', approval_chat_id = null where id = v_post.id;
-      perform app_private.queue_approval_at(v_post, now());
-    end loop;
-  end if;
   return v_project;
 end;
 $function$;

@@ -3,6 +3,7 @@
  * Bot API: who may connect a channel, and who may become a project's approver.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { approverAnswers, approverQuestion, buttonsOf, press } from "../helpers/publishing.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
 
 let stack: Stack;
@@ -34,8 +35,15 @@ async function project(cookie: string, adminHandle: string) {
 
 const connect = (projectId: number, channel: { username?: string }, cookie: string) =>
   stack.call("POST", `/api/projects/${projectId}/channels`, { type: "telegram", link: `@${channel.username}` }, cookie);
+/** A connect request the named approver allows in Telegram. */
+async function connectAllowed(projectId: number, channel: { username?: string }, cookie: string, approverId: number) {
+  const res = await connect(projectId, channel, cookie);
+  if (res.status === 201) await approverAnswers(stack, approverId, "allow");
+  return res;
+}
 const channelsOf = async (projectId: number, cookie: string) =>
-  (await stack.call("GET", `/api/projects/${projectId}/channels`, undefined, cookie)).json as { approver: unknown }[];
+  (await stack.call("GET", `/api/projects/${projectId}/channels`, undefined, cookie)).json as
+    { approver: unknown; status: string; awaiting: { handle: string } | null }[];
 const storedFor = async (chatId: number) => await stack.sql`select project_id from app_public.channels where chat_id = ${chatId}`;
 
 describe("connecting proves the approver administers the channel", () => {
@@ -74,17 +82,17 @@ describe("connecting proves the approver administers the channel", () => {
     const creator = await registered("Creator");
     const own = stack.telegram!.addChannel({ username: unique("own"), owner: creator.id });
     const a = await project(cookie, creator.handle);
-    expect((await connect(a, own, cookie)).status).toBe(201);
+    expect((await connectAllowed(a, own, cookie, creator.id)).status).toBe(201);
     expect((await channelsOf(a, cookie))[0].approver).toEqual({ handle: creator.handle, name: "Creator" });
 
     const editor = await registered("Editor");
     const theirs = stack.telegram!.addChannel({ username: unique("theirs") });
     stack.telegram!.setMemberRights(theirs.id, editor.id, { can_post_messages: true, can_change_info: false });
     const b = await project(cookie, editor.handle);
-    const res = await connect(b, theirs, cookie);
+    const res = await connectAllowed(b, theirs, cookie, editor.id);
     expect(res.status, res.text).toBe(201);
-    expect(res.json.approver).toEqual({ handle: editor.handle, name: "Editor" });
     expect(res.json.config.adminChatId).toBe(editor.id);
+    expect((await channelsOf(b, cookie))[0]).toMatchObject({ status: "connected", approver: { handle: editor.handle, name: "Editor" } });
   });
 
   test("Telegram failing a member check: 503, nothing stored, the same add works later", async () => {
@@ -109,7 +117,7 @@ describe("one chat, one project", () => {
     stack.telegram!.setMemberRights(channel.id, ivan.id, "administrator");
     const olgas = await account();
     const first = await project(olgas, olga.handle);
-    expect((await connect(first, channel, olgas)).status).toBe(201);
+    expect((await connectAllowed(first, channel, olgas, olga.id)).status).toBe(201);
 
     const ivans = await account();
     const second = await project(ivans, ivan.handle);
@@ -130,7 +138,7 @@ describe("one chat, one project", () => {
     expect((await connect(second, channel, ivans)).status).toBe(201);
   });
 
-  test("two accounts connecting the same channel at once: exactly one wins (the database's unique constraint)", async () => {
+  test("two accounts asking for the same channel at once: both wait; the first Allow connects one, the other is dropped", async () => {
     const olga = await registered("Olga");
     const ivan = await registered("Ivan");
     const channel = stack.telegram!.addChannel({ username: unique("race"), owner: olga.id });
@@ -138,21 +146,31 @@ describe("one chat, one project", () => {
     const [olgas, ivans] = [await account(), await account()];
     const [a, b] = [await project(olgas, olga.handle), await project(ivans, ivan.handle)];
     const results = await Promise.all([connect(a, channel, olgas), connect(b, channel, ivans)]);
-    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
-    expect(results.find((r) => r.status === 409)!.json.code).toBe("channels.alreadyConnected");
-    expect(await storedFor(channel.id)).toHaveLength(1);
+    // a pending request holds nothing, so neither blocks the other
+    expect(results.map((r) => r.status)).toEqual([201, 201]);
+    const ivansQuestion = await approverQuestion(stack, ivan.id);
+    await approverAnswers(stack, olga.id, "allow");
+    expect((await channelsOf(a, olgas))[0]).toMatchObject({ status: "connected" });
+    expect(await channelsOf(b, ivans)).toEqual([]);
+    // Ivan's Allow now comes too late: the chat is Olga's project's
+    const late = await press(stack, ivan.id, ivan.id, ivansQuestion.message_id, buttonsOf(ivansQuestion)[0]!);
+    expect(late.text).toMatch(/устарело/);
+    expect((await storedFor(channel.id)).map((r) => r.projectId)).toEqual([a]);
   });
 
-  test("the database refuses a second row for a chat whatever the caller (CHCON)", async () => {
+  test("the database refuses a second connected row for a chat whatever the caller (channels_connected_chat_key)", async () => {
     const olga = await registered("Olga");
     const cookie = await account();
     const [a, b] = [await project(cookie, olga.handle), await project(cookie, olga.handle)];
-    const [user] = await stack.sql`select user_id from app_public.projects where id = ${a}`;
-    await stack.sql`select app_public.add_channel(${user.userId}, ${a}, 'telegram', '@direct_one', -100999, ${olga.id}, ${olga.handle}, 'Olga')`;
-    const err = await stack.sql`select app_public.add_channel(${user.userId}, ${b}, 'telegram', '@direct_one', -100999, ${olga.id}, ${olga.handle}, 'Olga')`
-      .catch((e) => e);
-    expect(err.code).toBe("CHCON");
-    expect(await storedFor(-100999)).toHaveLength(1);
+    for (const pid of [a, b]) {
+      await stack.sql`insert into app_public.channels (project_id, type, link, status, chat_id)
+        values (${pid}, 'telegram', '@direct_one', 'pending', -100999)`;
+    }
+    await stack.sql`update app_public.channels set status = 'connected' where project_id = ${a}`;
+    const err = await stack.sql`update app_public.channels set status = 'connected' where project_id = ${b}`.catch((e) => e);
+    expect(err.constraint_name ?? err.constraintName).toBe("channels_connected_chat_key");
+    expect((await stack.sql`select project_id from app_public.channels where chat_id = -100999 and status = 'connected'`)
+      .map((r) => r.projectId)).toEqual([a]);
   });
 });
 
@@ -162,7 +180,7 @@ describe("changing the admin handle of a connected project", () => {
     const channel = stack.telegram!.addChannel({ username: unique("handles"), owner: olga.id });
     const cookie = await account();
     const pid = await project(cookie, olga.handle);
-    expect((await connect(pid, channel, cookie)).status).toBe(201);
+    expect((await connectAllowed(pid, channel, cookie, olga.id)).status).toBe(201);
     return { olga, channel, cookie, pid };
   }
   const patch = (pid: number, adminHandle: string, cookie: string) =>
@@ -192,15 +210,31 @@ describe("changing the admin handle of a connected project", () => {
     expect(await approverOf(pid)).toBe(olga.id);
   });
 
-  test("to another administrator of the channel: the approver moves to them", async () => {
-    const { channel, cookie, pid } = await connected();
+  test("to another administrator of the channel: the old approver stays until the new one allows in Telegram", async () => {
+    const { olga, channel, cookie, pid } = await connected();
     const ivan = await registered("Ivan");
     stack.telegram!.setMemberRights(channel.id, ivan.id, "administrator");
     const res = await patch(pid, ivan.handle, cookie);
     expect(res.status, res.text).toBe(200);
-    expect(res.json.adminHandle).toBe(ivan.handle);
+    expect(res.json).toMatchObject({ adminHandle: olga.handle, name: "Renamed" });
+    expect(await approverOf(pid)).toBe(olga.id);
+    expect((await channelsOf(pid, cookie))[0]).toMatchObject({
+      status: "connected",
+      approver: { handle: olga.handle },
+      awaiting: { handle: ivan.handle },
+    });
+    const question = await approverQuestion(stack, ivan.id);
+    expect(question.text).toContain(`@${channel.username}`);
+    // Ivan denies: nothing moves
+    expect((await approverAnswers(stack, ivan.id, "deny")).text).toMatch(/Отказано/);
+    expect(await approverOf(pid)).toBe(olga.id);
+    expect((await channelsOf(pid, cookie))[0].awaiting).toBeNull();
+    // asked again, Ivan allows: he approves from now on
+    expect((await patch(pid, ivan.handle, cookie)).status).toBe(200);
+    await approverAnswers(stack, ivan.id, "allow");
     expect(await approverOf(pid)).toBe(ivan.id);
-    expect((await channelsOf(pid, cookie))[0].approver).toEqual({ handle: ivan.handle, name: "Ivan" });
+    expect((await stack.call("GET", `/api/projects/${pid}`, undefined, cookie)).json.adminHandle).toBe(ivan.handle);
+    expect((await channelsOf(pid, cookie))[0]).toMatchObject({ approver: { handle: ivan.handle, name: "Ivan" }, awaiting: null });
   });
 
   test("a handle changed without a channel is not checked (the check comes at connect)", async () => {

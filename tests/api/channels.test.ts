@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { approverAnswers } from "../helpers/publishing.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
 
 let stack: Stack;
@@ -25,25 +26,40 @@ function newChannel(botRights?: Parameters<NonNullable<Stack["telegram"]>["addCh
   // the project's admin created it, so Telegram confirms them as an administrator
   return stack.telegram!.addChannel({ username: `pressa_news_${channelCounter}`, title: "News", botRights, owner: adminChatId });
 }
-const add = (projectId: number, link: string, cookie = alice, type = "telegram") =>
+const request = (projectId: number, link: string, cookie = alice, type = "telegram") =>
   stack.call("POST", `/api/projects/${projectId}/channels`, { type, link, status: "pending", projectId }, cookie);
+/** A connect request that the approver then allows in Telegram, as they would for their own channel. */
+async function add(projectId: number, link: string, cookie = alice, type = "telegram") {
+  const res = await request(projectId, link, cookie, type);
+  if (res.status === 201) await approverAnswers(stack, adminChatId, "allow");
+  return res;
+}
 const list = async (projectId: number) => (await stack.call("GET", `/api/projects/${projectId}/channels`, undefined, alice)).json;
 
 describe("connecting a channel", () => {
   test("success: stored connected with the channel's and the admin's chat ids, and the approver Telegram confirmed", async () => {
     const pid = await newProject();
     const channel = newChannel();
-    const res = await add(pid, `https://t.me/${channel.username}`);
+    const res = await request(pid, `https://t.me/${channel.username}`);
     expect(res.status).toBe(201);
+    // pending until the named approver allows it in Telegram
     expect(res.json).toMatchObject({
       projectId: pid,
       type: "telegram",
       link: `@${channel.username}`,
+      status: "pending",
+      config: { chatId: channel.id, adminChatId },
+      approver: null,
+      awaiting: { handle: "channel_boss" },
+    });
+    expect(await list(pid)).toMatchObject([{ status: "pending", awaiting: { handle: "channel_boss" } }]);
+    await approverAnswers(stack, adminChatId, "allow");
+    expect(await list(pid)).toMatchObject([{
       status: "connected",
       config: { chatId: channel.id, adminChatId },
       approver: { handle: "channel_boss", name: "Boss" },
-    });
-    expect(await list(pid)).toHaveLength(1);
+      awaiting: null,
+    }]);
   });
 
   test.each(["@name", "name", "t.me/name", "https://t.me/name", "telegram.me/name", "http://www.t.me/name/"])(
@@ -150,8 +166,9 @@ describe("connecting a channel", () => {
 
   test("two concurrent adds: exactly one wins, the other gets the channel-limit error", async () => {
     const pid = await newProject();
-    const [a, b] = await Promise.all([add(pid, `@${newChannel().username}`), add(pid, `@${newChannel().username}`)]);
+    const [a, b] = await Promise.all([request(pid, `@${newChannel().username}`), request(pid, `@${newChannel().username}`)]);
     expect([a.status, b.status].sort()).toEqual([201, 409]);
+    await approverAnswers(stack, adminChatId, "allow");
     expect([a, b].find((r) => r.status === 409)!.json.code).toBe("channels.limitReached");
     expect(await list(pid)).toHaveLength(1);
   });

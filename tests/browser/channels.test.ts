@@ -2,11 +2,13 @@
  * The channels screen as a person uses it, in Chromium, against the local Telegram Bot API:
  * create a project (the admin handle field drops a typed "@"), follow the instructions,
  * be told the admin has not messaged the bot yet, connect the channel once they have, see
- * it connected with the add button disabled, then delete it.
+ * it wait for the admin's Allow in Telegram and turn connected by itself, with the add
+ * button disabled, then delete it.
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { screenshot } from "../helpers/browser.ts";
+import { approverAnswers } from "../helpers/publishing.ts";
 import type { Stack } from "../helpers/stack.ts";
 import { closeBrowserStack, openBrowserStack, signInThroughUi } from "../helpers/web.ts";
 
@@ -98,7 +100,15 @@ test("connect a Telegram channel through the dialog, see it connected, then dele
   await expect.poll(() => dialog.isVisible()).toBe(false);
   const card = page.getByTestId("channel-card");
   expect(await card.getByText(`@${channel.username}`).count()).toBe(1);
-  expect(await card.getByTestId("channel-status").textContent()).toBe("Подключён");
+  // Pending until the admin allows it in Telegram: the card says whom it waits for.
+  expect(await card.getByTestId("channel-status").textContent()).toBe("Ожидает подключения");
+  expect(await card.getByTestId("channel-awaiting").textContent()).toBe("Ждём подтверждения @olga_news_admin в Telegram");
+  expect(await card.getByTestId("channel-approver").count()).toBe(0);
+  await screenshot(page, "channels-awaiting");
+  // She presses Allow in the bot; the card turns connected by itself, without a reload.
+  expect((await approverAnswers(stack, admin.id, "allow")).text).toMatch(/Разрешено/);
+  await expect.poll(() => card.getByTestId("channel-status").textContent(), { timeout: 10_000 }).toBe("Подключён");
+  expect(await card.getByTestId("channel-awaiting").count()).toBe(0);
   // The approver Telegram confirmed: the handle and the name Telegram shows.
   expect(await card.getByTestId("channel-approver").textContent()).toContain("@olga_news_admin");
   expect(await card.getByTestId("channel-approver").textContent()).toContain("Ольга Петрова");

@@ -10,7 +10,7 @@
 import { now, toCalendarDate } from "@internationalized/date";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { buttonsOf } from "../helpers/publishing.ts";
+import { approverAnswers, buttonsOf } from "../helpers/publishing.ts";
 import { codeFrom } from "../helpers/smtp.ts";
 import { type Stack, uniqueEmail } from "../helpers/stack.ts";
 import { closeBrowserStack, openBrowserStack } from "../helpers/web.ts";
@@ -238,6 +238,7 @@ test("create a project: Tab to New project; its dialog holds the focus, Escape g
   const cookie = await browserCookie();
   const connected = await stack.call("POST", `/api/projects/${projectId}/channels`, { type: "telegram", link: `@${channel.username}` }, cookie);
   expect(connected.status, connected.text).toBe(201);
+  await approverAnswers(stack, admin.id, "allow");
   // The page has read the project's channels already: it sees this one after a reload.
   await page.reload();
   await expect.poll(() => page.getByTestId("project-approver").count(), soon).toBe(1);

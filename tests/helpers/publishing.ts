@@ -1,4 +1,6 @@
 /* A project ready to publish: signed-in owner, registered admin, connected channel, drafts. */
+import { createBot } from "../../bot/bot.ts";
+import { silentLog } from "../../core/log.ts";
 import { makePng } from "./images.ts";
 import type { Stack } from "./stack.ts";
 import { uniqueEmail } from "./stack.ts";
@@ -35,10 +37,15 @@ export async function projectWithChannel(
   if (options.language) await stack.call("PATCH", `/api/projects/${project.id}`, { language: options.language }, cookie);
   const added = await stack.call("POST", `/api/projects/${project.id}/channels`, { type: "telegram", link: `@${channel.username}` }, cookie);
   if (added.status !== 201) throw new Error(`channel: ${added.text}`);
+  // The admin allows the connection in the bot (README "Trust model").
+  const question = await approverQuestion(stack, admin.id);
+  const allowed = await press(stack, admin.id, admin.id, question.message_id, buttonsOf(question)[0]!);
+  if (allowed.text?.startsWith("✅") !== true) throw new Error(`the approver's Allow: ${allowed.text}`);
   const drafts = options.drafts?.length
     ? (await stack.call("POST", `/api/projects/${project.id}/drafts/bulk`, { titles: options.drafts }, cookie)).json as { id: number; title: string }[]
     : [];
-  return { cookie, admin, channel, project, drafts, base: `/api/projects/${project.id}` };
+  /** `question`: the bot's message that asked the admin to allow the connection, the first in their chat. */
+  return { cookie, admin, channel, project, drafts, question, base: `/api/projects/${project.id}` };
 }
 
 /** The callback_data of a message's inline buttons. */
@@ -47,6 +54,48 @@ export const buttonsOf = (m: { reply_markup?: { inline_keyboard: { callback_data
     .flat().map((b) => b.callback_data);
 
 type ProjectWithChannel = Awaited<ReturnType<typeof projectWithChannel>>;
+
+/**
+ * The bot's question about the newest request made of this approver (README "Trust model"),
+ * once the worker has recorded which message asks (only then do presses count).
+ */
+export async function approverQuestion(stack: Stack, approverId: number, timeoutMs = 20_000) {
+  const telegram = stack.telegram!;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [request] = await stack.sql<{ messageId: number | null }[]>`
+      select message_id from app_public.approver_requests where approver_user_id = ${approverId} order by id desc limit 1`;
+    const question = request?.messageId ? telegram.messages(approverId).find((m) => m.message_id === Number(request.messageId)) : undefined;
+    if (question) return question;
+    if (Date.now() > deadline) throw new Error("the approver's question was never recorded");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * `from` presses `data` on the bot's message `messageId` in `chat` (their own private chat)
+ * through the Bot API double, and the bot answers; `forged`: data no button carries, as a
+ * modified client may send. Stacks without a running bot have the update handled by a bot
+ * made for it. Answers the bot's callback answer.
+ */
+export async function press(stack: Stack, from: number, chat: number, messageId: number, data: string, options: { forged?: boolean } = {}) {
+  const telegram = stack.telegram!;
+  const query = telegram.userPressesButton(from, chat, messageId, data, options);
+  if (!stack.botRunning) {
+    const bot = createBot(telegram.token, { sql: stack.sql, log: silentLog, apiRoot: telegram.apiRoot });
+    await bot.init();
+    const update = telegram.pendingUpdates().find((u) => u.callback_query?.id === query);
+    if (update) await bot.handleUpdate(update);
+  }
+  return await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
+}
+
+/** The approver answers the bot's latest question: Allow, Deny, or Deny and block. */
+export async function approverAnswers(stack: Stack, approverId: number, decision: "allow" | "deny" | "block", timeoutMs = 20_000) {
+  const question = await approverQuestion(stack, approverId, timeoutMs);
+  const data = buttonsOf(question).find((d) => d?.startsWith(`ar:${decision}:`))!;
+  return await press(stack, approverId, approverId, question.message_id, data);
+}
 
 /** Gives a draft a real uploaded PNG and the content. */
 export async function giveImage(stack: Stack, p: ProjectWithChannel, draftId: number, content: string) {

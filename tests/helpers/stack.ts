@@ -188,6 +188,8 @@ export async function startStack(options: StackOptions = {}) {
     storage,
     uploadsDir,
     telegram,
+    /** Whether the real bot polls the Bot API double (otherwise nothing handles its updates). */
+    botRunning: botRunner !== undefined,
     openai,
     call,
     signIn,

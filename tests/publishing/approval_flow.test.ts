@@ -34,7 +34,7 @@ test("approve: published within 2 s of scheduledFor, with its link; the draft le
   const preview = await approvalPreview(stack, p, postId, 10_000);
   expect(preview.text).toBe("Today in the city: sunshine and a new park.");
   expect(buttonsOf(preview)).toEqual([`approve:${postId}`, `reject:${postId}`]);
-  const header = telegram.messages(p.admin.id).find((m) => m.text?.includes(`@${p.channel.username}`));
+  const header = telegram.messages(p.admin.id).find((m) => m.message_id !== p.question.message_id && m.text?.includes(`@${p.channel.username}`));
   expect(header?.text).toContain("Публикация:");
   expect(telegram.messages(p.channel.id)).toHaveLength(0);
 
@@ -83,7 +83,7 @@ test("reject: the post is rejected, the message says so, a second press does not
   await expect.poll(async () => (await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json[0].status, { timeout: 5000 }).toBe("rejected");
   // the buttons are gone from the preview and the header shows the decision
   await expect.poll(() => buttonsOf(telegram.messages(p.admin.id).find((m) => m.message_id === preview.message_id)!)).toEqual([]);
-  expect(telegram.messages(p.admin.id)[0].text).toMatch(/Отклонено/);
+  expect(telegram.messages(p.admin.id).filter((m) => m.message_id !== p.question.message_id)[0].text).toMatch(/Отклонено/);
   await new Promise((r) => setTimeout(r, 500));
   expect((await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json[0].status).toBe("rejected");
   expect(telegram.messages(p.channel.id)).toHaveLength(0);

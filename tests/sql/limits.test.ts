@@ -25,6 +25,7 @@ const SHARED: [fn: string, sqlValue: string, typescript: number][] = [
   ["bulk_add_lines_max", "app_private.bulk_add_lines_max()", limits.BULK_ADD_MAX_LINES],
   ["generated_post_length_default", "app_private.generated_post_length_default()", limits.GENERATED_POST_LENGTH.default],
   ["sign_in_code_ttl", "extract(epoch from app_private.sign_in_code_ttl()) / 60", limits.SIGN_IN_CODE_TTL_MINUTES],
+  ["approver_request_ttl", "extract(epoch from app_private.approver_request_ttl()) / 3600", limits.APPROVER_REQUEST_TTL_HOURS],
   ["session_ttl", "extract(epoch from app_private.session_ttl()) / 86400", limits.SESSION_TTL_DAYS],
   ["series_ends_after_max", "app_private.series_ends_after_max()", limits.SERIES_ENDS_AFTER_MAX],
   ["series_skips_max", "app_private.series_skips_max()", limits.SERIES_SKIPS_MAX],

@@ -151,9 +151,11 @@ export interface TelegramServer {
   userSends(userId: number, text: string): Message;
   /**
    * The user presses an inline button with this callback_data on a message the bot
-   * sent; returns the callback query id. Throws if there is no such button.
+   * sent; returns the callback query id. Throws if there is no such button, unless
+   * `forged`: a modified client can send any callback_data for a bot message it sees, and
+   * Telegram delivers it.
    */
-  userPressesButton(userId: number, chat: number | string, messageId: number, callbackData: string): string;
+  userPressesButton(userId: number, chat: number | string, messageId: number, callbackData: string, options?: { forged?: boolean }): string;
   /** The channel's owner posts into the channel (a `channel_post` update if the bot is admin). */
   channelPost(channel: number | string, text: string): Message;
   /** Current messages of a chat (deleted ones are gone, edits applied), oldest first. */
@@ -458,7 +460,7 @@ class FakeTelegram implements TelegramServer {
     return structuredClone(message);
   }
 
-  userPressesButton(userId: number, chat: number | string, messageId: number, callbackData: string): string {
+  userPressesButton(userId: number, chat: number | string, messageId: number, callbackData: string, options: { forged?: boolean } = {}): string {
     const user = this.world.user(userId).user;
     const record = this.world.chatFor(chat);
     if (record.chat.type === "private" && record.chat.id !== userId) {
@@ -469,7 +471,7 @@ class FakeTelegram implements TelegramServer {
       throw new Error(`telegram double: no message ${messageId} from the bot in chat ${record.chat.id}`);
     }
     const buttons = inlineKeyboardOf(message)?.inline_keyboard.flat() ?? [];
-    if (!buttons.some((button) => "callback_data" in button && button.callback_data === callbackData)) {
+    if (!options.forged && !buttons.some((button) => "callback_data" in button && button.callback_data === callbackData)) {
       throw new Error(
         `telegram double: message ${messageId} has no button with callback_data "${callbackData}"`,
       );

@@ -8,8 +8,14 @@ export const TELEGRAM_BOT_KEY = "/api/telegram/bot";
 /** The new channel's details as the add dialog sends them (spec §7). */
 export type ChannelInput = { type: Channel["type"]; link: string };
 
+/** How often a channel waiting for its approver's Allow in Telegram is read again. */
+export const AWAITING_REFRESH_MS = 3_000;
+
 export function useChannels(projectId: number | null) {
-  const { data, error, isLoading, mutate } = useSWR<Channel[]>(projectId === null ? null : channelsKey(projectId));
+  // While the approver is asked, the list is read again until the answer shows by itself.
+  const { data, error, isLoading, mutate } = useSWR<Channel[]>(projectId === null ? null : channelsKey(projectId), {
+    refreshInterval: (latest) => latest?.some((channel) => channel.awaiting) ? AWAITING_REFRESH_MS : 0,
+  });
   return { channels: data ?? [], isLoading, error: error as unknown, mutate };
 }
 
@@ -24,7 +30,10 @@ export function useTelegramBot(enabled: boolean) {
   return { bot: data, isLoading, error: error as unknown, notConfigured: hasStatus(error, 503) };
 }
 
-/** Connecting asks Telegram about the channel, so it takes a second or two. */
+/**
+ * Connecting asks Telegram about the channel, so it takes a second or two; the channel is
+ * then pending until its approver allows it in Telegram.
+ */
 export async function addChannel(projectId: number, input: ChannelInput): Promise<Channel> {
   const channel = await apiFetch<Channel>(channelsKey(projectId), {
     method: "POST",

@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { WRITING_STYLE_DEFAULTS } from "../../../api/contract/limits.ts";
 import { WritingStyleSchema, type Project, type WritingStyle } from "../../../api/contract/projects.ts";
 import { apiFetch } from "./fetcher.ts";
+import { channelsKey } from "./channels.ts";
 
 export const PROJECTS_KEY = "/api/projects";
 export const projectKey = (id: number) => `/api/projects/${id}`;
@@ -67,6 +68,8 @@ export async function updateProject(id: number, input: ProjectUpdateInput): Prom
   const project = normalizeProject(await apiFetch<Project>(projectKey(id), { method: "PATCH", body }));
   await mutate(projectKey(id), project, { revalidate: false });
   void mutate<Project[]>(PROJECTS_KEY, (list) => list?.map((item) => (item.id === id ? project : item)));
+  // a new admin handle may have asked an approver in Telegram: the channel card shows it
+  if (input.adminHandle !== undefined) void mutate(channelsKey(id));
   return project;
 }
 

@@ -14,13 +14,13 @@ import { BackLink } from "../components/BackLink/BackLink.tsx";
 import { ConfirmDialog } from "../components/ConfirmDialog/ConfirmDialog.tsx";
 import { FullPageLoader } from "../components/FullPageLoader/FullPageLoader.tsx";
 import { LoadError } from "../components/LoadError/LoadError.tsx";
-import { IconExternalLink, IconInfo, IconMegaphone, IconPlus, IconShield, IconTrash } from "../components/Icons/Icons.tsx";
+import { IconClock, IconExternalLink, IconInfo, IconMegaphone, IconPlus, IconShield, IconTrash } from "../components/Icons/Icons.tsx";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
 import { PLATFORM_NAMES, PlatformMark } from "../components/PlatformMark/PlatformMark.tsx";
 import { ProjectLoadError } from "../components/ProjectLoadError/ProjectLoadError.tsx";
 import { useRouteProject } from "../hooks/useRouteProject.ts";
 import { useLanguage, useT } from "../i18n/i18n.tsx";
-import { formatDate } from "../lib/formatDate.ts";
+import { formatDate, formatMoment } from "../lib/formatDate.ts";
 import { usePageTitle } from "../lib/pageTitle.ts";
 import { projectPath } from "../lib/projectSections.ts";
 import { toastError, toastSuccess } from "../lib/toast.ts";
@@ -179,6 +179,19 @@ function ChannelCard({ channel, onDelete }: { channel: Channel; onDelete: () => 
                 {t("channels.approver")}: <b>@{channel.approver.handle}</b>
                 {channel.approver.name ? ` · ${channel.approver.name}` : ""}
               </span>
+            </Text>
+          )}
+          {channel.awaiting && (
+            <Text
+              size="sm"
+              mt={4}
+              c="orange.8"
+              className={classes.approver}
+              title={t("channels.awaitingHint", { handle: channel.awaiting.handle, until: formatMoment(channel.awaiting.until, language) })}
+              data-testid="channel-awaiting"
+            >
+              <IconClock size={14} aria-hidden="true" style={{ flex: "none" }} />
+              <span>{t("channels.awaiting", { handle: channel.awaiting.handle })}</span>
             </Text>
           )}
         </div>

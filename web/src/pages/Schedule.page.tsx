@@ -141,7 +141,8 @@ export default function SchedulePage() {
     setToDelete(post);
   };
 
-  const hasChannel = channels.length > 0;
+  // A channel still waiting for its approver's Allow cannot be published to yet.
+  const hasChannel = channels.some((channel) => channel.status === "connected");
   const ready = !loading && !channelsError && !(postsError && !postsLoaded) && !draftsError;
 
   return (

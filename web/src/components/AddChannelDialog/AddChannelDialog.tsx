@@ -106,7 +106,8 @@ export function AddChannelDialog({ projectId, adminHandle, limitReached, opened,
     setFailure(undefined);
     try {
       const channel = await addChannel(projectId, input);
-      toastSuccess(t("channels.connected"), channel.link);
+      if (channel.awaiting) toastSuccess(t("channels.requested"), t("channels.requestedText", { handle: channel.awaiting.handle }));
+      else toastSuccess(t("channels.connected"), channel.link);
       onClose();
     } catch (error) {
       if (hasCode(error, "channels.limitReached")) {

@@ -36,8 +36,12 @@ export function EditProjectDialog({ project, opened, onClose }: EditProjectDialo
   const handleSubmit = async (input: ProjectUpdateInput) => {
     setSubmitting(true);
     try {
-      await updateProject(project.id, input);
-      toastSuccess(t("projectDialog.updated"));
+      const saved = await updateProject(project.id, input);
+      // A new approver of a connected channel is asked in Telegram; the old one stays till then.
+      const asked = input.adminHandle?.trim().replace(/^@/, "");
+      if (asked && asked.toLowerCase() !== saved.adminHandle.toLowerCase()) {
+        toastSuccess(t("projectDialog.updated"), t("projectDialog.approverAsked", { handle: asked }));
+      } else toastSuccess(t("projectDialog.updated"));
       onClose();
     } catch (error) {
       toastError(t("projectDialog.updateFailed"), updateFailureText(t, error, input));
