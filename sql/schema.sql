@@ -167,6 +167,36 @@ create table app_public.admin_chat_ids (
 );
 CREATE TRIGGER _100_touch BEFORE UPDATE ON app_public.admin_chat_ids FOR EACH ROW EXECUTE FUNCTION app_private.touch_updated_at();
 
+create table app_public.approver_blocks (
+  approver_user_id bigint not null,
+  user_id bigint not null,
+  created_at timestamp with time zone default now() not null,
+  constraint approver_blocks_pkey PRIMARY KEY (approver_user_id, user_id),
+  constraint approver_blocks_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE CASCADE
+);
+CREATE INDEX approver_blocks_user_id_idx ON app_public.approver_blocks USING btree (user_id);
+
+create table app_public.approver_requests (
+  id bigint generated always as identity not null,
+  channel_id bigint not null,
+  user_id bigint not null,
+  kind text not null,
+  approver_user_id bigint not null,
+  approver_handle text not null,
+  approver_name text,
+  message_id bigint,
+  asked_at timestamp with time zone,
+  created_at timestamp with time zone default now() not null,
+  constraint approver_requests_channel_id_fkey FOREIGN KEY (channel_id) REFERENCES app_public.channels(id) ON DELETE CASCADE,
+  constraint approver_requests_kind_check CHECK ((kind = ANY (ARRAY['connect'::text, 'handover'::text]))),
+  constraint approver_requests_one_per_approver_account UNIQUE (approver_user_id, user_id),
+  constraint approver_requests_one_per_channel UNIQUE (channel_id),
+  constraint approver_requests_pkey PRIMARY KEY (id),
+  constraint approver_requests_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE CASCADE
+);
+CREATE INDEX approver_requests_created_at_idx ON app_public.approver_requests USING btree (created_at);
+CREATE INDEX approver_requests_user_id_idx ON app_public.approver_requests USING btree (user_id);
+
 create table app_public.bug_reports (
   id bigint generated always as identity not null,
   user_id bigint,
@@ -206,7 +236,6 @@ create table app_public.channels (
   approver_handle text,
   approver_name text,
   rights_checked_at timestamp with time zone,
-  constraint channels_chat_id_key UNIQUE (chat_id),
   constraint channels_config_check CHECK ((jsonb_typeof(config) = 'object'::text)),
   constraint channels_connected_has_chat CHECK (((status <> 'connected'::text) OR (chat_id IS NOT NULL))),
   constraint channels_link_check CHECK (((btrim(link) <> ''::text) AND (length(link) <= 200))),
@@ -216,6 +245,8 @@ create table app_public.channels (
   constraint channels_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'connected'::text]))),
   constraint channels_type_check CHECK ((type = ANY (ARRAY['telegram'::text, 'vk'::text, 'dzen'::text])))
 );
+CREATE INDEX channels_chat_id_idx ON app_public.channels USING btree (chat_id);
+CREATE UNIQUE INDEX channels_connected_chat_key ON app_public.channels USING btree (chat_id) WHERE (status = 'connected'::text);
 CREATE TRIGGER _100_touch BEFORE UPDATE ON app_public.channels FOR EACH ROW EXECUTE FUNCTION app_private.touch_updated_at();
 
 create table app_public.chat_messages (

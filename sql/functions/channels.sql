@@ -19,6 +19,98 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION app_private.drop_expired_approver_requests()
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  /* why: a request unanswered for its whole time is treated as absent everywhere; removing it
+     (and the channel it would have connected) frees its approver-and-account slot */
+  with gone as (
+    delete from app_public.approver_requests
+    where created_at <= now() - app_private.approver_request_ttl()
+    returning channel_id
+  )
+  delete from app_public.channels c using gone where c.id = gone.channel_id and c.status = 'pending'
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.live_channel(p_project_id bigint)
+ RETURNS app_public.channels
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: a project's channel is connected, or waits for its approver's Allow; a request left
+     unanswered past its time is no channel at all */
+  select c.* from app_public.channels c
+  where c.project_id = p_project_id
+    and (c.status = 'connected' or exists (
+      select 1 from app_public.approver_requests r
+      where r.channel_id = c.id and r.created_at > now() - app_private.approver_request_ttl()))
+  limit 1
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.move_approver(p_channel app_public.channels, p_request app_public.approver_requests)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: the project's admin becomes the approver who allowed it; posts waiting for approval
+ * lose their old buttons and are asked of the new approver. Telegram confirmed the new
+ * approver when the request was made, so that confirmation is as old as the request.
+ */
+declare
+  v_post app_public.posts;
+begin
+  update app_public.channels set approver_user_id = p_request.approver_user_id,
+    approver_handle = p_request.approver_handle, approver_name = p_request.approver_name,
+    rights_checked_at = p_request.created_at,
+    config = config || jsonb_build_object('adminChatId', p_request.approver_user_id)
+  where id = p_channel.id;
+  update app_public.projects set admin_handle = p_request.approver_handle where id = p_channel.project_id;
+  if p_request.approver_user_id is not distinct from p_channel.approver_user_id then
+    return;
+  end if;
+  for v_post in
+    select * from app_public.posts where project_id = p_channel.project_id and status = 'scheduled' for update
+  loop
+    perform app_private.retract_approval(v_post, 'approverChanged');
+    update app_public.posts set approval_preview = '{}', approval_chat_id = null where id = v_post.id;
+    perform app_private.queue_approval_at(v_post, now());
+  end loop;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.open_approver_request(p_channel_id bigint, p_user_id bigint, p_kind text, p_approver_user_id bigint, p_approver_handle text, p_approver_name text)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: the named approver must say yes in Telegram before an account acts in their name
+ * (README "Trust model"). An approver who blocked the account is never asked again (CHBLK);
+ * one request per approver and account waits at a time (CHREQ), so nobody can flood an
+ * admin. The message is sent by a job queued in this transaction.
+ */
+declare
+  v_id bigint;
+begin
+  if exists (select 1 from app_public.approver_blocks b
+             where b.approver_user_id = p_approver_user_id and b.user_id = p_user_id) then
+    raise exception '@% has refused requests from this account', ltrim(p_approver_handle, '@')
+      using errcode = 'CHBLK', hint = 'channels.approverRefused';
+  end if;
+  insert into app_public.approver_requests (channel_id, user_id, kind, approver_user_id, approver_handle, approver_name)
+  values (p_channel_id, p_user_id, p_kind, p_approver_user_id, ltrim(p_approver_handle, '@'), p_approver_name)
+  returning id into v_id;
+  -- in the approver's queue (app_private.approval_queue_name): many accounts asking one
+  -- approver at once hold one worker slot, never all of them
+  perform graphile_worker.add_job('approver_requests__ask', json_build_object('requestId', v_id),
+    queue_name := 'approver:' || p_approver_user_id,
+    job_key := 'approver_request:' || v_id, max_attempts := 5);
+exception when unique_violation then
+  raise exception 'A request to @% from this account is already waiting for an answer in Telegram', ltrim(p_approver_handle, '@')
+    using errcode = 'CHREQ', hint = 'channels.requestPending';
+end;
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.post_channel_changed(p_project_id bigint, p_status text, p_channel_chat_id bigint, p_approved_chat_id bigint)
  RETURNS boolean
  LANGUAGE sql
@@ -96,6 +188,26 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION app_public.approver_request_to_ask(p_request_id bigint)
+ RETURNS TABLE(approver_user_id bigint, kind text, channel_link text, account_email text, project_language text)
+ LANGUAGE sql
+AS $function$
+  /* why: the worker asks each request once: claimed here before the message is sent (a
+     second run finds it claimed and sends nothing); a request answered, dropped or expired
+     meanwhile is not asked */
+  with claimed as (
+    update app_public.approver_requests r set asked_at = now()
+    where r.id = p_request_id and r.asked_at is null
+      and r.created_at > now() - app_private.approver_request_ttl()
+    returning r.*
+  )
+  select claimed.approver_user_id, claimed.kind, c.link, u.email, p.language
+  from claimed
+  join app_public.channels c on c.id = claimed.channel_id
+  join app_public.projects p on p.id = c.project_id
+  join app_public.users u on u.id = claimed.user_id
+$function$;
+
 CREATE OR REPLACE FUNCTION app_public.channel_prerequisites(p_user_id bigint, p_project_id bigint)
  RETURNS TABLE(admin_handle text, admin_chat_id bigint)
  LANGUAGE plpgsql
@@ -124,6 +236,66 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION app_public.decide_approver_request(p_request_id bigint, p_from_user_id bigint, p_message_id bigint, p_decision text)
+ RETURNS TABLE(outcome text, channel_link text, project_language text)
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: the approver's answer, counted only from the pinned approver, on the message sent for
+ * the request, while it is open; anything else is 'stale' and changes nothing. allow: the
+ * channel becomes connected (or the approver moves), and other accounts' requests for the
+ * chat are dropped; a chat connected meanwhile elsewhere refuses it ('taken'). deny: the
+ * request is removed. block: removed, and that account never asks this approver again.
+ */
+declare
+  v_request app_public.approver_requests;
+  v_channel app_public.channels;
+  v_language text;
+begin
+  select * into v_request from app_public.approver_requests r
+  where r.id = p_request_id and r.approver_user_id = p_from_user_id and r.message_id = p_message_id
+    and r.created_at > now() - app_private.approver_request_ttl()
+  for update;
+  if not found or p_decision not in ('allow', 'deny', 'block') then
+    return query select 'stale'::text, null::text, null::text;
+    return;
+  end if;
+  select * into v_channel from app_public.channels where id = v_request.channel_id for update;
+  select language into v_language from app_public.projects where id = v_channel.project_id;
+  delete from app_public.approver_requests where id = v_request.id;
+  if p_decision = 'block' then
+    insert into app_public.approver_blocks (approver_user_id, user_id)
+    values (v_request.approver_user_id, v_request.user_id) on conflict do nothing;
+  end if;
+  if p_decision <> 'allow' then
+    delete from app_public.channels where id = v_channel.id and status = 'pending';
+    return query select case when p_decision = 'block' then 'blocked' else 'denied' end, v_channel.link, v_language;
+    return;
+  end if;
+  if v_request.kind = 'handover' then
+    if v_channel.status <> 'connected' then
+      return query select 'stale'::text, v_channel.link, v_language;
+      return;
+    end if;
+    perform app_private.move_approver(v_channel, v_request);
+    return query select 'approverChanged'::text, v_channel.link, v_language;
+    return;
+  end if;
+  begin
+    -- Telegram confirmed the approver when the request was made: trusted as old as that.
+    update app_public.channels set status = 'connected', rights_checked_at = v_request.created_at
+    where id = v_channel.id and status = 'pending';
+  exception when unique_violation then
+    delete from app_public.channels where id = v_channel.id and status = 'pending';
+    return query select 'taken'::text, v_channel.link, v_language;
+    return;
+  end;
+  -- Only one account holds the chat: the others' requests for it are refused now.
+  delete from app_public.channels where chat_id = v_channel.chat_id and status = 'pending' and id <> v_channel.id;
+  return query select 'connected'::text, v_channel.link, v_language;
+end;
+$function$;
+
 CREATE OR REPLACE FUNCTION app_public.delete_channel(p_user_id bigint, p_project_id bigint, p_channel_id bigint)
  RETURNS void
  LANGUAGE plpgsql
@@ -142,6 +314,16 @@ begin
     format('The channel %s was disconnected before this post went out; publish it again to send it for approval', v_link),
     'channelChanged');
 end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.drop_approver_request(p_request_id bigint)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  /* why: Telegram refused for good to deliver the question (the approver blocked the bot):
+     nobody can answer it, so it holds nothing */
+  with gone as (delete from app_public.approver_requests where id = p_request_id and message_id is null returning channel_id)
+  delete from app_public.channels c using gone where c.id = gone.channel_id and c.status = 'pending'
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.fail_post_for_channel_rights(p_post_id bigint, p_reason text)
@@ -213,6 +395,17 @@ AS $function$
   on conflict on constraint admin_chat_ids_handle_key do update set chat_id = excluded.chat_id
 $function$;
 
+CREATE OR REPLACE FUNCTION app_public.record_approver_asked(p_request_id bigint, p_message_id bigint)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  /* why: presses count only on the message that was sent for the request; a failed send that
+     will be retried gives the claim back (p_message_id null) */
+  update app_public.approver_requests
+  set message_id = p_message_id, asked_at = case when p_message_id is null then null else asked_at end
+  where id = p_request_id and message_id is null
+$function$;
+
 CREATE OR REPLACE FUNCTION app_public.record_channel_rights_checked(p_channel_id bigint, p_approver_user_id bigint)
  RETURNS void
  LANGUAGE sql
@@ -221,67 +414,6 @@ AS $function$
      who has since been replaced confirms nothing */
   update app_public.channels set rights_checked_at = now()
   where id = p_channel_id and approver_user_id = p_approver_user_id
-$function$;
-
-CREATE OR REPLACE FUNCTION app_private.live_channel(p_project_id bigint)
- RETURNS app_public.channels
- LANGUAGE sql
- STABLE
-AS $function$
-  /* why: a project's channel is connected, or waits for its approver's Allow; a request left
-     unanswered past its time is no channel at all */
-  select c.* from app_public.channels c
-  where c.project_id = p_project_id
-    and (c.status = 'connected' or exists (
-      select 1 from app_public.approver_requests r
-      where r.channel_id = c.id and r.created_at > now() - app_private.approver_request_ttl()))
-  limit 1
-$function$;
-
-CREATE OR REPLACE FUNCTION app_private.drop_expired_approver_requests()
- RETURNS void
- LANGUAGE sql
-AS $function$
-  /* why: a request unanswered for its whole time is treated as absent everywhere; removing it
-     (and the channel it would have connected) frees its approver-and-account slot */
-  with gone as (
-    delete from app_public.approver_requests
-    where created_at <= now() - app_private.approver_request_ttl()
-    returning channel_id
-  )
-  delete from app_public.channels c using gone where c.id = gone.channel_id and c.status = 'pending'
-$function$;
-
-CREATE OR REPLACE FUNCTION app_private.open_approver_request(p_channel_id bigint, p_user_id bigint, p_kind text, p_approver_user_id bigint, p_approver_handle text, p_approver_name text)
- RETURNS void
- LANGUAGE plpgsql
-AS $function$
-/*
- * why: the named approver must say yes in Telegram before an account acts in their name
- * (README "Trust model"). An approver who blocked the account is never asked again (CHBLK);
- * one request per approver and account waits at a time (CHREQ), so nobody can flood an
- * admin. The message is sent by a job queued in this transaction.
- */
-declare
-  v_id bigint;
-begin
-  if exists (select 1 from app_public.approver_blocks b
-             where b.approver_user_id = p_approver_user_id and b.user_id = p_user_id) then
-    raise exception '@% has refused requests from this account', ltrim(p_approver_handle, '@')
-      using errcode = 'CHBLK', hint = 'channels.approverRefused';
-  end if;
-  insert into app_public.approver_requests (channel_id, user_id, kind, approver_user_id, approver_handle, approver_name)
-  values (p_channel_id, p_user_id, p_kind, p_approver_user_id, ltrim(p_approver_handle, '@'), p_approver_name)
-  returning id into v_id;
-  -- in the approver's queue (app_private.approval_queue_name): many accounts asking one
-  -- approver at once hold one worker slot, never all of them
-  perform graphile_worker.add_job('approver_requests__ask', json_build_object('requestId', v_id),
-    queue_name := 'approver:' || p_approver_user_id,
-    job_key := 'approver_request:' || v_id, max_attempts := 5);
-exception when unique_violation then
-  raise exception 'A request to @% from this account is already waiting for an answer in Telegram', ltrim(p_approver_handle, '@')
-    using errcode = 'CHREQ', hint = 'channels.requestPending';
-end;
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.request_channel(p_user_id bigint, p_project_id bigint, p_type text, p_link text, p_chat_id bigint, p_approver_user_id bigint, p_approver_handle text, p_approver_name text)
@@ -316,137 +448,5 @@ begin
   end;
   perform app_private.open_approver_request(v_channel.id, p_user_id, 'connect', p_approver_user_id, p_approver_handle, p_approver_name);
   return v_channel;
-end;
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.approver_request_to_ask(p_request_id bigint)
- RETURNS TABLE(approver_user_id bigint, kind text, channel_link text, account_email text, project_language text)
- LANGUAGE sql
-AS $function$
-  /* why: the worker asks each request once: claimed here before the message is sent (a
-     second run finds it claimed and sends nothing); a request answered, dropped or expired
-     meanwhile is not asked */
-  with claimed as (
-    update app_public.approver_requests r set asked_at = now()
-    where r.id = p_request_id and r.asked_at is null
-      and r.created_at > now() - app_private.approver_request_ttl()
-    returning r.*
-  )
-  select claimed.approver_user_id, claimed.kind, c.link, u.email, p.language
-  from claimed
-  join app_public.channels c on c.id = claimed.channel_id
-  join app_public.projects p on p.id = c.project_id
-  join app_public.users u on u.id = claimed.user_id
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.record_approver_asked(p_request_id bigint, p_message_id bigint)
- RETURNS void
- LANGUAGE sql
-AS $function$
-  /* why: presses count only on the message that was sent for the request; a failed send that
-     will be retried gives the claim back (p_message_id null) */
-  update app_public.approver_requests
-  set message_id = p_message_id, asked_at = case when p_message_id is null then null else asked_at end
-  where id = p_request_id and message_id is null
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.drop_approver_request(p_request_id bigint)
- RETURNS void
- LANGUAGE sql
-AS $function$
-  /* why: Telegram refused for good to deliver the question (the approver blocked the bot):
-     nobody can answer it, so it holds nothing */
-  with gone as (delete from app_public.approver_requests where id = p_request_id and message_id is null returning channel_id)
-  delete from app_public.channels c using gone where c.id = gone.channel_id and c.status = 'pending'
-$function$;
-
-CREATE OR REPLACE FUNCTION app_private.move_approver(p_channel app_public.channels, p_request app_public.approver_requests)
- RETURNS void
- LANGUAGE plpgsql
-AS $function$
-/*
- * why: the project's admin becomes the approver who allowed it; posts waiting for approval
- * lose their old buttons and are asked of the new approver. Telegram confirmed the new
- * approver when the request was made, so that confirmation is as old as the request.
- */
-declare
-  v_post app_public.posts;
-begin
-  update app_public.channels set approver_user_id = p_request.approver_user_id,
-    approver_handle = p_request.approver_handle, approver_name = p_request.approver_name,
-    rights_checked_at = p_request.created_at,
-    config = config || jsonb_build_object('adminChatId', p_request.approver_user_id)
-  where id = p_channel.id;
-  update app_public.projects set admin_handle = p_request.approver_handle where id = p_channel.project_id;
-  if p_request.approver_user_id is not distinct from p_channel.approver_user_id then
-    return;
-  end if;
-  for v_post in
-    select * from app_public.posts where project_id = p_channel.project_id and status = 'scheduled' for update
-  loop
-    perform app_private.retract_approval(v_post, 'approverChanged');
-    update app_public.posts set approval_preview = '{}', approval_chat_id = null where id = v_post.id;
-    perform app_private.queue_approval_at(v_post, now());
-  end loop;
-end;
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.decide_approver_request(p_request_id bigint, p_from_user_id bigint, p_message_id bigint, p_decision text)
- RETURNS TABLE(outcome text, channel_link text, project_language text)
- LANGUAGE plpgsql
-AS $function$
-/*
- * why: the approver's answer, counted only from the pinned approver, on the message sent for
- * the request, while it is open; anything else is 'stale' and changes nothing. allow: the
- * channel becomes connected (or the approver moves), and other accounts' requests for the
- * chat are dropped; a chat connected meanwhile elsewhere refuses it ('taken'). deny: the
- * request is removed. block: removed, and that account never asks this approver again.
- */
-declare
-  v_request app_public.approver_requests;
-  v_channel app_public.channels;
-  v_language text;
-begin
-  select * into v_request from app_public.approver_requests r
-  where r.id = p_request_id and r.approver_user_id = p_from_user_id and r.message_id = p_message_id
-    and r.created_at > now() - app_private.approver_request_ttl()
-  for update;
-  if not found or p_decision not in ('allow', 'deny', 'block') then
-    return query select 'stale'::text, null::text, null::text;
-    return;
-  end if;
-  select * into v_channel from app_public.channels where id = v_request.channel_id for update;
-  select language into v_language from app_public.projects where id = v_channel.project_id;
-  delete from app_public.approver_requests where id = v_request.id;
-  if p_decision = 'block' then
-    insert into app_public.approver_blocks (approver_user_id, user_id)
-    values (v_request.approver_user_id, v_request.user_id) on conflict do nothing;
-  end if;
-  if p_decision <> 'allow' then
-    delete from app_public.channels where id = v_channel.id and status = 'pending';
-    return query select case when p_decision = 'block' then 'blocked' else 'denied' end, v_channel.link, v_language;
-    return;
-  end if;
-  if v_request.kind = 'handover' then
-    if v_channel.status <> 'connected' then
-      return query select 'stale'::text, v_channel.link, v_language;
-      return;
-    end if;
-    perform app_private.move_approver(v_channel, v_request);
-    return query select 'approverChanged'::text, v_channel.link, v_language;
-    return;
-  end if;
-  begin
-    -- Telegram confirmed the approver when the request was made: trusted as old as that.
-    update app_public.channels set status = 'connected', rights_checked_at = v_request.created_at
-    where id = v_channel.id and status = 'pending';
-  exception when unique_violation then
-    delete from app_public.channels where id = v_channel.id and status = 'pending';
-    return query select 'taken'::text, v_channel.link, v_language;
-    return;
-  end;
-  -- Only one account holds the chat: the others' requests for it are refused now.
-  delete from app_public.channels where chat_id = v_channel.chat_id and status = 'pending' and id <> v_channel.id;
-  return query select 'connected'::text, v_channel.link, v_language;
 end;
 $function$;

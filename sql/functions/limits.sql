@@ -3,6 +3,15 @@
 --   npx deno run -A scripts/migrations.ts commit "what it does"
 -- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
+CREATE OR REPLACE FUNCTION app_private.approver_request_ttl()
+ RETURNS interval
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  /* why: how long an approver's Allow/Deny request stays open (APPROVER_REQUEST_TTL_HOURS in TypeScript) */
+  select interval '24 hours'
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.bulk_add_lines_max()
  RETURNS integer
  LANGUAGE sql
@@ -159,13 +168,4 @@ AS $function$
     'Asia/Irkutsk', 'Asia/Yakutsk', 'Asia/Vladivostok', 'Asia/Magadan', 'Asia/Kamchatka',
     'Asia/Dubai', 'Asia/Singapore', 'Asia/Tokyo', 'America/New_York', 'America/Chicago',
     'America/Denver', 'America/Los_Angeles', 'Australia/Sydney']
-$function$;
-
-CREATE OR REPLACE FUNCTION app_private.approver_request_ttl()
- RETURNS interval
- LANGUAGE sql
- IMMUTABLE PARALLEL SAFE
-AS $function$
-  /* why: how long an approver's Allow/Deny request stays open (APPROVER_REQUEST_TTL_HOURS in TypeScript) */
-  select interval '24 hours'
 $function$;
