@@ -33,9 +33,29 @@ export type Config = {
   metricsToken: string | undefined;
   /** The API's statement_timeout in ms (0: none); a query past it answers 503 server.busy. */
   apiStatementTimeoutMs: number;
+  /** PRESSA_PROCESSES: what `npm start` runs on this instance (default all three). */
+  processes: ReadonlySet<ProcessRole>;
   /** Per-account and per-client limits (README "Limits"). */
   limits: Limits;
 };
+
+export const PROCESS_ROLES = ["api", "worker", "bot"] as const;
+export type ProcessRole = (typeof PROCESS_ROLES)[number];
+
+/**
+ * A comma list of api, worker and bot. A name we do not know stops the start: an instance
+ * meant to run only the worker must not come up running nothing (or everything) because
+ * of a typo.
+ */
+function readProcesses(raw: string | undefined): ReadonlySet<ProcessRole> {
+  if (raw === undefined || raw.trim() === "") return new Set(PROCESS_ROLES);
+  const names = raw.split(",").map((name) => name.trim().toLowerCase()).filter((name) => name !== "");
+  const unknown = names.filter((name) => !(PROCESS_ROLES as readonly string[]).includes(name));
+  if (unknown.length > 0 || names.length === 0) {
+    throw new Error(`PRESSA_PROCESSES must be a comma list of ${PROCESS_ROLES.join(", ")}; got ${JSON.stringify(raw)}`);
+  }
+  return new Set(names as ProcessRole[]);
+}
 
 export type Limits = {
   aiCallsPerMinute: number;
@@ -152,6 +172,7 @@ export function readConfig(env: Record<string, string | undefined> = Deno.env.to
     trustedProxies: readTrustedProxies(env.TRUST_PROXY),
     apiStatementTimeoutMs: readTimeoutMs(env.API_STATEMENT_TIMEOUT_MS),
     metricsToken: blank(env.METRICS_TOKEN),
+    processes: readProcesses(env.PRESSA_PROCESSES),
     limits: readLimits(env),
   };
 }

@@ -75,13 +75,14 @@ export async function approverQuestion(stack: Stack, approverId: number, timeout
 /**
  * `from` presses `data` on the bot's message `messageId` in `chat` (their own private chat)
  * through the Bot API double, and the bot answers; `forged`: data no button carries, as a
- * modified client may send. Stacks without a running bot have the update handled by a bot
- * made for it. Answers the bot's callback answer.
+ * modified client may send. Stacks without a running bot (nor a webhook) have the update
+ * handled by a bot made for it. Answers the bot's callback answer.
  */
 export async function press(stack: Stack, from: number, chat: number, messageId: number, data: string, options: { forged?: boolean } = {}) {
   const telegram = stack.telegram!;
   const query = telegram.userPressesButton(from, chat, messageId, data, options);
-  if (!stack.botRunning) {
+  // in webhook mode Telegram pushes the press to the API's bot; a second bot would answer it again
+  if (!stack.botRunning && !stack.config.telegramWebhookSecret) {
     const bot = createBot(telegram.token, { sql: stack.sql, log: silentLog, apiRoot: telegram.apiRoot });
     await bot.init();
     const update = telegram.pendingUpdates().find((u) => u.callback_query?.id === query);

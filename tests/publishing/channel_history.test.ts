@@ -7,7 +7,7 @@
  * change do nothing when they run. The post stays listed, read-only, with channelChanged.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { buttonsOf, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
+import { approverAnswers, buttonsOf, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 
 let stack: Stack;
@@ -55,8 +55,9 @@ async function swapToY(p: Project) {
   const y = stack.telegram!.addChannel({ username: `${p.channel.username}_y`, title: "Channel Y", owner: p.admin.id });
   const added = await stack.call("POST", `${p.base}/channels`, { type: "telegram", link: `@${y.username}` }, p.cookie);
   expect(added.status, added.text).toBe(201);
-  // a connection that waits for the approver's Allow in Telegram counts only once connected
-  await stack.sql`update app_public.channels set status = 'connected' where project_id = ${p.project.id}`;
+  // the approver allows it in Telegram (README "Trust model"): only then is Y the project's channel
+  const allowed = await approverAnswers(stack, p.admin.id, "allow");
+  expect(allowed.text).toMatch(/^✅/);
   return y;
 }
 

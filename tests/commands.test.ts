@@ -1,0 +1,94 @@
+/*
+ * README's per-process commands run as written, on a database nobody migrated yet: they are
+ * read out of README's "Running one process at a time" block (so the test and the text
+ * cannot part), run through `npx` as a user without a global Deno would, each up to the
+ * line that says it is working. `deno task` once took node_modules/.bin/deno for a script
+ * and every one of these failed with "Invalid or unexpected token".
+ */
+import postgres from "postgres";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { inject } from "vitest";
+import { appRoleUrl } from "../sql/app_role.ts";
+import { freePort } from "../scripts/postgres.ts";
+import { startTelegramServer, type TelegramServer } from "./doubles/telegram/server.ts";
+
+const root = new URL("..", import.meta.url).pathname;
+const readme = await Deno.readTextFile(`${root}README.md`);
+const block = readme.split("## Running one process at a time")[1].split("```sh")[1].split("```")[0];
+const commands = block.split("\n").map((line) => line.replace(/#.*$/, "").trim()).filter((line) => line.startsWith("deno task"));
+
+let ownerUrl: string;
+let appUrl: string;
+let telegram: TelegramServer;
+
+beforeAll(async () => {
+  const admin = postgres(inject("pgAdminUrl"), { max: 1, onnotice: () => {} });
+  const name = `cmd_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  ownerUrl = inject("pgAdminUrl").replace(/\/[^/?]*(\?|$)/, `/${name}$1`);
+  appUrl = appRoleUrl(ownerUrl, inject("pgAppPassword"));
+  telegram = await startTelegramServer();
+});
+afterAll(() => telegram?.close());
+
+/** Runs `npx <command>` until its output matches `ready` (then stops it) or it exits. */
+async function run(command: string, env: Record<string, string>, ready?: RegExp) {
+  const child = new Deno.Command("npx", {
+    args: command.split(" "),
+    cwd: root,
+    env: { ...env, NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let output = "";
+  const decoder = new TextDecoder();
+  const readAll = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream) output += decoder.decode(chunk);
+  };
+  const reading = Promise.all([readAll(child.stdout), readAll(child.stderr)]);
+  if (ready) {
+    const deadline = Date.now() + 60_000;
+    let exited = false;
+    child.status.then(() => (exited = true));
+    while (!ready.test(output) && !exited && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    if (!exited) child.kill("SIGTERM");
+  }
+  const status = await child.status;
+  await reading;
+  return { status, output };
+}
+
+test("README names the four per-process commands", () => {
+  expect(commands).toEqual(["deno task migrate", "deno task api", "deno task worker", "deno task bot"]);
+});
+
+test("each per-process command of README runs as written on a fresh database", async () => {
+  const env = {
+    DATABASE_OWNER_URL: ownerUrl,
+    DATABASE_URL: appUrl,
+    PORT: String(await freePort()),
+    TELEGRAM_BOT_TOKEN: telegram.token,
+    TELEGRAM_API_ROOT: telegram.apiRoot,
+  };
+  const ready: Record<string, RegExp | undefined> = {
+    "deno task migrate": undefined, // runs to its end
+    "deno task api": /listening on/,
+    "deno task worker": /worker started/,
+    "deno task bot": /bot @\w+ polling/,
+  };
+  for (const command of commands) {
+    const { status, output } = await run(`deno ${command.slice("deno ".length)}`, env, ready[command]);
+    if (ready[command]) expect(output, command).toMatch(ready[command]!);
+    else expect(status.success, `${command}:\n${output}`).toBe(true);
+    expect(output, command).not.toMatch(/Invalid or unexpected token|Uncaught/);
+  }
+}, 240_000);
+
+test("README's graphile-worker CLI line runs against the migrated database", async () => {
+  const line = readme.match(/`npx (deno run -A node_modules\/graphile-worker\/dist\/cli\.js [^`]+)`/);
+  expect(line).not.toBeNull();
+  const { status, output } = await run(line![1], { DATABASE_URL: appUrl });
+  expect(status.success, output).toBe(true);
+}, 120_000);
