@@ -32,10 +32,11 @@ beforeAll(async () => {
 });
 afterAll(() => telegram?.close());
 
-/** Runs `npx <command>` until its output matches `ready` (then stops it) or it exits. */
+/** Runs `npx <command>` until its output matches `ready` (then stops it and its children) or it exits. */
 async function run(command: string, env: Record<string, string>, ready?: RegExp) {
-  const child = new Deno.Command("npx", {
-    args: command.split(" "),
+  // in a session of its own: npx starts deno task, which starts deno; stopping means the group
+  const child = new Deno.Command("setsid", {
+    args: ["npx", ...command.split(" ")],
     cwd: root,
     env: { ...env, NO_COLOR: "1" },
     stdin: "null",
@@ -53,7 +54,7 @@ async function run(command: string, env: Record<string, string>, ready?: RegExp)
     let exited = false;
     child.status.then(() => (exited = true));
     while (!ready.test(output) && !exited && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    if (!exited) child.kill("SIGTERM");
+    if (!exited) Deno.kill(-child.pid, "SIGTERM");
   }
   const status = await child.status;
   await reading;
