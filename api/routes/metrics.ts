@@ -4,11 +4,11 @@
  * (app_public.read_metrics), so every API instance answers the same numbers; the HTTP
  * durations are this process's own and carry its `api_instance` label.
  */
-import { createHash, timingSafeEqual } from "node:crypto";
 import { Hono } from "hono";
 import type { ApiDeps } from "../deps.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../../core/errors.ts";
+import { sameSecret } from "../../core/secrets.ts";
 import { EXPOSITION_CONTENT_TYPE, Exposition, type HistogramSeries, type LocalHistogram } from "../../core/metrics.ts";
 import { answer, notFound } from "../errors.ts";
 
@@ -27,12 +27,9 @@ type DatabaseMetrics = {
   aiTokensAllDays: number;
 };
 
-const digest = (text: string) => createHash("sha256").update(text).digest();
-
-/** Compares digests, so neither the token's length nor its first wrong character shows in the time taken. */
+/** The bearer token of an Authorization header, compared in constant time (core/secrets.ts). */
 function tokenMatches(header: string | undefined, token: string): boolean {
-  const presented = /^Bearer (.+)$/i.exec(header?.trim() ?? "")?.[1] ?? "";
-  return timingSafeEqual(digest(presented), digest(token));
+  return sameSecret(/^Bearer (.+)$/i.exec(header?.trim() ?? "")?.[1] ?? "", token);
 }
 
 export function metricsRoutes({ sql, config, log }: ApiDeps, httpDurations: LocalHistogram) {

@@ -16,23 +16,16 @@
  *   message; `record_admin_chat` is an upsert), so the second delivery changes nothing and
  *   the admin is told the press is outdated.
  */
-import { createHash, timingSafeEqual } from "node:crypto";
 import { webhookCallback } from "grammy";
 import { Hono } from "hono";
 import { ApiError } from "../../core/errors.ts";
+import { sameSecret } from "../../core/secrets.ts";
 import { WEBHOOK_SECRET_HEADER } from "../../core/telegram/webhook.ts";
 import type { ApiDeps } from "../deps.ts";
 import type { AppEnv } from "../env.ts";
 
 /** Telegram's request is answered by then at the latest; the handler may go on after it. */
 export const ANSWER_WITHIN_MS = 3_000;
-
-const digest = (text: string) => createHash("sha256").update(text).digest();
-
-/** Compares in constant time (both sides hashed to one length first). */
-function sameSecret(given: string | undefined, secret: string) {
-  return given !== undefined && timingSafeEqual(digest(given), digest(secret));
-}
 
 export function telegramWebhookRoutes({ telegramWebhook, log }: ApiDeps) {
   const routes = new Hono<AppEnv>();
