@@ -233,7 +233,7 @@ export default function AiAssistantPage() {
               {chat.hasMore && (
                 <div className={classes.earlier}>
                   {chat.loadingEarlier ? (
-                    <Loader size="sm" aria-label={t("chat.loadingEarlier")} />
+                    <Loader size="sm" role="img" aria-label={t("chat.loadingEarlier")} />
                   ) : (
                     <Button variant="default" size="compact-sm" radius="xl" onClick={() => void chat.loadEarlier()} data-testid="chat-load-earlier">
                       {t("chat.loadEarlier")}

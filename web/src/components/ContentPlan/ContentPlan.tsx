@@ -116,7 +116,7 @@ export function ContentPlan({ projectId, projectTimeZone }: ContentPlanProps) {
 
       {isLoading ? (
         <div className={classes.loading} role="status">
-          <Loader size="sm" aria-label={t("common.loading")} />
+          <Loader size="sm" role="img" aria-label={t("common.loading")} />
         </div>
       ) : plans.length === 0 ? (
         <EmptyState

@@ -6,7 +6,7 @@ export function FullPageLoader({ fullHeight = true }: { fullHeight?: boolean }) 
   const t = useT();
   return (
     <Center mih={fullHeight ? "100dvh" : 240} role="status" aria-live="polite">
-      <Loader size="md" aria-label={t("common.loading")} />
+      <Loader size="md" role="img" aria-label={t("common.loading")} />
     </Center>
   );
 }

@@ -55,7 +55,7 @@ export function NotificationSettings() {
       </Text>
       {isLoading || !settings ? (
         <div className={classes.loading} role="status">
-          <Loader size="sm" aria-label={t("common.loading")} />
+          <Loader size="sm" role="img" aria-label={t("common.loading")} />
         </div>
       ) : (
         <ul className={classes.list}>
