@@ -77,7 +77,9 @@ export function createApp(deps: ApiDeps) {
   api.route("/uploads", uploadServingRoutes(deps));
   api.route("/bug-reports", bugReportRoutes(deps));
   api.route("/admin", adminRoutes(deps));
-  api.notFound(notFound);
+  // a sub-app's notFound is not consulted once it is mounted, and the SPA's catch-all below
+  // would answer an unknown /api path with index.html (200): API clients get a JSON 404
+  api.all("*", notFound);
 
   app.route("/api", api);
   // beside /api: a scraper is not a browser (no session, no same-origin check)

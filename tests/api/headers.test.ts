@@ -61,6 +61,22 @@ describe("headers of the web app's responses", () => {
     expect(CONTENT_SECURITY_POLICY).not.toMatch(/\*|https?:/);
   });
 
+  test("an unknown /api path answers 404 JSON whatever the method; only other paths fall back to the app", async () => {
+    const { cookie } = await stack.signIn("unknown.paths@example.com");
+    const project = await stack.call("POST", "/api/projects", { name: "Paths" }, cookie);
+    for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
+      for (const path of ["/api/nope", `/api/projects/${project.json.id}/nope`, "/api/", "/api/auth/nope/deeper"]) {
+        const res = await stack.call(method, path, method === "GET" ? undefined : {}, cookie);
+        expect(res.status, `${method} ${path}`).toBe(404);
+        expect(res.headers.get("content-type"), `${method} ${path}`).toMatch(/^application\/json/);
+        expect(res.json, `${method} ${path}`).toEqual({ message: "Not found", code: "notFound" });
+      }
+    }
+    const page = await stack.app.request("/project/1/nope");
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("<div id=\"root\"");
+  });
+
   test("a malformed percent-escape in a path answers 400 JSON, not 500", async () => {
     for (const path of ["/%E0%A4%A", "/foo%zz", "/assets/%", "/project/%C3%28/drafts"]) {
       const res = await stack.app.request(path);
