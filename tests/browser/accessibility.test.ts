@@ -75,10 +75,23 @@ async function seed() {
     (${p.project.id}, ${owner.userId}, 'user', 'Предложи идею поста'),
     (${p.project.id}, ${owner.userId}, 'assistant', 'Расскажите о новом парке: что там есть и как добраться.')`;
   const bare = await stack.call("POST", "/api/projects", { name: "Без канала", adminHandle: "bare_admin" }, p.cookie);
+  // The banners' states: a series stopped by a failure (the schedule), a channel waiting for
+  // its approver (channels), and drafts with nothing planned to take them (the hint's link).
+  await schedule({ scheduledFor: hours(6), isRecurring: true, recurringType: "weekly" }).then((id) =>
+    stack.sql`update app_public.posts set status = 'failed' where id = ${id}`
+  );
+  const telegram = stack.telegram!;
+  const approver = telegram.addUser({ username: "axe_waiting_admin", first_name: "Ольга", language_code: "ru", startedBot: true });
+  await stack.sql`select app_public.record_admin_chat('axe_waiting_admin', ${approver.id})`;
+  const waitingChannel = telegram.addChannel({ username: "axe_waiting_channel", title: "Ждёт", owner: approver.id });
+  const waiting = await stack.call("POST", "/api/projects", { name: "Ждёт подтверждения", adminHandle: "axe_waiting_admin" }, p.cookie);
+  const connect = await stack.call("POST", `/api/projects/${waiting.json.id}/channels`, { type: "telegram", link: `@${waitingChannel.username}` }, p.cookie);
+  if (connect.status !== 201) throw new Error(`pending channel: ${connect.text}`);
+  await stack.call("POST", `/api/projects/${waiting.json.id}/drafts`, { title: "Ничего не запланировано" }, p.cookie);
   const [plannedRow] = await stack.sql`select scheduled_for from app_public.posts where id = ${planned}`;
   const [seriesRow] = await stack.sql`select scheduled_for from app_public.posts where id = ${series}`;
   return {
-    p, bareId: bare.json.id as number, planned, plannedAt: new Date(plannedRow.scheduledFor as string),
+    p, bareId: bare.json.id as number, waitingId: waiting.json.id as number, planned, plannedAt: new Date(plannedRow.scheduledFor as string),
     series, seriesAt: new Date(seriesRow.scheduledFor as string),
   };
 }
@@ -171,7 +184,7 @@ const label = (c: Combination) => `${c.language} ${c.scheme} (${c.via}) ${c.widt
 
 /** Every screen, and in some combinations every dialog: answers what axe found. */
 async function audit(combination: Combination): Promise<Finding[]> {
-  const { p, bareId, plannedAt } = seeded;
+  const { p, bareId, waitingId, plannedAt } = seeded;
   const findings: Finding[] = [];
   const check = async (page: Page, screen: string, scope?: string) => findings.push(...(await axe(page, screen, scope)));
   const shot = async (page: Page, name: string) => {
@@ -228,6 +241,9 @@ async function audit(combination: Combination): Promise<Finding[]> {
     await checkDialog(page, "channel add dialog", () => page.getByTestId("add-channel").first().click(), "bot-link");
   }
 
+  await checkScreen(page, "channels awaiting the approver", `/project/${waitingId}/channels`, "channel-awaiting");
+  await checkScreen(page, "drafts with nothing planned", `/project/${waitingId}/drafts`, "queue-health");
+  expect(await page.getByTestId("queue-health").getAttribute("data-state")).toBe("idle");
   await checkScreen(page, "drafts", `${project}/drafts`, "draft-row", true);
   await checkDialog(page, "create draft dialog", () => page.getByTestId("new-draft").click());
   await checkDialog(page, "edit draft dialog", () => page.getByTestId("edit-draft").first().click());
@@ -235,6 +251,7 @@ async function audit(combination: Combination): Promise<Finding[]> {
 
   // The content plan shows with the calendar, once its slots are there.
   await checkScreen(page, "schedule", `${project}/schedule`, "content-plan-slot", true);
+  expect(await page.getByTestId("series-stopped").count()).toBe(1);
   await checkDialog(page, "schedule dialog", () => page.getByTestId("new-post").click());
   // A recurring post's end: its three ways, and the count of posts.
   await checkDialog(page, "schedule dialog with a series end", async () => {
@@ -296,7 +313,10 @@ for (const combination of COMBINATIONS) {
     const findings = await audit(combination);
     const counts = new Map<string, number>();
     for (const f of findings) counts.set(`${f.screen}: ${f.rule}`, (counts.get(`${f.screen}: ${f.rule}`) ?? 0) + 1);
-    if (findings.length) console.log(`${label(combination)}\n${[...counts].map(([k, n]) => `  ${k} ×${n}`).join("\n")}`);
+    if (findings.length) {
+      console.log(`${label(combination)}\n${[...counts].map(([k, n]) => `  ${k} ×${n}`).join("\n")}`);
+      for (const f of findings) console.log(`  ${f.screen} · ${f.rule} · ${f.target} · ${f.summary}`);
+    }
     expect(findings.map((f) => `${f.screen} · ${f.rule} (${f.impact}) · ${f.target} · ${f.summary}`)).toEqual([]);
     // A combination with dialogs opens some twenty screens and dialogs: 60-120 s on a loaded two-core machine.
   }, 180_000);

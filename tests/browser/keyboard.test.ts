@@ -405,6 +405,30 @@ test("send a message to the assistant: Enter sends, the box keeps the focus", as
   expect(await page.getByTestId("chat-input").inputValue()).toBe("");
 });
 
+test("the skip link leads past the navigation; a new page takes the focus on its heading; hints show on focus too", async () => {
+  await stack.call("POST", `/api/projects/${projectId}/drafts`, { title: "Черновик для подсказки" }, await browserCookie());
+  await page.goto(`${stack.baseUrl}${project}/drafts`);
+  await expect.poll(() => page.getByTestId("draft-row").count(), soon).toBeGreaterThan(0);
+  // the first Tab of a page meets the skip link, shown once it has the focus
+  await page.keyboard.press("Tab");
+  expect(await focusedTestId()).toBe("skip-link");
+  await expectFocusVisible("skip link");
+  expect(await page.getByTestId("skip-link").isVisible()).toBe(true);
+  await page.keyboard.press("Enter");
+  const heading = await page.locator("main h1").textContent();
+  await expect.poll(focused, soon).toMatchObject({ tag: "h1", name: heading });
+  // from the heading, Tab goes on into the page, not back through the sidebar
+  expect(await tabTo("a draft's edit button", byTestId("edit-draft"), { max: 15 })).toBeGreaterThan(0);
+  await expect.poll(() => page.getByRole("tooltip").textContent(), soon).toBe("Изменить");
+  // a link of the sidebar: the new page's heading has the focus, as a screen reader expects
+  await tabTo("the schedule's link", linkTo(`${project}/schedule`), { back: true });
+  await page.keyboard.press("Enter");
+  await expect.poll(() => page.getByTestId("calendar-day").count(), soon).toBeGreaterThan(0);
+  await expect.poll(async () => (await focused())?.tag, soon).toBe("h1");
+  expect((await focused())?.name).toBe(await page.locator("main h1").textContent());
+  expect(heading).not.toBe((await focused())?.name);
+});
+
 test("every control Tab reached on the way showed that it had the focus", () => {
   expect(tabStops).toBeGreaterThan(50);
   expect([...unseen], [...unseen].join("; ")).toEqual([]);

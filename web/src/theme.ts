@@ -143,6 +143,7 @@ export const theme = createTheme({
     },
     Card: { defaultProps: { radius: "lg", withBorder: true } },
     Paper: { defaultProps: { radius: "lg" } },
-    Tooltip: { defaultProps: { withArrow: true } },
+    // on keyboard focus too: a Tab user meets the same hints as a mouse user
+    Tooltip: { defaultProps: { withArrow: true, events: { hover: true, focus: true, touch: false } } },
   },
 });

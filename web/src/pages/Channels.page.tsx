@@ -185,12 +185,12 @@ function ChannelCard({ channel, onDelete }: { channel: Channel; onDelete: () => 
             <Text
               size="sm"
               mt={4}
-              c="orange.8"
               className={classes.approver}
               title={t("channels.awaitingHint", { handle: channel.awaiting.handle, until: formatMoment(channel.awaiting.until, language) })}
               data-testid="channel-awaiting"
             >
-              <IconClock size={14} aria-hidden="true" style={{ flex: "none" }} />
+              {/* the clock carries the colour; the words stay in the text colour, which is AA on any card */}
+              <IconClock size={14} aria-hidden="true" style={{ flex: "none", color: "var(--mantine-color-orange-filled)" }} />
               <span>{t("channels.awaiting", { handle: channel.awaiting.handle })}</span>
             </Text>
           )}

@@ -57,7 +57,7 @@ export function QueueHealth({ projectId, timeZone, variant, onAddTitles }: Queue
         <IconInfo size={16} />
         <span>
           {t("queueHealth.idle")}{" "}
-          <Anchor component={Link} to={projectPath(projectId, "schedule")} size="sm" inherit>
+          <Anchor component={Link} to={projectPath(projectId, "schedule")} inherit underline="always" className={classes.idleLink}>
             {t("queueHealth.idleLink")}
           </Anchor>
         </span>

@@ -4,8 +4,9 @@ import "@mantine/core/styles/Burger.layer.css";
 import "@mantine/core/styles/ModalBase.layer.css";
 import "@mantine/core/styles/Overlay.layer.css";
 import { useDisclosure, useMediaQuery } from "@mantine/hooks";
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, Outlet, useLocation } from "react-router-dom";
+import { useFocusOnNavigate } from "../../hooks/useFocusOnNavigate.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { FullPageLoader } from "../FullPageLoader/FullPageLoader.tsx";
 import { PressaMark } from "../Icons/Icons.tsx";
@@ -31,6 +32,8 @@ export default function Shell() {
   const [drawerMounted, setDrawerMounted] = useState(false);
   const [createMounted, setCreateMounted] = useState(false);
   const isWide = useMediaQuery("(min-width: 62em)");
+  const mainRef = useRef<HTMLElement>(null);
+  useFocusOnNavigate(mainRef);
 
   const closeDrawer = drawer.close;
 
@@ -54,6 +57,22 @@ export default function Shell() {
   return (
     <CreateProjectContext.Provider value={openCreate}>
       <div className={classes.root}>
+        {/* The first stop of Tab: past the navigation, straight to the page. */}
+        <a
+          href="#main-content"
+          className={classes.skipLink}
+          onClick={(event) => {
+            event.preventDefault();
+            const main = mainRef.current;
+            const target = main?.querySelector<HTMLElement>("h1") ?? main;
+            if (!target) return;
+            target.tabIndex = -1;
+            target.focus();
+          }}
+          data-testid="skip-link"
+        >
+          {t("nav.skipToContent")}
+        </a>
         <aside className={classes.sidebar}>
           <Sidebar onCreateProject={openCreate} />
         </aside>
@@ -79,7 +98,7 @@ export default function Shell() {
               Pressa
             </Link>
           </header>
-          <main className={classes.content}>
+          <main className={classes.content} id="main-content" ref={mainRef}>
             <Suspense fallback={<FullPageLoader fullHeight={false} />}>
               <Outlet />
             </Suspense>
