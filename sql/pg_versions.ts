@@ -18,6 +18,9 @@ import { unsupportedPostgresProblem } from "../core/startup_checks.ts";
 
 const COMPAT_SCHEMA = "app_pg_compat";
 
+/** The server is older than supported; the message names its version and what to do. */
+export class UnsupportedPostgres extends Error {}
+
 /** A committed migration that does not run below 18 without the compat schema. */
 const NEEDS_COMPAT = "000015-";
 
@@ -33,7 +36,7 @@ export async function prepareServerForMigrations(connectionString: string): Prom
       select current_setting('server_version_num') as num, current_setting('server_version') as version,
              current_setting('search_path') as "searchPath"`;
     const problem = unsupportedPostgresProblem(Number(num), version);
-    if (problem) throw new Error(problem);
+    if (problem) throw new UnsupportedPostgres(problem);
     if (Number(num) >= 180000) return undefined;
     const [{ pending }] = await sql<{ pending: boolean }[]>`
       select to_regclass('graphile_migrate.migrations') is null as pending`;
