@@ -78,3 +78,16 @@ export function refuseToStartOnProblems(
   for (const problem of problems) log("error", `the ${process} refuses to start: ${problem}`);
   Deno.exit(2);
 }
+
+/** The oldest PostgreSQL major supported (README "Supported PostgreSQL versions"). */
+export const OLDEST_POSTGRES_MAJOR = 15;
+
+/**
+ * Why Pressa must not run on this server, or undefined: `versionNum` is its
+ * server_version_num (150004 for 15.4), `version` its server_version as it names itself.
+ */
+export function unsupportedPostgresProblem(versionNum: number, version: string): string | undefined {
+  if (Math.floor(versionNum / 10000) >= OLDEST_POSTGRES_MAJOR) return undefined;
+  return `PostgreSQL ${version} is not supported: Pressa needs PostgreSQL ${OLDEST_POSTGRES_MAJOR}, 16, 17 or 18. ` +
+    "Upgrade the server (or point DATABASE_URL at a newer one) and start again.";
+}

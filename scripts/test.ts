@@ -5,6 +5,12 @@
  *   2. A fresh build of the SPA (the browser tests drive the built app).
  *   3. vitest; then one plain closing line "N passed, M failed".
  * Extra arguments go to vitest (e.g. `npm test -- tests/api`).
+ *
+ * `--postgres=<major>` (`npm run test:pg15`): the migrations, tests/sql and tests/publishing
+ * on that PostgreSQL major instead of the embedded 18 (scripts/postgres.ts
+ * PRESSA_TEST_PG_MAJOR), as pass `pg<major>`; extra arguments replace those two folders.
+ * `--totals <pass>…` prints one line "N passed, M failed" over the named passes of earlier
+ * runs (.ci/run's closing line); a pass without a summary counts as one failure.
  */
 import { join } from "node:path";
 import { buildWeb } from "./web_build.ts";
@@ -35,10 +41,33 @@ async function ensureChromium() {
   }
 }
 
-await ensureChromium();
-await buildWeb(root);
-
 const resultsDir = join(root, ".test-results");
+/** What one pass counted, kept for `--totals`. */
+const summaryFile = (pass: string) => join(resultsDir, `${pass}.summary.json`);
+
+if (Deno.args[0] === "--totals") {
+  let passed = 0;
+  let failed = 0;
+  for (const pass of Deno.args.slice(1)) {
+    try {
+      const summary = JSON.parse(await Deno.readTextFile(summaryFile(pass)));
+      passed += summary.passed;
+      failed += summary.failed;
+    } catch {
+      failed += 1; // the pass did not run to its end
+    }
+  }
+  console.log(`${passed} passed, ${failed} failed`);
+  Deno.exit(failed === 0 && passed > 0 ? 0 : 1);
+}
+
+const postgresMajor = Deno.args[0]?.match(/^--postgres=(\d+)$/)?.[1];
+const args = postgresMajor ? Deno.args.slice(1) : Deno.args;
+// the SQL and publishing suites need neither the browser nor the built SPA
+if (!postgresMajor) {
+  await ensureChromium();
+  await buildWeb(root);
+}
 await Deno.mkdir(resultsDir, { recursive: true });
 
 /**
@@ -48,8 +77,10 @@ await Deno.mkdir(resultsDir, { recursive: true });
  * now and then (a preview, a focus move, a drag's announcement), so they get the machine
  * to themselves. A run with arguments (`npm test -- tests/api`) is one pass, as asked.
  */
-const passes: { name: string; args: string[] }[] = Deno.args.length > 0
-  ? [{ name: "vitest", args: Deno.args }]
+const passes: { name: string; args: string[] }[] = postgresMajor
+  ? [{ name: `pg${postgresMajor}`, args: args.length > 0 ? args : ["tests/sql/", "tests/publishing/"] }]
+  : args.length > 0
+  ? [{ name: "vitest", args }]
   : [{ name: "server", args: ["--exclude", "tests/browser/**"] }, { name: "browser", args: ["tests/browser/"] }];
 
 let passed = 0;
@@ -58,6 +89,9 @@ let allSucceeded = true;
 for (const pass of passes) {
   const resultsFile = join(resultsDir, `${pass.name}.json`);
   await Deno.remove(resultsFile).catch(() => {});
+  await Deno.remove(summaryFile(pass.name)).catch(() => {});
+  const passedBefore = passed;
+  const failedBefore = failed;
   const status = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -70,6 +104,7 @@ for (const pass of passes) {
       ...pass.args,
     ],
     cwd: root,
+    env: postgresMajor ? { PRESSA_TEST_PG_MAJOR: postgresMajor } : {},
     stdin: "null",
   }).spawn().status;
   allSucceeded &&= status.success;
@@ -84,6 +119,8 @@ for (const pass of passes) {
   } catch {
     failed += 1; // no report: the pass did not run
   }
+  const summary = { passed: passed - passedBefore, failed: failed - failedBefore };
+  await Deno.writeTextFile(summaryFile(pass.name), JSON.stringify(summary));
 }
 console.log(`${passed} passed, ${failed} failed`);
 Deno.exit(allSucceeded && failed === 0 && passed > 0 ? 0 : 1);

@@ -14,6 +14,7 @@ import { Logger, runMigrations } from "graphile-worker";
 import postgres from "postgres";
 import { allowAppRoleJobRows, APP_ROLE, appRolePassword, ensureAppRole } from "./app_role.ts";
 import { applyFunctionFiles } from "./function_files.ts";
+import { prepareServerForMigrations, UnsupportedPostgres } from "./pg_versions.ts";
 
 const migrationsFolder = new URL("./migrations", import.meta.url).pathname;
 
@@ -30,10 +31,12 @@ export async function migrateDatabase(connectionString: string, appUrl?: string)
   if (decodeURIComponent(new URL(connectionString).username) === APP_ROLE) {
     throw new Error(`${APP_ROLE} may not change the schema: set DATABASE_OWNER_URL to the database owner's URL to migrate`);
   }
+  // before anything is made: an unsupported server is refused here, naming its version
+  const searchPath = await prepareServerForMigrations(connectionString);
   await ensureAppRole(connectionString, { password: appRolePassword(appUrl) });
   await runMigrations({ connectionString, logger: new Logger(() => () => {}) });
   await allowAppRoleJobRows(connectionString);
-  await migrate({ connectionString, migrationsFolder, logger });
+  await migrate({ connectionString, migrationsFolder, logger, ...(searchPath && { pgSettings: { search_path: searchPath } }) });
 }
 
 /**
@@ -115,5 +118,9 @@ if (import.meta.main) {
     console.error("Set DATABASE_OWNER_URL (or DATABASE_URL) to the database to migrate, as its owner.");
     Deno.exit(2);
   }
-  await migrateDatabase(ownerUrl, appUrl);
+  await migrateDatabase(ownerUrl, appUrl).catch((error) => {
+    if (!(error instanceof UnsupportedPostgres)) throw error;
+    console.error(error.message);
+    Deno.exit(2);
+  });
 }

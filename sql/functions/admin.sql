@@ -38,7 +38,8 @@ AS $function$
 /*
  * why: the admin list of bug reports with the reporter's e-mail, newest first, a page at a
  * time after the last report shown (p_before: its time as the API shows it, p_before_id: its
- * id), so reports sent meanwhile never shift or repeat rows
+ * id), so reports sent meanwhile never shift or repeat rows; both sides are the UTC
+ * millisecond as a timestamp, the form bug_reports_created_ms_idx can hold on PostgreSQL 15–18
  */
 begin
   perform app_private.assert_admin(p_user_id);
@@ -47,9 +48,9 @@ begin
            b.created_at, b.updated_at
     from app_public.bug_reports b
     left join app_public.users u on u.id = b.user_id
-    where (date_trunc('milliseconds', b.created_at, 'UTC'), b.id)
-        < (coalesce(p_before, 'infinity'), coalesce(p_before_id, 0))
-    order by date_trunc('milliseconds', b.created_at, 'UTC') desc, b.id desc
+    where (date_trunc('milliseconds', b.created_at at time zone 'UTC'), b.id)
+        < (coalesce(p_before, 'infinity') at time zone 'UTC', coalesce(p_before_id, 0))
+    order by date_trunc('milliseconds', b.created_at at time zone 'UTC') desc, b.id desc
     limit p_limit;
 end;
 $function$;
