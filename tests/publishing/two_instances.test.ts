@@ -48,8 +48,10 @@ beforeAll(async () => {
     TRUST_PROXY: "loopback",
     SIGN_IN_CHECKS_PER_IP: String(CHECKS_PER_IP),
   };
-  // both at once, as an orchestrator starts them: both migrate, one does the work
-  [a, b] = await Promise.all([startInstance("a", env), startInstance("b", env)]);
+  // both at once, as an orchestrator starts them; B as compose.yaml's app containers, which
+  // never get the owner's password (a migrate step did the migrations)
+  const { DATABASE_OWNER_URL: _owner, ...appRoleOnly } = env;
+  [a, b] = await Promise.all([startInstance("a", env), startInstance("b", appRoleOnly)]);
   proxy.backends.push(a.baseUrl, b.baseUrl);
   callA = apiClient(a.baseUrl);
   callB = apiClient(b.baseUrl);
@@ -88,6 +90,8 @@ test("both instances came up on one database, each with its worker and the webho
     const health = await call("GET", "/api/health");
     expect(health.json).toMatchObject({ database: "ok", worker: "ok", bot: "ok" });
   }
+  expect(b.output()).toContain("DATABASE_URL is pressa_app and DATABASE_OWNER_URL is not set: no migrations here");
+  expect(a.output()).not.toContain("no migrations here");
   // started together, they registered the webhook once: Telegram takes one setWebhook a second
   const registrations = telegram.requests.filter((r) => r.method === "setWebhook");
   expect(registrations.map((r) => r.status)).toEqual([200]);
