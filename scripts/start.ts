@@ -62,7 +62,7 @@ async function startUp() {
   if (ownerUrl) {
     try {
       // makes the app role DATABASE_URL names, with its password, before the grants to it
-      await migrateDatabase(ownerUrl, databaseUrl);
+      await migrateBesideOthers(ownerUrl, databaseUrl!);
     } finally {
       migrationsEndedAt = Date.now();
     }
@@ -80,6 +80,23 @@ async function startUp() {
   log("info", `running ${processes.map((p) => p.name).join(", ") || "nothing but the database"} (PRESSA_PROCESSES)`);
   if (stopping) return;
   processes.forEach(launch);
+}
+
+/**
+ * Instances started together each migrate. graphile-migrate lets one hold its lock and fails
+ * the others at once ("Failed to get exclusive lock"), which stopped a second instance started
+ * beside the first (bench/scaleout.ts): they wait for it instead, then find nothing to do.
+ */
+async function migrateBesideOthers(owner: string, app: string) {
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await migrateDatabase(owner, app);
+    } catch (error) {
+      if (!String(error).includes("Failed to get exclusive lock") || attempt === 240 || stopping) throw error;
+      if (attempt === 1) log("info", "another instance is migrating the database; waiting for it");
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
 }
 
 function launch(p: Managed) {
