@@ -2,7 +2,8 @@
  * `npm start`: the whole product on one machine.
  *   1. PostgreSQL: DATABASE_URL when set, otherwise embedded PostgreSQL under DATA_DIR.
  *   2. Migrations (graphile-worker's schema, then ours), as the database's owner:
- *      DATABASE_OWNER_URL, else DATABASE_URL; embedded, the superuser.
+ *      DATABASE_OWNER_URL, else DATABASE_URL; embedded, the superuser. None when
+ *      DATABASE_URL is the app role alone: another step migrates (compose.yaml's migrate).
  *   3. The SPA is built when web/dist is missing or older than its sources.
  *   4. Three processes: api (PORT), worker, and the bot when TELEGRAM_BOT_TOKEN is set.
  *      A process that dies is restarted; Ctrl-C stops them all, then the database. They
@@ -13,7 +14,7 @@
  */
 import { readConfig } from "../core/config.ts";
 import { jsonLog } from "../core/log.ts";
-import { appRoleUrl } from "../sql/app_role.ts";
+import { APP_ROLE, appRoleUrl } from "../sql/app_role.ts";
 import { ensureDatabase, migrateDatabase } from "../sql/migrate.ts";
 import { UnsupportedPostgres } from "../sql/pg_versions.ts";
 import { buildWebIfStale } from "./web_build.ts";
@@ -50,16 +51,22 @@ async function startUp() {
     log("info", `embedded PostgreSQL is running; data in ${embedded.clusterDir}`, {
       psql: `psql '${ownerUrl}'`,
     });
+  } else if (ownerUrl === databaseUrl && decodeURIComponent(new URL(databaseUrl).username) === APP_ROLE) {
+    // an instance of several (compose.yaml): the owner's password stays with the one step that migrates
+    log("info", `DATABASE_URL is ${APP_ROLE} and DATABASE_OWNER_URL is not set: no migrations here; run \`deno task migrate\` as the owner first (README "Least privilege")`);
+    ownerUrl = undefined;
   } else if (ownerUrl === databaseUrl) {
     log("info", "DATABASE_OWNER_URL is not set: the API, the worker and the bot run as the database's owner, who may change the schema (README \"Least privilege\")");
   }
   // Ctrl-C while a step runs lets that step end, but no further step begins.
   if (stopping) return;
-  try {
-    // makes the app role DATABASE_URL names, with its password, before the grants to it
-    await migrateDatabase(ownerUrl!, databaseUrl);
-  } finally {
-    migrationsEndedAt = Date.now();
+  if (ownerUrl) {
+    try {
+      // makes the app role DATABASE_URL names, with its password, before the grants to it
+      await migrateBesideOthers(ownerUrl, databaseUrl!);
+    } finally {
+      migrationsEndedAt = Date.now();
+    }
   }
   if (stopping) return;
   await buildWebIfStale(root, log);
@@ -74,6 +81,23 @@ async function startUp() {
   log("info", `running ${processes.map((p) => p.name).join(", ") || "nothing but the database"} (PRESSA_PROCESSES)`);
   if (stopping) return;
   processes.forEach(launch);
+}
+
+/**
+ * Instances started together each migrate. graphile-migrate lets one hold its lock and fails
+ * the others at once ("Failed to get exclusive lock"), which stopped a second instance started
+ * beside the first (bench/scaleout.ts): they wait for it instead, then find nothing to do.
+ */
+async function migrateBesideOthers(owner: string, app: string) {
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await migrateDatabase(owner, app);
+    } catch (error) {
+      if (!String(error).includes("Failed to get exclusive lock") || attempt === 240 || stopping) throw error;
+      if (attempt === 1) log("info", "another instance is migrating the database; waiting for it");
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
 }
 
 function launch(p: Managed) {

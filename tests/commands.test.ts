@@ -11,6 +11,7 @@ import { inject } from "vitest";
 import { appRoleUrl } from "../sql/app_role.ts";
 import { freePort } from "../scripts/postgres.ts";
 import { startTelegramServer, type TelegramServer } from "./doubles/telegram/server.ts";
+import { outputOf } from "./helpers/instances.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const readme = await Deno.readTextFile(`${root}README.md`);
@@ -43,22 +44,17 @@ async function run(command: string, env: Record<string, string>, ready?: RegExp)
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  let output = "";
-  const decoder = new TextDecoder();
-  const readAll = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const chunk of stream) output += decoder.decode(chunk);
-  };
-  const reading = Promise.all([readAll(child.stdout), readAll(child.stderr)]);
+  const output = outputOf(child);
   if (ready) {
     const deadline = Date.now() + 60_000;
     let exited = false;
     child.status.then(() => (exited = true));
-    while (!ready.test(output) && !exited && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while (!ready.test(output.text) && !exited && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     if (!exited) Deno.kill(-child.pid, "SIGTERM");
   }
   const status = await child.status;
-  await reading;
-  return { status, output };
+  await output.done;
+  return { status, output: output.text };
 }
 
 test("README names the four per-process commands", () => {

@@ -16,7 +16,6 @@
  *     alive in webhook mode as it does for the polling process.
  */
 import type { Api } from "grammy";
-import type { WebhookInfo } from "grammy/types";
 import type { Sql } from "../db.ts";
 
 /**
@@ -62,19 +61,27 @@ export async function webhookSecretDigest(token: string, secret: string): Promis
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((item) => b.includes(item));
 
 /**
- * Registers the webhook when Telegram's record of it (`info`, from getWebhookInfo) or the
- * database's digest of the secret differs from ours.
+ * Registers the webhook when Telegram's record of it (getWebhookInfo) or the database's
+ * digest of the secret differs from ours. One instance at a time, reading Telegram's record
+ * only once it holds the lock: instances started together each found the webhook differing
+ * and each called setWebhook, and Telegram answered the second call of that second with a
+ * 429 (tests/publishing/two_instances.test.ts). The lock is held for two Telegram calls,
+ * at start or when the webhook is gone, never per update.
  */
-export async function registerWebhook(settings: WebhookSettings, info: WebhookInfo): Promise<"registered" | "unchanged"> {
+export async function registerWebhook(settings: WebhookSettings): Promise<"registered" | "unchanged"> {
   const { sql, api, token, publicUrl, secret, log } = settings;
   const url = publicUrl + WEBHOOK_PATH;
   const digest = await webhookSecretDigest(token, secret);
-  const [stored] = await sql<{ digest: string | null }[]>`select app_private.telegram_webhook_secret_digest(${botIdOf(token)}) as digest`;
-  if (info.url === url && sameSet(info.allowed_updates ?? [], BOT_ALLOWED_UPDATES) && stored.digest === digest) return "unchanged";
-  await api.setWebhook(url, { secret_token: secret, allowed_updates: [...BOT_ALLOWED_UPDATES] });
-  await sql`select app_private.record_telegram_webhook(${botIdOf(token)}, ${url}, ${digest})`;
-  log("info", "registered the Telegram webhook", { url, previousUrl: info.url || undefined });
-  return "registered";
+  return await sql.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock(hashtextextended(${`telegram_webhook:${botIdOf(token)}`}, 0))`;
+    const info = await api.getWebhookInfo();
+    const [stored] = await tx<{ digest: string | null }[]>`select app_private.telegram_webhook_secret_digest(${botIdOf(token)}) as digest`;
+    if (info.url === url && sameSet(info.allowed_updates ?? [], BOT_ALLOWED_UPDATES) && stored.digest === digest) return "unchanged";
+    await api.setWebhook(url, { secret_token: secret, allowed_updates: [...BOT_ALLOWED_UPDATES] });
+    await tx`select app_private.record_telegram_webhook(${botIdOf(token)}, ${url}, ${digest})`;
+    log("info", "registered the Telegram webhook", { url, previousUrl: info.url || undefined });
+    return "registered" as const;
+  });
 }
 
 /**
@@ -94,7 +101,7 @@ export function keepWebhook(settings: WebhookSettings, checkEveryMs = CHECK_EVER
       let info = await api.getWebhookInfo();
       // after our first registration only a webhook that is gone is ours to restore
       if (!registered || info.url === "") {
-        if (await registerWebhook(settings, info) === "registered") info = await api.getWebhookInfo();
+        if (await registerWebhook(settings) === "registered" || info.url === "") info = await api.getWebhookInfo();
         registered = true;
       }
       const deliveryFailing = info.last_error_date !== undefined && Date.now() / 1000 - info.last_error_date < DELIVERY_ERROR_FRESH_S;

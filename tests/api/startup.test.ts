@@ -192,21 +192,24 @@ describe("compose.yaml, the public deployment", () => {
         `Pressa refuses to start: PUBLIC_URL must be the https:// address users open, got "${url}"`,
       );
     }
-    // api, worker and bot get that entrypoint (the x-app anchor); migrate needs no PUBLIC_URL
-    expect(compose.match(/<<: \*app/g)).toHaveLength(3);
+    // both instances get that entrypoint (the x-app anchor); migrate needs no PUBLIC_URL
+    expect(compose.match(/<<: \*app/g)).toHaveLength(2);
   });
 
   /** A service's lines, up to the next top-level key or service. */
-  const service = (name: string) => compose.split(`\n  ${name}:\n`)[1].split(/\n {0,2}[a-z_]+:\n/)[0];
+  const service = (name: string) => compose.split(`\n  ${name}:\n`)[1].split(/\n {0,2}[a-z0-9_]+:\n/)[0];
 
-  test("only the proxy is published; the API is reached on the proxy's network, and trusts X-Forwarded-For from it alone", () => {
-    expect(service("api")).not.toMatch(/^\s+ports:|8000:8000/m);
-    expect(service("api")).toMatch(/networks: \[default, edge\]/);
+  test("only the proxy is published; the instances are reached on the proxy's network, and trust X-Forwarded-For from it alone", () => {
+    // what both instances share (the x-app anchor), then each one's own lines
+    const instance = compose.slice(compose.indexOf("x-app:"), compose.indexOf("\nservices:"));
+    expect(instance).not.toMatch(/^\s+ports:|8000:8000/m);
+    expect(instance).toMatch(/networks: \[default, edge\]/);
+    for (const name of ["app1", "app2"]) expect(service(name), name).not.toMatch(/^\s+ports:|networks:/m);
     expect(service("proxy")).toMatch(/networks: \[edge\]/);
     expect(service("proxy")).toMatch(/"443:443"/);
-    for (const name of ["db", "migrate", "worker", "bot"]) expect(service(name), name).not.toMatch(/^\s+ports:|edge/m);
+    for (const name of ["db", "migrate"]) expect(service(name), name).not.toMatch(/^\s+ports:|edge/m);
     // TRUST_PROXY is the edge network's subnet, whatever EDGE_SUBNET says
-    const trusted = /TRUST_PROXY: (\S+)/.exec(service("api"))![1];
+    const trusted = /TRUST_PROXY: (\S+)/.exec(instance)![1];
     const subnet = /edge:\n\s+ipam:\n\s+config:\n\s+- subnet: (\S+)/.exec(compose)![1];
     expect(trusted).toBe(subnet);
     expect(readConfig({ TRUST_PROXY: /:-([^}]+)\}/.exec(trusted)![1] }).trustedProxies).toHaveLength(1);

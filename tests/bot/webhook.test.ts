@@ -14,26 +14,11 @@ import { BOT_ALLOWED_UPDATES, WEBHOOK_PATH, WEBHOOK_SECRET_HEADER } from "../../
 import { ANSWER_WITHIN_MS } from "../../api/routes/telegram_webhook.ts";
 import { startTelegramServer } from "../doubles/telegram/server.ts";
 import { freshDatabase } from "../helpers/db.ts";
+import { roundRobin } from "../helpers/instances.ts";
 import { projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack, startStack, webhookSecret } from "../helpers/stack.ts";
 
 type Instance = Awaited<ReturnType<Stack["startApiInstance"]>>;
-
-/** A load balancer: each request to the next backend in turn; who answered what is kept. */
-function roundRobin() {
-  const backends: string[] = [];
-  const answered: { backend: string; path: string; status: number }[] = [];
-  let next = 0;
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
-    const backend = backends[next++ % backends.length];
-    const url = new URL(request.url);
-    const body = request.method === "GET" ? undefined : await request.arrayBuffer();
-    const response = await fetch(backend + url.pathname + url.search, { method: request.method, headers: request.headers, body });
-    answered.push({ backend, path: url.pathname, status: response.status });
-    return new Response(await response.arrayBuffer(), { status: response.status, headers: response.headers });
-  });
-  return { url: `http://127.0.0.1:${server.addr.port}`, backends, answered, close: () => server.shutdown() };
-}
 
 let proxy: ReturnType<typeof roundRobin>;
 let stack: Stack;

@@ -19,6 +19,7 @@ import { keepWebhook } from "../../core/telegram/webhook.ts";
 import { startWorker } from "../../tasks/worker.ts";
 import { type OpenAiServer, startOpenAiServer } from "../doubles/openai/server.ts";
 import { startTelegramServer, type TelegramServer } from "../doubles/telegram/server.ts";
+import { answerOf } from "./answer.ts";
 import { asAppRole, freshDatabase } from "./db.ts";
 import { codeFrom, startSmtpSink } from "./smtp.ts";
 
@@ -116,14 +117,7 @@ export async function startStack(options: StackOptions = {}) {
       headers,
       body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
     });
-    const text = await res.text();
-    let json: any;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, json, text, headers: res.headers };
+    return await answerOf(res);
   }
 
   /** Signs in through the API with the code from the delivered mail; answers the cookie. */
