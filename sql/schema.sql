@@ -217,7 +217,7 @@ create table app_public.bug_reports (
   constraint bug_reports_user_agent_check CHECK (((user_agent IS NULL) OR (length(user_agent) <= 1000))),
   constraint bug_reports_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE SET NULL
 );
-CREATE INDEX bug_reports_created_ms_idx ON app_public.bug_reports USING btree (date_trunc('milliseconds'::text, created_at, 'UTC'::text) DESC, id DESC);
+CREATE INDEX bug_reports_created_ms_idx ON app_public.bug_reports USING btree (date_trunc('milliseconds'::text, (created_at AT TIME ZONE 'UTC'::text)) DESC, id DESC);
 CREATE INDEX bug_reports_screenshot_key_idx ON app_public.bug_reports USING btree (screenshot_key) WHERE (screenshot_key IS NOT NULL);
 CREATE INDEX bug_reports_user_idx ON app_public.bug_reports USING btree (user_id);
 CREATE TRIGGER _100_touch BEFORE UPDATE ON app_public.bug_reports FOR EACH ROW EXECUTE FUNCTION app_private.touch_updated_at();
