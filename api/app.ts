@@ -5,7 +5,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
-import { IMAGE_MAX_BYTES } from "./contract/limits.ts";
+import { IMAGE_MAX_BYTES } from "../contract/limits.ts";
 import type { ApiDeps } from "./deps.ts";
 import type { AppEnv } from "./env.ts";
 import { ApiError } from "../core/errors.ts";

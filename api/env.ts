@@ -1,4 +1,4 @@
-import type { SessionUser } from "./contract/auth.ts";
+import type { SessionUser } from "../contract/auth.ts";
 
 /** Values middleware puts on the Hono context. */
 export type AppEnv = {

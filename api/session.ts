@@ -8,7 +8,7 @@ import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
 import type { Context } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
-import { SESSION_TTL_DAYS } from "./contract/limits.ts";
+import { SESSION_TTL_DAYS } from "../contract/limits.ts";
 
 export const SESSION_COOKIE = "pressa_session";
 

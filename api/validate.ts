@@ -1,12 +1,12 @@
 /*
  * Request validation with the shared valibot schemas. A schema's messages are codes of the
- * catalogue (api/contract/error_codes.ts), the same the SPA shows under the field in its
+ * catalogue (contract/error_codes.ts), the same the SPA shows under the field in its
  * language: a failure answers 400 with the first issue's code and the code's English message.
  */
 import { vValidator } from "@hono/valibot-validator";
 import * as v from "valibot";
 import type { BaseIssue, GenericSchema } from "valibot";
-import { isErrorCode } from "./contract/error_codes.ts";
+import { isErrorCode } from "../contract/error_codes.ts";
 import { ApiError } from "../core/errors.ts";
 
 /** valibot's object() also takes arrays; a JSON body must be an object. */

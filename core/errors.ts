@@ -1,13 +1,13 @@
 /*
  * Failures the client is told about, wherever they arise (a route, the AI client, a SQL
  * function's exception): each becomes an ApiError with a code of the one catalogue
- * (api/contract/error_codes.ts), which gives its HTTP status and English message.
+ * (contract/error_codes.ts), which gives its HTTP status and English message.
  */
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { type ErrorCode, errorMessage, type ErrorParams, ERROR_CODES, isErrorCode } from "../api/contract/error_codes.ts";
+import { type ErrorCode, errorMessage, type ErrorParams, ERROR_CODES, isErrorCode } from "../contract/error_codes.ts";
 
-export type { ErrorCode } from "../api/contract/error_codes.ts";
+export type { ErrorCode } from "../contract/error_codes.ts";
 
 type ApiErrorOptions = {
   /** The names and numbers of the code's message ({channel}, {max}). */

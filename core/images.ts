@@ -3,7 +3,7 @@
  * the format (JPEG, PNG, WebP, GIF), then the dimensions read from the image's own header,
  * plus a check that the file is complete (a truncated image does not load).
  */
-import { IMAGE_MAX_ASPECT_RATIO, IMAGE_MAX_DIMENSION_SUM } from "../api/contract/limits.ts";
+import { IMAGE_MAX_ASPECT_RATIO, IMAGE_MAX_DIMENSION_SUM } from "../contract/limits.ts";
 
 export type ImageInfo = { type: "png" | "jpg" | "webp" | "gif"; contentType: string; width: number; height: number };
 

@@ -19,7 +19,7 @@ export async function buildWebIfStale(root: string, log: Log) {
   } catch { /* not built */ }
   const sources = Math.max(
     await newestMtime(join(root, "web/src")),
-    await newestMtime(join(root, "api/contract")),
+    await newestMtime(join(root, "contract")),
     (await Deno.stat(join(root, "web/index.html"))).mtime?.getTime() ?? 0,
   );
   if (built > sources) return;

@@ -8,7 +8,7 @@
 import type { Task } from "graphile-worker";
 import rosetta from "rosetta";
 import * as v from "valibot";
-import { NOTIFICATION_KINDS, type NotificationKind } from "../api/contract/notifications.ts";
+import { NOTIFICATION_KINDS, type NotificationKind } from "../contract/notifications.ts";
 import type { Sql } from "../core/db.ts";
 import en from "../web/src/i18n/en.json" with { type: "json" };
 import ru from "../web/src/i18n/ru.json" with { type: "json" };

@@ -1,7 +1,7 @@
 /* The post_delivery rows the worker reads, in core/db.ts's shape (camelCase, int8 as numbers, ISO times). */
 import type { Api } from "grammy";
-import type { MessageEntity } from "../api/contract/entities.ts";
-import type { PostOptions } from "../api/contract/post_options.ts";
+import type { MessageEntity } from "../contract/entities.ts";
+import type { PostOptions } from "../contract/post_options.ts";
 import type { Sql } from "../core/db.ts";
 import { channelRightsProblem, lostRightsReason, RIGHTS_FRESH_MS } from "../core/telegram/channel_rights.ts";
 

@@ -14,8 +14,8 @@
 import type { Api } from "grammy";
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
-import type { MessageEntity } from "../api/contract/entities.ts";
-import type { UrlButton } from "../api/contract/post_options.ts";
+import type { MessageEntity } from "../contract/entities.ts";
+import type { UrlButton } from "../contract/post_options.ts";
 import type { Sql } from "../core/db.ts";
 import type { FileStorage } from "../core/storage.ts";
 import { ADMIN_TEXTS, adminLanguage, callbackData, formatWhen } from "../core/telegram/bot_texts.ts";

@@ -4,7 +4,7 @@
  */
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
-import { SIGN_IN_CODE_TTL_MINUTES } from "../api/contract/limits.ts";
+import { SIGN_IN_CODE_TTL_MINUTES } from "../contract/limits.ts";
 import type { Sql } from "../core/db.ts";
 import type { Mailer } from "./mailer.ts";
 

@@ -9,11 +9,11 @@
  * (every account together) is spent, the post is not written and the reason is recorded.
  */
 import type { JobHelpers } from "graphile-worker";
-import type { MessageEntity } from "../api/contract/entities.ts";
-import { type ErrorCode, errorMessage } from "../api/contract/error_codes.ts";
-import { POST_CONTENT_MAX } from "../api/contract/limits.ts";
+import type { MessageEntity } from "../contract/entities.ts";
+import { type ErrorCode, errorMessage } from "../contract/error_codes.ts";
+import { POST_CONTENT_MAX } from "../contract/limits.ts";
 import { type Ai, aiError } from "../core/ai/client.ts";
-import { formattedPost } from "../core/ai/markdown.ts";
+import { formattedPost } from "../contract/markdown.ts";
 import { postPrompt, type ProjectVoice, tokensFor } from "../core/ai/prompts.ts";
 import type { Limits } from "../core/config.ts";
 import type { Sql } from "../core/db.ts";

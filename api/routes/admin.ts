@@ -4,13 +4,13 @@
  */
 import { Hono } from "hono";
 import * as v from "valibot";
-import { ADMIN_PAGE_MAX, ADMIN_PAGE_SIZE, ADMIN_USER_SEARCH_MAX } from "../contract/admin.ts";
+import { ADMIN_PAGE_MAX, ADMIN_PAGE_SIZE, ADMIN_USER_SEARCH_MAX } from "../../contract/admin.ts";
 import {
   type AdminStats,
   type AdminUserRow,
   type BugReport,
   BugReportStatusSchema,
-} from "../contract/bug_reports.ts";
+} from "../../contract/bug_reports.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { ApiError } from "../../core/errors.ts";

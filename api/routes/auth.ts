@@ -4,7 +4,7 @@
  * IP) live in the SQL functions.
  */
 import { Hono } from "hono";
-import { RequestCodeSchema, VerifyCodeSchema } from "../contract/auth.ts";
+import { RequestCodeSchema, VerifyCodeSchema } from "../../contract/auth.ts";
 import type { ApiDeps } from "../deps.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../../core/errors.ts";

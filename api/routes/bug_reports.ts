@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import * as v from "valibot";
-import { BugReportFormSchema } from "../contract/bug_reports.ts";
+import { BugReportFormSchema } from "../../contract/bug_reports.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { requireUser } from "../middleware/session.ts";

@@ -6,9 +6,9 @@
  */
 import type { Api } from "grammy";
 import { Hono } from "hono";
-import { ChannelCreateSchema, channelUsername } from "../contract/channels.ts";
-import { APPROVER_REQUEST_TTL_HOURS } from "../contract/limits.ts";
-import type { Channel } from "../contract/channels.ts";
+import { ChannelCreateSchema, channelUsername } from "../../contract/channels.ts";
+import { APPROVER_REQUEST_TTL_HOURS } from "../../contract/limits.ts";
+import type { Channel } from "../../contract/channels.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { ApiError } from "../../core/errors.ts";

@@ -1,6 +1,6 @@
 /* The content plan's slots of a project (spec §3 Content plan): each handler is one SQL call. */
 import { Hono } from "hono";
-import { type ContentPlan, ContentPlanCreateSchema, ContentPlanUpdateSchema, type QueueHealth } from "../contract/content_plans.ts";
+import { type ContentPlan, ContentPlanCreateSchema, ContentPlanUpdateSchema, type QueueHealth } from "../../contract/content_plans.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { requireUser } from "../middleware/session.ts";

@@ -1,7 +1,7 @@
 /* Drafts of a project (spec §2 Drafts, §5, §7): each handler is one SQL call. */
 import { Hono } from "hono";
-import { BulkAddSchema, DraftCreateSchema, DraftUpdateSchema, MoveDraftSchema, ReorderSchema } from "../contract/drafts.ts";
-import type { Draft, DraftMoved } from "../contract/drafts.ts";
+import { BulkAddSchema, DraftCreateSchema, DraftUpdateSchema, MoveDraftSchema, ReorderSchema } from "../../contract/drafts.ts";
+import type { Draft, DraftMoved } from "../../contract/drafts.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { requireUser } from "../middleware/session.ts";

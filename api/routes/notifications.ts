@@ -1,6 +1,6 @@
 /* The account's e-mail notification settings (Settings page): each handler is one SQL call. */
 import { Hono } from "hono";
-import { type NotificationSettings, NotificationSettingsSchema } from "../contract/notifications.ts";
+import { type NotificationSettings, NotificationSettingsSchema } from "../../contract/notifications.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { requireUser } from "../middleware/session.ts";

@@ -6,8 +6,8 @@
  */
 import { Hono } from "hono";
 import * as v from "valibot";
-import { POSTS_RANGE_MAX_DAYS, PUBLISHED_PAGE_MAX, PUBLISHED_PAGE_SIZE } from "../contract/limits.ts";
-import { type Post, PostDeleteSchema, PostResolveSchema, PostWriteSchema, SeriesSkipSchema } from "../contract/posts.ts";
+import { POSTS_RANGE_MAX_DAYS, PUBLISHED_PAGE_MAX, PUBLISHED_PAGE_SIZE } from "../../contract/limits.ts";
+import { type Post, PostDeleteSchema, PostResolveSchema, PostWriteSchema, SeriesSkipSchema } from "../../contract/posts.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { ApiError } from "../../core/errors.ts";

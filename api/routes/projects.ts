@@ -5,7 +5,7 @@
  * the old one stays until they allow it (README "Trust model").
  */
 import { Hono } from "hono";
-import { ProjectCreateSchema, ProjectUpdateSchema } from "../contract/projects.ts";
+import { ProjectCreateSchema, ProjectUpdateSchema } from "../../contract/projects.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { requireUser } from "../middleware/session.ts";

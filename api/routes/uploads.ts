@@ -4,7 +4,7 @@
  * off early instead of being buffered; the type and size come from the bytes (core/images.ts).
  */
 import { Hono } from "hono";
-import { IMAGE_MAX_BYTES } from "../contract/limits.ts";
+import { IMAGE_MAX_BYTES } from "../../contract/limits.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { ApiError } from "../../core/errors.ts";

@@ -5,7 +5,7 @@
  */
 import { Composer } from "grammy";
 import type { Context } from "grammy";
-import type { PostOptions } from "../../api/contract/post_options.ts";
+import type { PostOptions } from "../../contract/post_options.ts";
 import { ADMIN_TEXTS, adminLanguage, formatWhen, parseCallbackData } from "../../core/telegram/bot_texts.ts";
 import type { BotDeps } from "../bot.ts";
 

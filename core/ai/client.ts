@@ -7,7 +7,7 @@
  */
 import OpenAI from "openai";
 import type { Config } from "../config.ts";
-import { errorMessage } from "../../api/contract/error_codes.ts";
+import { errorMessage } from "../../contract/error_codes.ts";
 import { ApiError } from "../errors.ts";
 
 export const DEFAULT_MODEL = "gpt-4o-mini";

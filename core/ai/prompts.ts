@@ -2,11 +2,11 @@
  * Every prompt the product sends, in one readable place. Each is built from the project:
  * its name, description, sources, writing style and language. A post is asked for in
  * Markdown, which models write best, and becomes text plus Telegram entities on our side
- * (core/ai/markdown.ts), and so is the assistant's reply (converted by the web app with the
+ * (contract/markdown.ts), and so is the assistant's reply (converted by the web app with the
  * same module); titles stay plain text. A post is at most 4096 characters.
  */
-import { POST_CONTENT_MAX } from "../../api/contract/limits.ts";
-import type { WritingStyle } from "../../api/contract/projects.ts";
+import { POST_CONTENT_MAX } from "../../contract/limits.ts";
+import type { WritingStyle } from "../../contract/projects.ts";
 import type { AiMessage } from "./client.ts";
 
 export type ProjectVoice = {
@@ -24,7 +24,7 @@ const EMOJI = ["no emoji at all", "a few emoji where they help", "many emoji"];
 export const languageName = (language: string) => (language === "en" ? "English" : "Russian");
 
 /**
- * Telegram-friendly Markdown: what core/ai/markdown.ts turns into entities, and nothing it
+ * Telegram-friendly Markdown: what contract/markdown.ts turns into entities, and nothing it
  * would have to flatten (headings, tables, nested lists).
  */
 const TELEGRAM_MARKDOWN =

@@ -2,7 +2,7 @@
  * What the channel admin reads in Telegram, in the project's language (ru by default).
  * Used by the worker (approval requests, notices) and the bot (decisions).
  */
-import type { PostOptions, UrlButton } from "../../api/contract/post_options.ts";
+import type { PostOptions, UrlButton } from "../../contract/post_options.ts";
 
 export type AdminLanguage = "ru" | "en";
 

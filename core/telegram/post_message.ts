@@ -15,9 +15,9 @@
  */
 import { type Api, InputFile, InputMediaBuilder } from "grammy";
 import type { InlineKeyboardMarkup, LinkPreviewOptions, MessageEntity as TelegramEntity } from "grammy/types";
-import type { MessageEntity } from "../../api/contract/entities.ts";
-import { PHOTO_CAPTION_MAX } from "../../api/contract/limits.ts";
-import type { PostOptions } from "../../api/contract/post_options.ts";
+import type { MessageEntity } from "../../contract/entities.ts";
+import { PHOTO_CAPTION_MAX } from "../../contract/limits.ts";
+import type { PostOptions } from "../../contract/post_options.ts";
 import type { FileStorage } from "../storage.ts";
 import { describeTelegramError, type TelegramFailure } from "./errors.ts";
 

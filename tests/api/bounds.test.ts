@@ -8,7 +8,7 @@
  * longer and would answer 503, so a 400 also shows that it is refused before the stepping.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { SERIES_HORIZON_DAYS, SERIES_PER_PROJECT_MAX } from "../../api/contract/limits.ts";
+import { SERIES_HORIZON_DAYS, SERIES_PER_PROJECT_MAX } from "../../contract/limits.ts";
 import { projectWithChannel, tomorrowNine } from "../helpers/publishing.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
 

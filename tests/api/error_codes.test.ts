@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import ru from "../../web/src/i18n/ru.json" with { type: "json" };
-import { ERROR_CODES, type ErrorCode } from "../../api/contract/error_codes.ts";
+import { ERROR_CODES, type ErrorCode } from "../../contract/error_codes.ts";
 import { errorText } from "../../web/src/lib/messages.ts";
 import { translator } from "../helpers/i18n.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";

@@ -5,7 +5,7 @@
  * the sessions' absolute lifetime and a scheduling race.
  */
 import { afterEach, describe, expect, test } from "vitest";
-import { errorMessage } from "../../api/contract/error_codes.ts";
+import { errorMessage } from "../../contract/error_codes.ts";
 import { makePng, uploadedImage } from "../helpers/images.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
 

@@ -4,7 +4,7 @@
  * draft to the post made from it.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { MessageEntity } from "../../api/contract/entities.ts";
+import type { MessageEntity } from "../../contract/entities.ts";
 import { makePng } from "../helpers/images.ts";
 import { projectWithChannel } from "../helpers/publishing.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";

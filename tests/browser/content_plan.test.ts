@@ -6,7 +6,7 @@
  */
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { CONTENT_PLAN_SLOTS_MAX } from "../../api/contract/limits.ts";
+import { CONTENT_PLAN_SLOTS_MAX } from "../../contract/limits.ts";
 import { screenshot } from "../helpers/browser.ts";
 import { projectWithChannel } from "../helpers/publishing.ts";
 import type { Stack } from "../helpers/stack.ts";

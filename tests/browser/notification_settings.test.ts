@@ -7,7 +7,7 @@
  */
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { NOTIFICATION_KINDS } from "../../api/contract/notifications.ts";
+import { NOTIFICATION_KINDS } from "../../contract/notifications.ts";
 import { type Stack, uniqueEmail } from "../helpers/stack.ts";
 import { closeBrowserStack, openBrowserStack, signedInPage } from "../helpers/web.ts";
 

@@ -9,7 +9,7 @@
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import type { MessageEntity } from "../../api/contract/entities.ts";
+import type { MessageEntity } from "../../contract/entities.ts";
 import { screenshot } from "../helpers/browser.ts";
 import { buttonsOf, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import type { Stack } from "../helpers/stack.ts";

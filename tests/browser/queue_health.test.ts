@@ -9,7 +9,7 @@
  */
 import type { Browser, BrowserContextOptions, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { QUEUE_FORECAST_DAYS } from "../../api/contract/limits.ts";
+import { QUEUE_FORECAST_DAYS } from "../../contract/limits.ts";
 import { type ChatRequest, promptOf } from "../doubles/openai/server.ts";
 import { screenshot } from "../helpers/browser.ts";
 import type { Stack } from "../helpers/stack.ts";

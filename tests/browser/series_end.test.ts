@@ -9,7 +9,7 @@
 import { type CalendarDate, now, startOfMonth, toCalendarDate } from "@internationalized/date";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import type { Post } from "../../api/contract/posts.ts";
+import type { Post } from "../../contract/posts.ts";
 import { screenshot } from "../helpers/browser.ts";
 import { projectWithChannel } from "../helpers/publishing.ts";
 import type { Stack } from "../helpers/stack.ts";

@@ -4,7 +4,7 @@
  * each will take (web/src/lib/recurrence.ts). One table of cases drives both:
  * tests/sql/posts.test.ts ("recurring rotation") and tests/web/recurrence.test.ts.
  */
-import type { PostStatus } from "../../api/contract/posts.ts";
+import type { PostStatus } from "../../contract/posts.ts";
 
 export type SteppingCase = {
   name: string;

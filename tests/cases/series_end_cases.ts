@@ -4,7 +4,7 @@
  * (web/src/lib/seriesEnd.ts). One table of cases drives both: tests/sql/posts.test.ts
  * ("a series' end") and tests/web/schedule_form.test.ts.
  */
-import type { ErrorCode } from "../../api/contract/error_codes.ts";
+import type { ErrorCode } from "../../contract/error_codes.ts";
 
 export type SeriesEndCase = {
   name: string;

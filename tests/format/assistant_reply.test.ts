@@ -5,7 +5,7 @@
  * before the chat wrote Markdown reading as they did.
  */
 import { describe, expect, test } from "vitest";
-import { entitiesProblem, type MessageEntity } from "../../api/contract/entities.ts";
+import { entitiesProblem, type MessageEntity } from "../../contract/entities.ts";
 import { assistantReply } from "../../web/src/lib/assistantReply.ts";
 
 const spans = ({ text, entities }: { text: string; entities: MessageEntity[] }) =>

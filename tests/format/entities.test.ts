@@ -3,8 +3,8 @@
  * before a bold word moves it by two, and no range may cut an emoji in half.
  */
 import { describe, expect, test } from "vitest";
-import { entitiesProblem, type MessageEntity } from "../../api/contract/entities.ts";
-import { markdownToEntities } from "../../core/ai/markdown.ts";
+import { entitiesProblem, type MessageEntity } from "../../contract/entities.ts";
+import { markdownToEntities } from "../../contract/markdown.ts";
 
 /** The text each entity covers, as a reader of the channel would see it marked. */
 const spans = ({ text, entities }: { text: string; entities: MessageEntity[] }) =>

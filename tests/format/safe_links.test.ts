@@ -5,9 +5,9 @@
  * the AI's Markdown keeps such a link's words and drops the link.
  */
 import { describe, expect, test } from "vitest";
-import { entitiesProblem, isAllowedLink, isUnsafeLink, SAFE_TG_ACTIONS } from "../../api/contract/entities.ts";
-import { PostOptionsSchema } from "../../api/contract/post_options.ts";
-import { markdownToEntities } from "../../core/ai/markdown.ts";
+import { entitiesProblem, isAllowedLink, isUnsafeLink, SAFE_TG_ACTIONS } from "../../contract/entities.ts";
+import { PostOptionsSchema } from "../../contract/post_options.ts";
+import { markdownToEntities } from "../../contract/markdown.ts";
 import * as v from "valibot";
 import { SAFE_LINKS, UNSAFE_LINKS } from "../cases/safe_links.ts";
 

@@ -6,7 +6,7 @@
  * message in place only once the approver approves it.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import type { MessageEntity } from "../../api/contract/entities.ts";
+import type { MessageEntity } from "../../contract/entities.ts";
 import { buttonsOf, giveImage, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 

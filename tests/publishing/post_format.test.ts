@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Api } from "grammy";
-import type { MessageEntity } from "../../api/contract/entities.ts";
+import type { MessageEntity } from "../../contract/entities.ts";
 import { localDiskStorage, newStorageKey } from "../../core/storage.ts";
 import { createTelegramApi } from "../../core/telegram/client.ts";
 import { type PostForTelegram, sendPost } from "../../core/telegram/post_message.ts";

@@ -5,7 +5,7 @@
  */
 import postgres from "postgres";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import * as limits from "../../api/contract/limits.ts";
+import * as limits from "../../contract/limits.ts";
 import { areaOf } from "../../sql/schema_files.ts";
 import { freshDatabase } from "../helpers/db.ts";
 import { inRollback, rejects, seedProject } from "../helpers/sql.ts";

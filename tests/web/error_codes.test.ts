@@ -1,5 +1,5 @@
 /*
- * One catalogue of error codes (api/contract/error_codes.ts): every code has words in both
+ * One catalogue of error codes (contract/error_codes.ts): every code has words in both
  * dictionaries, the dictionaries' keys are identifiers (never an English sentence that
  * rewording would orphan), and every code SQL, TypeScript and the schemas use is in it.
  */
@@ -7,14 +7,14 @@ import * as v from "valibot";
 import { expect, test } from "vitest";
 import en from "../../web/src/i18n/en.json" with { type: "json" };
 import ru from "../../web/src/i18n/ru.json" with { type: "json" };
-import * as aiContract from "../../api/contract/ai.ts";
-import * as authContract from "../../api/contract/auth.ts";
-import * as bugReportsContract from "../../api/contract/bug_reports.ts";
-import * as channelsContract from "../../api/contract/channels.ts";
-import * as draftsContract from "../../api/contract/drafts.ts";
-import { ERROR_CODES, type ErrorCode, errorParams, isErrorCode } from "../../api/contract/error_codes.ts";
-import * as postsContract from "../../api/contract/posts.ts";
-import * as projectsContract from "../../api/contract/projects.ts";
+import * as aiContract from "../../contract/ai.ts";
+import * as authContract from "../../contract/auth.ts";
+import * as bugReportsContract from "../../contract/bug_reports.ts";
+import * as channelsContract from "../../contract/channels.ts";
+import * as draftsContract from "../../contract/drafts.ts";
+import { ERROR_CODES, type ErrorCode, errorParams, isErrorCode } from "../../contract/error_codes.ts";
+import * as postsContract from "../../contract/posts.ts";
+import * as projectsContract from "../../contract/projects.ts";
 import { SQL_ERRORS } from "../../core/errors.ts";
 import { ApiRequestError } from "../../web/src/api/fetcher.ts";
 import { errorText, serverMessage } from "../../web/src/lib/messages.ts";

@@ -7,7 +7,7 @@
  */
 import { getSchema } from "@tiptap/core";
 import { describe, expect, test } from "vitest";
-import { entitiesProblem, ENTITY_TYPES, type MessageEntity, sortEntities } from "../../api/contract/entities.ts";
+import { entitiesProblem, ENTITY_TYPES, type MessageEntity, sortEntities } from "../../contract/entities.ts";
 import { postExtensions } from "../../web/src/components/PostEditor/extensions.ts";
 import {
   type DocNode,

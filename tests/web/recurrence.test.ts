@@ -4,8 +4,8 @@
  */
 import { CalendarDate, parseDate, toCalendarDate } from "@internationalized/date";
 import { describe, expect, test } from "vitest";
-import type { Draft } from "../../api/contract/drafts.ts";
-import type { Post } from "../../api/contract/posts.ts";
+import type { Draft } from "../../contract/drafts.ts";
+import type { Post } from "../../contract/posts.ts";
 import { sortDrafts } from "../../web/src/api/drafts.ts";
 import { zonedAt } from "../../web/src/lib/projectTime.ts";
 import { availableDrafts, calendarPosts, isVirtualPost, seriesOccurrences, stoppedSeries } from "../../web/src/lib/recurrence.ts";

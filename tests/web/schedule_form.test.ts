@@ -5,7 +5,7 @@
 import { CalendarDate } from "@internationalized/date";
 import * as v from "valibot";
 import { expect, test } from "vitest";
-import { ScheduleFormSchema } from "../../api/contract/posts.ts";
+import { ScheduleFormSchema } from "../../contract/posts.ts";
 import { instantOn } from "../../web/src/lib/projectTime.ts";
 import { seriesEndForm, seriesEndOf, seriesEndProblem } from "../../web/src/lib/seriesEnd.ts";
 import { SERIES_END_CASES } from "../cases/series_end_cases.ts";

@@ -1,12 +1,12 @@
 import useSWR, { mutate } from "swr";
 import useSWRInfinite, { unstable_serialize } from "swr/infinite";
-import { ADMIN_PAGE_SIZE } from "../../../api/contract/admin.ts";
+import { ADMIN_PAGE_SIZE } from "../../../contract/admin.ts";
 import type {
   AdminStats,
   AdminUserRow,
   BugReport,
   BugReportStatus,
-} from "../../../api/contract/bug_reports.ts";
+} from "../../../contract/bug_reports.ts";
 import { apiFetch } from "./fetcher.ts";
 
 export const ADMIN_STATS_KEY = "/api/admin/stats";

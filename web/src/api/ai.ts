@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import useSWR, { mutate } from "swr";
-import type { GenerationJob } from "../../../api/contract/ai.ts";
-import type { MessageEntity } from "../../../api/contract/entities.ts";
+import type { GenerationJob } from "../../../contract/ai.ts";
+import type { MessageEntity } from "../../../contract/entities.ts";
 import { JOB_POLL_MS } from "../lib/ui.ts";
 import { apiFetch, hasStatus } from "./fetcher.ts";
 import { pollingDedupe } from "./swrConfig.ts";

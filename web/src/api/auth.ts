@@ -1,5 +1,5 @@
 import useSWR, { mutate } from "swr";
-import type { SessionUser } from "../../../api/contract/auth.ts";
+import type { SessionUser } from "../../../contract/auth.ts";
 import { ApiRequestError, apiFetch } from "./fetcher.ts";
 
 export const USER_KEY = "/api/auth/user";

@@ -1,4 +1,4 @@
-import type { BugReportStatus } from "../../../api/contract/bug_reports.ts";
+import type { BugReportStatus } from "../../../contract/bug_reports.ts";
 import { refreshBugReports } from "./admin.ts";
 import { apiFetch } from "./fetcher.ts";
 

@@ -1,5 +1,5 @@
 import useSWR, { mutate } from "swr";
-import type { Channel } from "../../../api/contract/channels.ts";
+import type { Channel } from "../../../contract/channels.ts";
 import { apiFetch, hasStatus } from "./fetcher.ts";
 
 export const channelsKey = (projectId: number) => `/api/projects/${projectId}/channels`;

@@ -1,5 +1,5 @@
-import type { CHAT_MODES, ChatMessage } from "../../../api/contract/ai.ts";
-import { CHAT_HISTORY_PAGE_SIZE } from "../../../api/contract/limits.ts";
+import type { CHAT_MODES, ChatMessage } from "../../../contract/ai.ts";
+import { CHAT_HISTORY_PAGE_SIZE } from "../../../contract/limits.ts";
 import { readServerSentEvents } from "../lib/sse.ts";
 import { ApiRequestError, apiFetch, parseErrorBody } from "./fetcher.ts";
 

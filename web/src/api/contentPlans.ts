@@ -1,5 +1,5 @@
 import useSWR, { mutate } from "swr";
-import type { ContentPlan } from "../../../api/contract/content_plans.ts";
+import type { ContentPlan } from "../../../contract/content_plans.ts";
 import { apiFetch } from "./fetcher.ts";
 import { anyPostsList } from "./posts.ts";
 import { refreshQueueHealth } from "./queueHealth.ts";

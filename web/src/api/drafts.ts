@@ -1,7 +1,7 @@
 import useSWR, { mutate } from "swr";
-import type { Draft, DraftMoved } from "../../../api/contract/drafts.ts";
-import type { MessageEntity } from "../../../api/contract/entities.ts";
-import type { PostOptions } from "../../../api/contract/post_options.ts";
+import type { Draft, DraftMoved } from "../../../contract/drafts.ts";
+import type { MessageEntity } from "../../../contract/entities.ts";
+import type { PostOptions } from "../../../contract/post_options.ts";
 import { apiFetch } from "./fetcher.ts";
 import { refreshQueueHealth } from "./queueHealth.ts";
 import { pollingDedupe } from "./swrConfig.ts";

@@ -1,5 +1,5 @@
 import useSWR, { mutate } from "swr";
-import type { NotificationKind, NotificationSettings } from "../../../api/contract/notifications.ts";
+import type { NotificationKind, NotificationSettings } from "../../../contract/notifications.ts";
 import { apiFetch } from "./fetcher.ts";
 
 /** The account's e-mail notifications: one switch per kind (GET/PATCH answer them all). */

@@ -1,10 +1,10 @@
 import useSWR, { mutate, preload } from "swr";
 import useSWRInfinite, { unstable_serialize } from "swr/infinite";
-import { PUBLISHED_PAGE_SIZE } from "../../../api/contract/limits.ts";
+import { PUBLISHED_PAGE_SIZE } from "../../../contract/limits.ts";
 import { POSTS_REFETCH_MS } from "../lib/ui.ts";
-import type { MessageEntity } from "../../../api/contract/entities.ts";
-import type { PostOptions, UrlButton } from "../../../api/contract/post_options.ts";
-import type { Post } from "../../../api/contract/posts.ts";
+import type { MessageEntity } from "../../../contract/entities.ts";
+import type { PostOptions, UrlButton } from "../../../contract/post_options.ts";
+import type { Post } from "../../../contract/posts.ts";
 import { draftsKey } from "./drafts.ts";
 import { apiFetch, fetcher } from "./fetcher.ts";
 import { refreshQueueHealth } from "./queueHealth.ts";

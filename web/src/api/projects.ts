@@ -1,7 +1,7 @@
 import useSWR, { mutate } from "swr";
 import * as v from "valibot";
-import { WRITING_STYLE_DEFAULTS } from "../../../api/contract/limits.ts";
-import { WritingStyleSchema, type Project, type WritingStyle } from "../../../api/contract/projects.ts";
+import { WRITING_STYLE_DEFAULTS } from "../../../contract/limits.ts";
+import { WritingStyleSchema, type Project, type WritingStyle } from "../../../contract/projects.ts";
 import { apiFetch } from "./fetcher.ts";
 import { channelsKey } from "./channels.ts";
 

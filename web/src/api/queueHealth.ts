@@ -1,6 +1,6 @@
 import useSWR, { mutate } from "swr";
-import type { QueueHealth } from "../../../api/contract/content_plans.ts";
-import { BULK_ADD_MAX_LINES, GENERATED_TITLES } from "../../../api/contract/limits.ts";
+import type { QueueHealth } from "../../../contract/content_plans.ts";
+import { BULK_ADD_MAX_LINES, GENERATED_TITLES } from "../../../contract/limits.ts";
 
 export const queueHealthKey = (projectId: number) => `/api/projects/${projectId}/queue-health`;
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { ChatMessage } from "../../../api/contract/ai.ts";
-import { CHAT_CONTEXT_MESSAGES, CHAT_HISTORY_PAGE_SIZE } from "../../../api/contract/limits.ts";
+import type { ChatMessage } from "../../../contract/ai.ts";
+import { CHAT_CONTEXT_MESSAGES, CHAT_HISTORY_PAGE_SIZE } from "../../../contract/limits.ts";
 import { type ChatMode, fetchChatHistory, streamChatMessage } from "../api/chat.ts";
 
 /** One message on screen: stored (with its id), being streamed, or the local error reply. */

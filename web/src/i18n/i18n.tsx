@@ -1,7 +1,7 @@
 import { Center, Loader } from "@mantine/core";
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import rosetta from "rosetta";
-import { DEFAULT_LANGUAGE, LANGUAGES } from "../../../api/contract/limits.ts";
+import { DEFAULT_LANGUAGE, LANGUAGES } from "../../../contract/limits.ts";
 // Types only: each dictionary is its own chunk, and a visit loads just the language it shows.
 import type en from "./en.json";
 import type ru from "./ru.json";

@@ -4,7 +4,7 @@
  * entities: never a raw `**`.
  *
  * Where the Markdown becomes text and entities: here, in the browser, with the very module
- * the server uses for AI posts (core/ai/markdown.ts), so there is one converter. Not on the
+ * the server uses for AI posts (contract/markdown.ts), so there is one converter. Not on the
  * server, because the reply streams: each partial reply is shown formatted as it grows (an
  * unpaired `**` of a half-written bold is dropped, then the bold appears when it closes),
  * which a server-side conversion could only match by resending the whole converted reply
@@ -19,7 +19,7 @@
  * lists keep their numbers ("-" becomes "•"), and a stray "**" a model slipped into a plain
  * reply goes, as it should (tests/format/assistant_reply.test.ts).
  */
-import { markdownToEntities } from "../../../core/ai/markdown.ts";
+import { markdownToEntities } from "../../../contract/markdown.ts";
 import type { FormattedText } from "./postDocument.ts";
 
 export function assistantReply(markdown: string): FormattedText {

@@ -1,4 +1,4 @@
-import { IMAGE_MAX_ASPECT_RATIO, IMAGE_MAX_BYTES, IMAGE_MAX_DIMENSION_SUM } from "../../../api/contract/limits.ts";
+import { IMAGE_MAX_ASPECT_RATIO, IMAGE_MAX_BYTES, IMAGE_MAX_DIMENSION_SUM } from "../../../contract/limits.ts";
 
 export type ImageProblem = "drafts.imageTooBig" | "drafts.invalidImageType";
 

@@ -1,9 +1,9 @@
-import { type ErrorCode, errorParams, isErrorCode, messageParams } from "../../../api/contract/error_codes.ts";
+import { type ErrorCode, errorParams, isErrorCode, messageParams } from "../../../contract/error_codes.ts";
 import { ApiRequestError } from "../api/fetcher.ts";
 import type { TFunction, TranslationKey } from "../i18n/i18n.tsx";
 
 /**
- * The interface's words for an error code (api/contract/error_codes.ts): a server answer's
+ * The interface's words for an error code (contract/error_codes.ts): a server answer's
  * code or a form's (the shared valibot schemas name codes). The names and numbers of the
  * English message fill the same placeholders ("at most 50 drafts" → {{max}}). A code the
  * dictionary has no words for shows the message as it is.

@@ -1,6 +1,6 @@
 /*
  * A post's text as the editor holds it (TipTap's JSON document) and as Telegram takes it
- * (plain text plus MessageEntity ranges in UTF-16 code units, api/contract/entities.ts).
+ * (plain text plus MessageEntity ranges in UTF-16 code units, contract/entities.ts).
  * Pure, so both directions are unit-tested without a browser (tests/web/post_document.test.ts).
  *
  * The document: one paragraph per line, "\n" between them (a hard break is a "\n" too);
@@ -33,7 +33,7 @@ import {
   type EntityType,
   type MessageEntity,
   sortEntities,
-} from "../../../api/contract/entities.ts";
+} from "../../../contract/entities.ts";
 
 export type FormattedText = { text: string; entities: MessageEntity[] };
 

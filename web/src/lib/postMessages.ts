@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode, messageParams, templateParams } from "../../../api/contract/error_codes.ts";
+import { ERROR_CODES, type ErrorCode, messageParams, templateParams } from "../../../contract/error_codes.ts";
 import type { TFunction, TranslationKey } from "../i18n/i18n.tsx";
 import { errorText } from "./messages.ts";
 

@@ -16,7 +16,7 @@ import {
   toZoned,
   type ZonedDateTime,
 } from "@internationalized/date";
-import { TIME_PATTERN } from "../../../api/contract/posts.ts";
+import { TIME_PATTERN } from "../../../contract/posts.ts";
 
 /** Spec §3: the schedule page reads a project without a timezone as UTC. */
 export const FALLBACK_TIMEZONE = "UTC";

@@ -5,9 +5,9 @@
  * with the draft it is going to take. Pure functions: no clock, no DOM.
  */
 import { type CalendarDate, parseDate, toCalendarDate, toCalendarDateTime, toZoned, type ZonedDateTime } from "@internationalized/date";
-import type { Draft } from "../../../api/contract/drafts.ts";
+import type { Draft } from "../../../contract/drafts.ts";
 import { VIRTUAL_POST_ID_MULTIPLIER } from "./ui.ts";
-import type { Post, PostStatus } from "../../../api/contract/posts.ts";
+import type { Post, PostStatus } from "../../../contract/posts.ts";
 import { zonedAt } from "./projectTime.ts";
 
 /** A future occurrence of a series, shown on the calendar only (spec §3). */

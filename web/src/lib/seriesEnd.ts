@@ -2,14 +2,14 @@
  * A recurring series' end (README "Autopilot", "Series end and skip"): never, after N posts
  * (the occurrences made so far count), or on a day in the project's zone. The schedule form
  * checks what it sends as the server will: the value schemas are the API's own
- * (api/contract/posts.ts), and the two rules SQL holds (app_private.assert_series_end: one
+ * (contract/posts.ts), and the two rules SQL holds (app_private.assert_series_end: one
  * way at most, not before the first post's day) are mirrored here; the cases of
  * tests/cases/series_end_cases.ts drive both sides.
  */
 import { DateFormatter, parseDate } from "@internationalized/date";
 import * as v from "valibot";
-import type { ErrorCode } from "../../../api/contract/error_codes.ts";
-import { type Post, SeriesEndsAfterSchema, SeriesEndsOnSchema } from "../../../api/contract/posts.ts";
+import type { ErrorCode } from "../../../contract/error_codes.ts";
+import { type Post, SeriesEndsAfterSchema, SeriesEndsOnSchema } from "../../../contract/posts.ts";
 
 export type SeriesEnd = { endsAfter: number | null; endsOn: string | null };
 

@@ -1,4 +1,4 @@
-import { TIMEZONES } from "../../../api/contract/limits.ts";
+import { TIMEZONES } from "../../../contract/limits.ts";
 
 /** The UTC offset of a timezone at an instant, e.g. "GMT+3"; empty when unknown. */
 export function offsetOf(timeZone: string, at: Date): string {

@@ -1,6 +1,6 @@
 /*
  * Constants of the interface only (timings, sizes, the ids of not-yet-created occurrences);
- * the product's rules and limits are in api/contract/limits.ts, shared with the server.
+ * the product's rules and limits are in contract/limits.ts, shared with the server.
  */
 export const POSTS_REFETCH_MS = 5000;
 export const JOB_POLL_MS = 1000;

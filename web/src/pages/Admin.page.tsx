@@ -25,8 +25,8 @@ import "@mantine/core/styles/ThemeIcon.layer.css";
 import { useDebouncedValue } from "@mantine/hooks";
 import { type ReactNode, useState } from "react";
 import { Link, useSearchParams } from "react-router-dom";
-import { ADMIN_USER_SEARCH_DEBOUNCE_MS, ADMIN_USER_SEARCH_MAX } from "../../../api/contract/admin.ts";
-import type { AdminStats, AdminUserRow } from "../../../api/contract/bug_reports.ts";
+import { ADMIN_USER_SEARCH_DEBOUNCE_MS, ADMIN_USER_SEARCH_MAX } from "../../../contract/admin.ts";
+import type { AdminStats, AdminUserRow } from "../../../contract/bug_reports.ts";
 import { useAdminBugReports, useAdminStats, useAdminUsers } from "../api/admin.ts";
 import { BugReportTable } from "../components/BugReportTable/BugReportTable.tsx";
 import {

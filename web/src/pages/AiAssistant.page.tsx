@@ -4,7 +4,7 @@ import "@mantine/core/styles/FloatingIndicator.layer.css";
 import "@mantine/core/styles/SegmentedControl.layer.css";
 import "@mantine/core/styles/Skeleton.layer.css";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
-import { CHAT_MODES } from "../../../api/contract/ai.ts";
+import { CHAT_MODES } from "../../../contract/ai.ts";
 import type { ChatMode } from "../api/chat.ts";
 import { createDraft, useDrafts } from "../api/drafts.ts";
 import { BackLink } from "../components/BackLink/BackLink.tsx";

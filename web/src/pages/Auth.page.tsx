@@ -1,8 +1,8 @@
 import { Button, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useState, type FormEvent } from "react";
 import * as v from "valibot";
-import { CodeSchema, EmailSchema } from "../../../api/contract/auth.ts";
-import { SIGN_IN_CODE_LENGTH } from "../../../api/contract/limits.ts";
+import { CodeSchema, EmailSchema } from "../../../contract/auth.ts";
+import { SIGN_IN_CODE_LENGTH } from "../../../contract/limits.ts";
 import { requestCode, verifyCode } from "../api/auth.ts";
 import { hasStatus } from "../api/fetcher.ts";
 import { IconCalendar, IconMail, IconShield, IconSparkles, PressaMark } from "../components/Icons/Icons.tsx";

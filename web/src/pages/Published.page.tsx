@@ -5,7 +5,7 @@ import "@mantine/core/styles/EmptyState.layer.css";
 import "@mantine/core/styles/Skeleton.layer.css";
 import { useRef, useState } from "react";
 import { Link } from "react-router-dom";
-import type { Post } from "../../../api/contract/posts.ts";
+import type { Post } from "../../../contract/posts.ts";
 import { useDrafts } from "../api/drafts.ts";
 import { usePublishedPosts } from "../api/posts.ts";
 import { BackLink } from "../components/BackLink/BackLink.tsx";

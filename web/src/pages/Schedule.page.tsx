@@ -5,8 +5,8 @@ import { type CalendarDate, endOfMonth, endOfWeek, startOfMonth, startOfWeek, to
 import { useEffect, useMemo, useRef, useState } from "react";
 import { SCHEDULE_DIALOG_WIDTH } from "../lib/ui.ts";
 import { Link } from "react-router-dom";
-import type { Draft } from "../../../api/contract/drafts.ts";
-import type { Post } from "../../../api/contract/posts.ts";
+import type { Draft } from "../../../contract/drafts.ts";
+import type { Post } from "../../../contract/posts.ts";
 import { useChannels } from "../api/channels.ts";
 import { useContentPlans } from "../api/contentPlans.ts";
 import { useDrafts } from "../api/drafts.ts";

@@ -3,7 +3,7 @@ import "@mantine/core/styles/Card.layer.css";
 import "@mantine/core/styles/FloatingIndicator.layer.css";
 import "@mantine/core/styles/SegmentedControl.layer.css";
 import { useEffect, useId } from "react";
-import { LANGUAGES } from "../../../api/contract/limits.ts";
+import { LANGUAGES } from "../../../contract/limits.ts";
 import { NotificationSettings } from "../components/NotificationSettings/NotificationSettings.tsx";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
 import { IconGlobe } from "../components/Icons/Icons.tsx";

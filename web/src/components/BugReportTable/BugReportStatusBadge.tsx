@@ -1,6 +1,6 @@
 import { Badge } from "@mantine/core";
 import "@mantine/core/styles/Badge.layer.css";
-import type { BugReportStatus } from "../../../../api/contract/bug_reports.ts";
+import type { BugReportStatus } from "../../../../contract/bug_reports.ts";
 import { useT } from "../../i18n/i18n.tsx";
 
 /** Spec §4 badge styles: new destructive, in_progress warning, resolved success, closed secondary. */

@@ -6,7 +6,7 @@ import {
   type BugReport,
   type BugReportStatus,
   isWebAddress,
-} from "../../../../api/contract/bug_reports.ts";
+} from "../../../../contract/bug_reports.ts";
 import { updateBugReportStatus } from "../../api/admin.ts";
 import { type TranslationKey, useT } from "../../i18n/i18n.tsx";
 import { formatAdminDateTime } from "../../lib/formatDate.ts";

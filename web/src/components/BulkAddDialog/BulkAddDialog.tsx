@@ -2,8 +2,8 @@ import { Button, Group, Modal, NumberInput, Stack, Text, Textarea } from "@manti
 import "@mantine/core/styles/Modal.layer.css";
 import "@mantine/core/styles/NumberInput.layer.css";
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { bulkTitles } from "../../../../api/contract/drafts.ts";
-import { BULK_ADD_MAX_LINES, GENERATED_TITLES } from "../../../../api/contract/limits.ts";
+import { bulkTitles } from "../../../../contract/drafts.ts";
+import { BULK_ADD_MAX_LINES, GENERATED_TITLES } from "../../../../contract/limits.ts";
 import { generateTitles } from "../../api/ai.ts";
 import { bulkAddDrafts } from "../../api/drafts.ts";
 import { useIsPhone } from "../../hooks/useIsPhone.ts";

@@ -2,7 +2,7 @@ import { Button, Menu, Text, Textarea, UnstyledButton } from "@mantine/core";
 import "@mantine/core/styles/Menu.layer.css";
 import "@mantine/core/styles/Popover.layer.css";
 import { useState } from "react";
-import type { Draft } from "../../../../api/contract/drafts.ts";
+import type { Draft } from "../../../../contract/drafts.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { IconChevronDown, IconFileText } from "../Icons/Icons.tsx";
 import classes from "./ChatWorkingText.module.css";

@@ -5,7 +5,7 @@ import "@mantine/core/styles/EmptyState.layer.css";
 import "@mantine/core/styles/Switch.layer.css";
 import "@mantine/core/styles/VisuallyHidden.layer.css";
 import { useId, useRef, useState } from "react";
-import type { ContentPlan as Slot } from "../../../../api/contract/content_plans.ts";
+import type { ContentPlan as Slot } from "../../../../contract/content_plans.ts";
 import { deleteContentPlan, updateContentPlan, useContentPlans } from "../../api/contentPlans.ts";
 import { useFocusFallback } from "../../hooks/useFocusFallback.ts";
 import { useLanguage, useT } from "../../i18n/i18n.tsx";

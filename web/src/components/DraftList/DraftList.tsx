@@ -25,7 +25,7 @@ import "@mantine/core/styles/CheckboxIndicator.layer.css";
 import "@mantine/core/styles/InlineInput.layer.css";
 import "@mantine/core/styles/Tooltip.layer.css";
 import { memo, type ReactNode, useCallback, useMemo, useRef, useState } from "react";
-import type { Draft } from "../../../../api/contract/drafts.ts";
+import type { Draft } from "../../../../contract/drafts.ts";
 import { DRAFT_PREVIEW_LENGTH } from "../../lib/ui.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { IconGripVertical, IconPencil, IconTrash } from "../Icons/Icons.tsx";

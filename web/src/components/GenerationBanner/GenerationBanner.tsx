@@ -1,6 +1,6 @@
 import { Loader, Progress, Text } from "@mantine/core";
 import "@mantine/core/styles/Progress.layer.css";
-import type { GenerationJob } from "../../../../api/contract/ai.ts";
+import type { GenerationJob } from "../../../../contract/ai.ts";
 import { isJobActive } from "../../api/ai.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { IconAlert, IconCheck } from "../Icons/Icons.tsx";

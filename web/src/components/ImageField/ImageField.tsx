@@ -13,7 +13,7 @@ import { arrayMove, rectSortingStrategy, SortableContext, sortableKeyboardCoordi
 import { CSS } from "@dnd-kit/utilities";
 import { ActionIcon, Input, Loader, Text } from "@mantine/core";
 import { type DragEvent, type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from "react";
-import { POST_IMAGES_MAX } from "../../../../api/contract/post_options.ts";
+import { POST_IMAGES_MAX } from "../../../../contract/post_options.ts";
 import { uploadImage } from "../../api/uploads.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { checkImageFile } from "../../lib/imageFile.ts";

@@ -3,7 +3,7 @@ import "@mantine/core/styles/Card.layer.css";
 import "@mantine/core/styles/InlineInput.layer.css";
 import "@mantine/core/styles/Switch.layer.css";
 import { useId } from "react";
-import { NOTIFICATION_KINDS, type NotificationKind } from "../../../../api/contract/notifications.ts";
+import { NOTIFICATION_KINDS, type NotificationKind } from "../../../../contract/notifications.ts";
 import { useUser } from "../../api/auth.ts";
 import { updateNotificationSetting, useNotificationSettings } from "../../api/notifications.ts";
 import { useT } from "../../i18n/i18n.tsx";

@@ -1,4 +1,4 @@
-import type { PLATFORMS } from "../../../../api/contract/limits.ts";
+import type { PLATFORMS } from "../../../../contract/limits.ts";
 
 export type Platform = (typeof PLATFORMS)[number];
 

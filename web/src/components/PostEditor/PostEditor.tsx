@@ -4,7 +4,7 @@ import "@mantine/core/styles/Toolbar.layer.css";
 import "@mantine/core/styles/Tooltip.layer.css";
 import { EditorContent, useEditor, useEditorState, type Editor } from "@tiptap/react";
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from "react";
-import { ENTITIES_MAX, isUnsafeLink } from "../../../../api/contract/entities.ts";
+import { ENTITIES_MAX, isUnsafeLink } from "../../../../contract/entities.ts";
 import { useT, type TranslationKey } from "../../i18n/i18n.tsx";
 import { fromDocument, normalizeLink, sameFormattedText, toDocument, type FormattedText } from "../../lib/postDocument.ts";
 import { IconLink } from "../Icons/Icons.tsx";

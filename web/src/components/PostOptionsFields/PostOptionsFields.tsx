@@ -3,7 +3,7 @@ import "@mantine/core/styles/NumberInput.layer.css";
 import "@mantine/core/styles/SegmentedControl.layer.css";
 import "@mantine/core/styles/Switch.layer.css";
 import { type ReactNode, useId } from "react";
-import { type LinkPreview, type PostOptions, UNPIN_AFTER_HOURS_MAX } from "../../../../api/contract/post_options.ts";
+import { type LinkPreview, type PostOptions, UNPIN_AFTER_HOURS_MAX } from "../../../../contract/post_options.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { IconChevronDown } from "../Icons/Icons.tsx";
 import { cleanButtons, hasButtonErrors, UrlButtonsFields } from "./UrlButtonsFields.tsx";

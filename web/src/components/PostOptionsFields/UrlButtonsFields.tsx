@@ -1,14 +1,14 @@
 import { ActionIcon, Button, Group, Stack, Text, TextInput, Tooltip } from "@mantine/core";
 import "@mantine/core/styles/Tooltip.layer.css";
 import { useId, useRef, useState } from "react";
-import { isAllowedLink, isUnsafeLink } from "../../../../api/contract/entities.ts";
-import { BUTTON_ROWS_MAX, BUTTON_TEXT_MAX, BUTTONS_PER_ROW_MAX, type UrlButton } from "../../../../api/contract/post_options.ts";
+import { isAllowedLink, isUnsafeLink } from "../../../../contract/entities.ts";
+import { BUTTON_ROWS_MAX, BUTTON_TEXT_MAX, BUTTONS_PER_ROW_MAX, type UrlButton } from "../../../../contract/post_options.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { errorText } from "../../lib/messages.ts";
 import { IconPlus, IconTrash } from "../Icons/Icons.tsx";
 import classes from "./PostOptionsFields.module.css";
 
-/** A button's problems as error codes (api/contract/post_options.ts); a blank button is dropped on save. */
+/** A button's problems as error codes (contract/post_options.ts); a blank button is dropped on save. */
 export function buttonErrors(button: UrlButton): { text?: string; url?: string } {
   const text = button.text.trim();
   const url = button.url.trim();

@@ -1,7 +1,7 @@
 import { useState, type KeyboardEvent, type ReactNode } from "react";
-import { isAllowedLink, type MessageEntity, sortEntities } from "../../../../api/contract/entities.ts";
-import { PHOTO_CAPTION_MAX } from "../../../../api/contract/limits.ts";
-import type { UrlButton } from "../../../../api/contract/post_options.ts";
+import { isAllowedLink, type MessageEntity, sortEntities } from "../../../../contract/entities.ts";
+import { PHOTO_CAPTION_MAX } from "../../../../contract/limits.ts";
+import type { UrlButton } from "../../../../contract/post_options.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { IconChevronDown } from "../Icons/Icons.tsx";
 import classes from "./PostPreview.module.css";

@@ -1,7 +1,7 @@
 import { Badge } from "@mantine/core";
 import "@mantine/core/styles/Badge.layer.css";
 import type { ComponentType } from "react";
-import type { Post, PostStatus } from "../../../../api/contract/posts.ts";
+import type { Post, PostStatus } from "../../../../contract/posts.ts";
 import { type TFunction, type TranslationKey, useT } from "../../i18n/i18n.tsx";
 import { clockText, zonedAt } from "../../lib/projectTime.ts";
 import { isVirtualPost, type CalendarPost } from "../../lib/recurrence.ts";

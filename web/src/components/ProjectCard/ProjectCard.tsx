@@ -1,7 +1,7 @@
 import { Card, Text } from "@mantine/core";
 import "@mantine/core/styles/Card.layer.css";
 import { Link } from "react-router-dom";
-import type { Project } from "../../../../api/contract/projects.ts";
+import type { Project } from "../../../../contract/projects.ts";
 import { useLanguage, useT } from "../../i18n/i18n.tsx";
 import { formatDate } from "../../lib/formatDate.ts";
 import { projectPath } from "../../lib/projectSections.ts";

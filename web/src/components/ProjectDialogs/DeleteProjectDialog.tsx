@@ -2,7 +2,7 @@ import { Button, Group, Modal, Text } from "@mantine/core";
 import "@mantine/core/styles/Modal.layer.css";
 import { useState } from "react";
 import { useNavigate } from "react-router-dom";
-import type { Project } from "../../../../api/contract/projects.ts";
+import type { Project } from "../../../../contract/projects.ts";
 import { deleteProject } from "../../api/projects.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { failureText } from "../../lib/messages.ts";

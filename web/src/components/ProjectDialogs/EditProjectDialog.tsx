@@ -1,8 +1,8 @@
 import { Modal } from "@mantine/core";
 import "@mantine/core/styles/Modal.layer.css";
 import { useState } from "react";
-import { messageParams } from "../../../../api/contract/error_codes.ts";
-import type { Project } from "../../../../api/contract/projects.ts";
+import { messageParams } from "../../../../contract/error_codes.ts";
+import type { Project } from "../../../../contract/projects.ts";
 import { ApiRequestError, errorMessage } from "../../api/fetcher.ts";
 import { updateProject, type ProjectUpdateInput } from "../../api/projects.ts";
 import { type TFunction, useT } from "../../i18n/i18n.tsx";

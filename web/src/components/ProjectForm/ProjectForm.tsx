@@ -1,8 +1,8 @@
 import { Button, Group, NativeSelect, Stack, Textarea, TextInput } from "@mantine/core";
 import { useMemo, useRef, useState, type FormEvent } from "react";
 import * as v from "valibot";
-import { DEFAULT_LANGUAGE, DEFAULT_TIMEZONE, WRITING_STYLE_DEFAULTS } from "../../../../api/contract/limits.ts";
-import { ProjectCreateSchema, type Project, type WritingStyle } from "../../../../api/contract/projects.ts";
+import { DEFAULT_LANGUAGE, DEFAULT_TIMEZONE, WRITING_STYLE_DEFAULTS } from "../../../../contract/limits.ts";
+import { ProjectCreateSchema, type Project, type WritingStyle } from "../../../../contract/projects.ts";
 import type { ProjectUpdateInput } from "../../api/projects.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { errorText } from "../../lib/messages.ts";

@@ -1,8 +1,8 @@
 import { Button, Group, Stack, Text } from "@mantine/core";
 import { useId, useState } from "react";
-import { PHOTO_CAPTION_MAX, POST_CONTENT_MAX } from "../../../../api/contract/limits.ts";
-import type { UrlButton } from "../../../../api/contract/post_options.ts";
-import type { Post } from "../../../../api/contract/posts.ts";
+import { PHOTO_CAPTION_MAX, POST_CONTENT_MAX } from "../../../../contract/limits.ts";
+import type { UrlButton } from "../../../../contract/post_options.ts";
+import type { Post } from "../../../../contract/posts.ts";
 import { requestPostEdit } from "../../api/posts.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { serverMessage } from "../../lib/messages.ts";

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Text } from "@mantine/core";
 import "@mantine/core/styles/Alert.layer.css";
 import { Link } from "react-router-dom";
-import { QUEUE_FORECAST_DAYS } from "../../../../api/contract/limits.ts";
+import { QUEUE_FORECAST_DAYS } from "../../../../contract/limits.ts";
 import { titlesForTwoWeeks, useQueueHealth } from "../../api/queueHealth.ts";
 import { useLanguage, useT } from "../../i18n/i18n.tsx";
 import { LOCALES } from "../../lib/formatDate.ts";

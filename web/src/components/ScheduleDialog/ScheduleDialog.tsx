@@ -6,10 +6,10 @@ import { type CalendarDate, now, parseDate, toCalendarDate } from "@internationa
 import { useEffect, useState, type FormEvent, type ReactNode } from "react";
 import * as v from "valibot";
 import { SCHEDULE_DIALOG_WIDTH } from "../../lib/ui.ts";
-import type { Draft } from "../../../../api/contract/drafts.ts";
-import { SERIES_HORIZON_DAYS } from "../../../../api/contract/limits.ts";
-import type { PostOptions } from "../../../../api/contract/post_options.ts";
-import { type Post, ScheduleFormSchema } from "../../../../api/contract/posts.ts";
+import type { Draft } from "../../../../contract/drafts.ts";
+import { SERIES_HORIZON_DAYS } from "../../../../contract/limits.ts";
+import type { PostOptions } from "../../../../contract/post_options.ts";
+import { type Post, ScheduleFormSchema } from "../../../../contract/posts.ts";
 import { type PostWriteInput, schedulePost, updatePost } from "../../api/posts.ts";
 import { useIsPhone } from "../../hooks/useIsPhone.ts";
 import { useT } from "../../i18n/i18n.tsx";

@@ -2,7 +2,7 @@ import { NumberInput, SegmentedControl, Text, TextInput } from "@mantine/core";
 import "@mantine/core/styles/NumberInput.layer.css";
 import "@mantine/core/styles/SegmentedControl.layer.css";
 import { useId } from "react";
-import { SERIES_ENDS_AFTER_MAX } from "../../../../api/contract/limits.ts";
+import { SERIES_ENDS_AFTER_MAX } from "../../../../contract/limits.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import type { SeriesEndForm, SeriesEndMode } from "../../lib/seriesEnd.ts";
 import classes from "./ScheduleDialog.module.css";

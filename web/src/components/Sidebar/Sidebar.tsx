@@ -5,7 +5,7 @@ import "@mantine/core/styles/Skeleton.layer.css";
 import "@mantine/core/styles/Tooltip.layer.css";
 import { useState } from "react";
 import { Link, useLocation } from "react-router-dom";
-import type { Project } from "../../../../api/contract/projects.ts";
+import type { Project } from "../../../../contract/projects.ts";
 import { logout, useUser } from "../../api/auth.ts";
 import { useProjects } from "../../api/projects.ts";
 import { useT } from "../../i18n/i18n.tsx";

@@ -1,12 +1,12 @@
 import { Button, Slider, Stack, Text } from "@mantine/core";
 import "@mantine/core/styles/Slider.layer.css";
 import { useId } from "react";
-import { WRITING_STYLE_RANGES } from "../../../../api/contract/limits.ts";
+import { WRITING_STYLE_RANGES } from "../../../../contract/limits.ts";
 import {
   NAMED_WRITING_STYLES,
   type NamedWritingStyle,
   type WritingStyle,
-} from "../../../../api/contract/projects.ts";
+} from "../../../../contract/projects.ts";
 import { useT, type TranslationKey } from "../../i18n/i18n.tsx";
 import classes from "./WritingStyleField.module.css";
 

@@ -8,7 +8,7 @@
  * SQLSTATE of core/errors.ts and name the code in the hint:
  *   raise exception 'Draft not found' using errcode = 'NTFND', hint = 'drafts.notFound';
  * the SQL's message is answered as it is, so it must read as the code's message here
- * (tests/api/error_codes.test.ts compares them). Valibot schemas (api/contract/*.ts) name
+ * (tests/api/error_codes.test.ts compares them). Valibot schemas (contract/*.ts) name
  * the code as an issue's message, and api/validate.ts answers the code's message.
  *
  * A message's {placeholders} are the names and numbers it carries: filled from `params` (the
@@ -168,7 +168,7 @@ export const ERROR_CODES = {
   // only Telegram knows the secret it was given with setWebhook (TELEGRAM_WEBHOOK_SECRET)
   "telegram.webhookSecretWrong": { status: 401, message: "This is not Telegram: the webhook's secret token is missing or wrong" },
 
-  // ── a post's format (api/contract/entities.ts, post_options.ts) ──
+  // ── a post's format (contract/entities.ts, post_options.ts) ──
   "entities.invalid": { status: 400, message: "The formatting is not a list of Telegram entities" },
   "entities.unknownType": { status: 400, message: "A formatting kind Telegram posts here do not use" },
   "entities.tooMany": { status: 400, message: "At most {max} formatted pieces per post", params: { max: ENTITIES_MAX } },
@@ -194,7 +194,7 @@ export const ERROR_CODES = {
   "posts.editTooLong": { status: 400, message: "The edited text is longer than the message it edits allows: {current}/{max}" },
   "posts.unpinWithoutPin": { status: 400, message: "Unpinning needs a pinned post: set pin too" },
 
-  // ── the content plan (api/contract/content_plans.ts) ──
+  // ── the content plan (contract/content_plans.ts) ──
   "contentPlans.notFound": { status: 404, message: "Content plan slot not found" },
   "contentPlans.dayInvalid": { status: 400, message: "Day of week must be 0 (Sunday) to 6 (Saturday)" },
   "contentPlans.timeInvalid": { status: 400, message: "Time must be HH:MM on a 24-hour clock" },

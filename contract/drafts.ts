@@ -108,12 +108,12 @@ export type Draft = {
   projectId: number;
   title: string;
   content: string;
-  /** The content's formatting (api/contract/entities.ts). */
+  /** The content's formatting (contract/entities.ts). */
   entities: MessageEntity[];
   imageUrl: string | null;
   /** The album, first image first (imageUrl is its first image); at most 10. */
   imageUrls: string[];
-  /** How a post made from it goes out (api/contract/post_options.ts). */
+  /** How a post made from it goes out (contract/post_options.ts). */
   options: PostOptions;
   order: number;
   status: "draft";

@@ -1,6 +1,6 @@
 /*
  * The AI writes Markdown, which models write best; a channel gets plain text plus
- * Telegram entities (api/contract/entities.ts). markdown-it parses (CommonMark, so every
+ * Telegram entities (contract/entities.ts). markdown-it parses (CommonMark, so every
  * escape and edge case is its job, not a regex's); this walks its tokens and writes the
  * text, recording each span's UTF-16 range. Headings become bold lines, lists get "•" or
  * "1." markers, quotes and fenced code keep their kind. Links other than https:// and tg://
@@ -13,7 +13,7 @@
  * replies (in the browser, web/src/lib/assistantReply.ts, which says why there).
  */
 import MarkdownIt from "markdown-it";
-import { ENTITIES_MAX, isAllowedLink, type MessageEntity, sortEntities } from "../../api/contract/entities.ts";
+import { ENTITIES_MAX, isAllowedLink, type MessageEntity, sortEntities } from "./entities.ts";
 
 type Token = ReturnType<MarkdownIt["parse"]>[number];
 
