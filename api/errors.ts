@@ -3,6 +3,9 @@
  * { message, code } (core/errors.ts turns a failure into an ApiError).
  */
 import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { ERROR_CODES } from "../contract/error_codes.ts";
 import { ApiError, causeOf, toApiError } from "../core/errors.ts";
 import type { Log } from "../core/log.ts";
 
@@ -14,7 +17,7 @@ export function logCause(log: Log, c: Context, err: ApiError) {
 
 export function errorHandler(log: Log) {
   return (err: Error, c: Context) => {
-    const known = toApiError(err);
+    const known = fromHono(err) ?? toApiError(err);
     if (known) {
       logCause(log, c, known);
       if (known.retryAfter !== undefined) c.header("Retry-After", String(known.retryAfter));
@@ -25,8 +28,16 @@ export function errorHandler(log: Log) {
   };
 }
 
+/** Hono's own refusals (a body over the limit, JSON that does not parse) in the catalogue's words. */
+function fromHono(err: Error): ApiError | undefined {
+  if (!(err instanceof HTTPException)) return undefined;
+  if (err.status === 413) return new ApiError("tooLarge");
+  const malformedJson = err.message === ERROR_CODES["request.malformedJson"].message;
+  return malformedJson ? new ApiError("request.malformedJson") : new ApiError("badRequest", { message: err.message || undefined });
+}
+
 /** The one shape of every non-OK answer. */
 export const answer = (c: Context, err: ApiError, headers?: Record<string, string>) =>
-  c.json({ message: err.message, code: err.code, ...err.extra }, err.status, headers);
+  c.json({ message: err.message, code: err.code, ...err.extra }, err.status as ContentfulStatusCode, headers);
 
 export const notFound = (c: Context) => answer(c, new ApiError("notFound"));

@@ -393,3 +393,6 @@ export function templateParams(template: string, text: string): Record<string, s
 export function messageParams(code: ErrorCode, message: string): Record<string, string> | undefined {
   return templateParams(ERROR_CODES[code].message, message);
 }
+
+/** The body of every answer that is not OK: the code is the contract, the message its English words. */
+export type ErrorBody = { message: string; code: string };

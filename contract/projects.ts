@@ -130,5 +130,3 @@ export type Project = {
   createdAt: string;
 };
 
-/** The API's error body for every non-OK answer. */
-export type ErrorBody = { message: string; code: string };

@@ -3,8 +3,6 @@
  * function's exception): each becomes an ApiError with a code of the one catalogue
  * (contract/error_codes.ts), which gives its HTTP status and English message.
  */
-import { HTTPException } from "hono/http-exception";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { type ErrorCode, errorMessage, type ErrorParams, ERROR_CODES, isErrorCode } from "../contract/error_codes.ts";
 
 export type { ErrorCode } from "../contract/error_codes.ts";
@@ -26,13 +24,14 @@ type ApiErrorOptions = {
  * own words): answers with a 5xx status log it, the client gets the message.
  */
 export class ApiError extends Error {
-  readonly status: ContentfulStatusCode;
+  /** The catalogue's status: what it means over HTTP is api/errors.ts' business. */
+  readonly status: number;
   readonly retryAfter: number | undefined;
   readonly extra: Record<string, unknown> | undefined;
 
   constructor(readonly code: ErrorCode, options: ApiErrorOptions = {}) {
     super(options.message ?? errorMessage(code, options.params), { cause: options.cause });
-    this.status = ERROR_CODES[code].status as ContentfulStatusCode;
+    this.status = ERROR_CODES[code].status;
     this.retryAfter = options.retryAfter;
     this.extra = options.extra;
   }
@@ -104,11 +103,6 @@ type PgError = Error & { code?: string; hint?: string; detail?: string; constrai
 
 export function toApiError(err: unknown): ApiError | undefined {
   if (err instanceof ApiError) return err;
-  if (err instanceof HTTPException) {
-    if (err.status === 413) return new ApiError("tooLarge");
-    const malformedJson = err.message === ERROR_CODES["request.malformedJson"].message;
-    return malformedJson ? new ApiError("request.malformedJson") : new ApiError("badRequest", { message: err.message || undefined });
-  }
   const pg = err as PgError;
   const constraint = pg?.constraint_name ?? pg?.constraintName;
   if (constraint && constraint in CONSTRAINT_ERRORS) return new ApiError(CONSTRAINT_ERRORS[constraint]);

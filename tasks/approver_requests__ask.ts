@@ -9,7 +9,8 @@ import type { Api } from "grammy";
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
 import type { Sql } from "../core/db.ts";
-import { ADMIN_TEXTS, adminLanguage, approverCallbackData, maskEmail } from "../core/telegram/bot_texts.ts";
+import { ADMIN_TEXTS, adminLanguage, maskEmail } from "../texts/telegram.ts";
+import { approverCallbackData } from "../core/telegram/callback_data.ts";
 import { refusedForGood } from "../core/telegram/errors.ts";
 
 const Payload = v.object({ requestId: v.number() });

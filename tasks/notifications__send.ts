@@ -14,8 +14,8 @@ import en from "../web/src/i18n/en.json" with { type: "json" };
 import ru from "../web/src/i18n/ru.json" with { type: "json" };
 import type { TFunction } from "../web/src/i18n/i18n.tsx";
 import { reasonText } from "../web/src/lib/postMessages.ts";
+import { type NotificationFacts, NOTIFICATION_WORDS } from "../texts/mail.ts";
 import type { Mail, Mailer } from "./mailer.ts";
-
 
 const Payload = v.object({
   projectId: v.number(),
@@ -23,79 +23,10 @@ const Payload = v.object({
   postId: v.nullable(v.number()),
 });
 
-export type NotificationFacts = {
-  email: string;
-  projectName: string;
-  language: string;
-  timezone: string;
-  postTitle: string | null;
-  scheduledFor: string | null;
-  reason: string | null;
-  runsDryAt: string | null;
-  draftsLeft: number | null;
-};
-
-const WORDS = {
-  ru: {
-    queueLow: (f: NotificationFacts, when: string) => ({
-      subject: `Pressa: черновики проекта «${f.projectName}» закончатся ${when}`,
-      lines: [
-        `В очереди проекта «${f.projectName}» осталось черновиков: ${f.draftsLeft ?? 0}. При нынешнем контент-плане и сериях их хватит до ${when}.`,
-        "Добавьте черновики или попросите ИИ предложить новые заголовки, чтобы канал не замолчал.",
-      ],
-      path: "drafts" as const,
-    }),
-    postFailed: (f: NotificationFacts, when: string, reason: string) => ({
-      subject: `Pressa: пост «${f.postTitle}» не опубликован`,
-      lines: [`Пост «${f.postTitle}» (${when}) в проекте «${f.projectName}» не удалось опубликовать или неизвестно, вышел ли он.`, reason],
-      path: "schedule" as const,
-    }),
-    postRejected: (f: NotificationFacts, when: string) => ({
-      subject: `Pressa: пост «${f.postTitle}» отклонён`,
-      lines: [`Администратор канала отклонил пост «${f.postTitle}» (${when}) в проекте «${f.projectName}». Он не будет опубликован.`],
-      path: "schedule" as const,
-    }),
-    channelLost: (f: NotificationFacts, when: string, reason: string) => ({
-      subject: `Pressa: нет прав на публикацию в канале проекта «${f.projectName}»`,
-      lines: [`Пост «${f.postTitle}» (${when}) не отправлен: у бота или администратора больше нет нужных прав в канале.`, reason],
-      path: "channels" as const,
-    }),
-    open: "Открыть в Pressa:",
-    footer: "Эти письма можно отключить в Pressa: Настройки → Уведомления.",
-  },
-  en: {
-    queueLow: (f: NotificationFacts, when: string) => ({
-      subject: `Pressa: the drafts of “${f.projectName}” run out on ${when}`,
-      lines: [
-        `The queue of “${f.projectName}” has ${f.draftsLeft ?? 0} draft(s) left. At the current content plan and series they last until ${when}.`,
-        "Add drafts, or ask the AI for new titles, so the channel does not go quiet.",
-      ],
-      path: "drafts" as const,
-    }),
-    postFailed: (f: NotificationFacts, when: string, reason: string) => ({
-      subject: `Pressa: the post “${f.postTitle}” was not published`,
-      lines: [`The post “${f.postTitle}” (${when}) of “${f.projectName}” failed, or it is not known whether it went out.`, reason],
-      path: "schedule" as const,
-    }),
-    postRejected: (f: NotificationFacts, when: string) => ({
-      subject: `Pressa: the post “${f.postTitle}” was rejected`,
-      lines: [`The channel's admin rejected the post “${f.postTitle}” (${when}) of “${f.projectName}”. It will not be published.`],
-      path: "schedule" as const,
-    }),
-    channelLost: (f: NotificationFacts, when: string, reason: string) => ({
-      subject: `Pressa: no right to post in the channel of “${f.projectName}”`,
-      lines: [`The post “${f.postTitle}” (${when}) was not sent: the bot or the admin no longer has the rights it needs in the channel.`, reason],
-      path: "channels" as const,
-    }),
-    open: "Open in Pressa:",
-    footer: "You can turn these e-mails off in Pressa: Settings → Notifications.",
-  },
-};
-
 /** The mail about one event, in the project's language. */
 export function notificationMail(kind: NotificationKind, facts: NotificationFacts, projectId: number, publicUrl: string): Mail {
   const language = facts.language === "en" ? "en" : "ru";
-  const words = WORDS[language];
+  const words = NOTIFICATION_WORDS[language];
   const dictionary = rosetta<Record<string, string>>({ dictionary: language === "en" ? en : ru });
   const t = ((key: string, params?: Record<string, unknown>) => dictionary.t([key], params, "dictionary") || key) as TFunction;
   const at = kind === "queueLow" ? facts.runsDryAt : facts.scheduledFor;

@@ -5,7 +5,8 @@
 import type { Api } from "grammy";
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
-import { ADMIN_TEXTS, adminLanguage, callbackData } from "../core/telegram/bot_texts.ts";
+import { ADMIN_TEXTS, adminLanguage } from "../texts/telegram.ts";
+import { callbackData } from "../core/telegram/callback_data.ts";
 import { describeTelegramError } from "../core/telegram/errors.ts";
 import type { Sql } from "../core/db.ts";
 import { deliveryQuery } from "./post_delivery.ts";

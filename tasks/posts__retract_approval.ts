@@ -2,7 +2,7 @@
 import type { Api } from "grammy";
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
-import { ADMIN_TEXTS } from "../core/telegram/bot_texts.ts";
+import { ADMIN_TEXTS } from "../texts/telegram.ts";
 import { describeTelegramError } from "../core/telegram/errors.ts";
 
 const Payload = v.object({

@@ -4,22 +4,11 @@
  */
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
-import { SIGN_IN_CODE_TTL_MINUTES } from "../contract/limits.ts";
 import type { Sql } from "../core/db.ts";
+import { signInCodeMail } from "../texts/mail.ts";
 import type { Mailer } from "./mailer.ts";
 
 const Payload = v.object({ email: v.string(), code: v.pipe(v.string(), v.regex(/^\d{6}$/)) });
-
-export function signInCodeMail(code: string) {
-  const text = [
-    `Ваш код для входа в Pressa: ${code}`,
-    `Код действует ${SIGN_IN_CODE_TTL_MINUTES} минут. Если вы не запрашивали код, просто проигнорируйте это письмо.`,
-    "",
-    `Your Pressa sign-in code: ${code}`,
-    `It is valid for ${SIGN_IN_CODE_TTL_MINUTES} minutes. If you did not ask for it, ignore this e-mail.`,
-  ].join("\n");
-  return { subject: `Pressa: код для входа ${code} / your sign-in code`, text };
-}
 
 export function sendSignInCode(mailer: Mailer, sql: Sql): Task {
   return async (payload, helpers) => {

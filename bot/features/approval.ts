@@ -6,7 +6,8 @@
 import { Composer } from "grammy";
 import type { Context } from "grammy";
 import type { PostOptions } from "../../contract/post_options.ts";
-import { ADMIN_TEXTS, adminLanguage, formatWhen, parseCallbackData } from "../../core/telegram/bot_texts.ts";
+import { ADMIN_TEXTS, adminLanguage, formatWhen } from "../../texts/telegram.ts";
+import { parseCallbackData } from "../../core/telegram/callback_data.ts";
 import type { BotDeps } from "../bot.ts";
 
 type DeliveryInfo = {

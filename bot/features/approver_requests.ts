@@ -6,7 +6,8 @@
  * anyone else's press, a second one, or a late one changes nothing and says so.
  */
 import { Composer } from "grammy";
-import { ADMIN_TEXTS, adminLanguage, parseApproverCallbackData } from "../../core/telegram/bot_texts.ts";
+import { ADMIN_TEXTS, adminLanguage } from "../../texts/telegram.ts";
+import { parseApproverCallbackData } from "../../core/telegram/callback_data.ts";
 import type { BotDeps } from "../bot.ts";
 
 type Decided = { outcome: "connected" | "approverChanged" | "denied" | "blocked" | "taken" | "stale"; channelLink: string | null; projectLanguage: string | null };

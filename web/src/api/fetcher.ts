@@ -1,4 +1,4 @@
-import type { ErrorBody } from "../../../contract/projects.ts";
+import type { ErrorBody } from "../../../contract/error_codes.ts";
 
 /**
  * Every non-OK answer becomes this error. Its message is "<status>: <body text>" (spec §8),

@@ -1,8 +1,10 @@
 /*
- * What the channel admin reads in Telegram, in the project's language (ru by default).
- * Used by the worker (approval requests, notices) and the bot (decisions).
+ * Every word the bot sends in Telegram: to the channel admin (approval requests, notices,
+ * decisions), in the project's language (ru by default), and to whoever registers with the
+ * bot, in their Telegram language. Used by the worker and the bot; tests/texts.test.ts keeps
+ * the two languages' keys equal.
  */
-import type { PostOptions, UrlButton } from "../../contract/post_options.ts";
+import type { PostOptions, UrlButton } from "../contract/post_options.ts";
 
 export type AdminLanguage = "ru" | "en";
 
@@ -153,22 +155,6 @@ export function postOptionsText(options: PostOptions, language: AdminLanguage): 
   ].join("\n");
 }
 
-/** callback_data of the admin's buttons: "<action>:<postId>". */
-export type AdminAction = "approve" | "reject" | "inchannel" | "resend" | "editok" | "editno";
-export const callbackData = (action: AdminAction, postId: number) => `${action}:${postId}`;
-export function parseCallbackData(data: string): { action: AdminAction; postId: number } | null {
-  const match = data.match(/^(approve|reject|inchannel|resend|editok|editno):(\d{1,15})$/);
-  return match ? { action: match[1] as AdminAction, postId: Number(match[2]) } : null;
-}
-
-/** The approver's buttons on a request to act in their name: "ar:<decision>:<requestId>". */
-export type ApproverDecision = "allow" | "deny" | "block";
-export const approverCallbackData = (decision: ApproverDecision, requestId: number) => `ar:${decision}:${requestId}`;
-export function parseApproverCallbackData(data: string): { decision: ApproverDecision; requestId: number } | null {
-  const match = data.match(/^ar:(allow|deny|block):(\d{1,15})$/);
-  return match ? { decision: match[1] as ApproverDecision, requestId: Number(match[2]) } : null;
-}
-
 /**
  * An account as the approver sees it: enough to recognise someone they know
  * (o***@example.com), not the whole address of a stranger.
@@ -178,3 +164,23 @@ export function maskEmail(email: string): string {
   if (at <= 0) return "***";
   return `${email[0]}***${email.slice(at)}`;
 }
+
+/** What someone who writes to the bot reads back: their Telegram language, English unless Russian. */
+export const REGISTRATION_TEXTS = {
+  ru: {
+    registered: (handle: string) =>
+      `Готово! Я запомнил вас как @${handle}.\n\nТеперь в Pressa укажите @${handle} администратором проекта, ` +
+      `добавьте меня администратором канала с правом публикации сообщений и подключите канал. ` +
+      `Посты на согласование будут приходить сюда.`,
+    noUsername:
+      "У вашего аккаунта Telegram нет имени пользователя (@username). Задайте его в настройках Telegram и напишите мне снова.",
+  },
+  en: {
+    registered: (handle: string) =>
+      `Done! I have registered you as @${handle}.\n\nNow, in Pressa, set @${handle} as the project's admin, ` +
+      `make me an administrator of your channel with the right to post messages, and connect the channel. ` +
+      `Posts for approval will arrive here.`,
+    noUsername:
+      "Your Telegram account has no username (@username). Set one in Telegram's settings and message me again.",
+  },
+} as const;

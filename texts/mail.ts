@@ -1,0 +1,89 @@
+/*
+ * Every word Pressa sends by e-mail: the sign-in code (the address's language is unknown
+ * before sign-in, so Russian first, the product's default, and English below) and the
+ * notifications to a project's owner, in the project's language. tests/texts.test.ts keeps
+ * the two languages' keys equal.
+ */
+import { SIGN_IN_CODE_TTL_MINUTES } from "../contract/limits.ts";
+
+export function signInCodeMail(code: string) {
+  const text = [
+    `Ваш код для входа в Pressa: ${code}`,
+    `Код действует ${SIGN_IN_CODE_TTL_MINUTES} минут. Если вы не запрашивали код, просто проигнорируйте это письмо.`,
+    "",
+    `Your Pressa sign-in code: ${code}`,
+    `It is valid for ${SIGN_IN_CODE_TTL_MINUTES} minutes. If you did not ask for it, ignore this e-mail.`,
+  ].join("\n");
+  return { subject: `Pressa: код для входа ${code} / your sign-in code`, text };
+}
+
+/** What a notification mail says about its project and post (app_public.owner_notification). */
+export type NotificationFacts = {
+  email: string;
+  projectName: string;
+  language: string;
+  timezone: string;
+  postTitle: string | null;
+  scheduledFor: string | null;
+  reason: string | null;
+  runsDryAt: string | null;
+  draftsLeft: number | null;
+};
+
+/** A notification mail, by kind: its subject, lines and the page its link opens. */
+export const NOTIFICATION_WORDS = {
+  ru: {
+    queueLow: (f: NotificationFacts, when: string) => ({
+      subject: `Pressa: черновики проекта «${f.projectName}» закончатся ${when}`,
+      lines: [
+        `В очереди проекта «${f.projectName}» осталось черновиков: ${f.draftsLeft ?? 0}. При нынешнем контент-плане и сериях их хватит до ${when}.`,
+        "Добавьте черновики или попросите ИИ предложить новые заголовки, чтобы канал не замолчал.",
+      ],
+      path: "drafts" as const,
+    }),
+    postFailed: (f: NotificationFacts, when: string, reason: string) => ({
+      subject: `Pressa: пост «${f.postTitle}» не опубликован`,
+      lines: [`Пост «${f.postTitle}» (${when}) в проекте «${f.projectName}» не удалось опубликовать или неизвестно, вышел ли он.`, reason],
+      path: "schedule" as const,
+    }),
+    postRejected: (f: NotificationFacts, when: string) => ({
+      subject: `Pressa: пост «${f.postTitle}» отклонён`,
+      lines: [`Администратор канала отклонил пост «${f.postTitle}» (${when}) в проекте «${f.projectName}». Он не будет опубликован.`],
+      path: "schedule" as const,
+    }),
+    channelLost: (f: NotificationFacts, when: string, reason: string) => ({
+      subject: `Pressa: нет прав на публикацию в канале проекта «${f.projectName}»`,
+      lines: [`Пост «${f.postTitle}» (${when}) не отправлен: у бота или администратора больше нет нужных прав в канале.`, reason],
+      path: "channels" as const,
+    }),
+    open: "Открыть в Pressa:",
+    footer: "Эти письма можно отключить в Pressa: Настройки → Уведомления.",
+  },
+  en: {
+    queueLow: (f: NotificationFacts, when: string) => ({
+      subject: `Pressa: the drafts of “${f.projectName}” run out on ${when}`,
+      lines: [
+        `The queue of “${f.projectName}” has ${f.draftsLeft ?? 0} draft(s) left. At the current content plan and series they last until ${when}.`,
+        "Add drafts, or ask the AI for new titles, so the channel does not go quiet.",
+      ],
+      path: "drafts" as const,
+    }),
+    postFailed: (f: NotificationFacts, when: string, reason: string) => ({
+      subject: `Pressa: the post “${f.postTitle}” was not published`,
+      lines: [`The post “${f.postTitle}” (${when}) of “${f.projectName}” failed, or it is not known whether it went out.`, reason],
+      path: "schedule" as const,
+    }),
+    postRejected: (f: NotificationFacts, when: string) => ({
+      subject: `Pressa: the post “${f.postTitle}” was rejected`,
+      lines: [`The channel's admin rejected the post “${f.postTitle}” (${when}) of “${f.projectName}”. It will not be published.`],
+      path: "schedule" as const,
+    }),
+    channelLost: (f: NotificationFacts, when: string, reason: string) => ({
+      subject: `Pressa: no right to post in the channel of “${f.projectName}”`,
+      lines: [`The post “${f.postTitle}” (${when}) was not sent: the bot or the admin no longer has the rights it needs in the channel.`, reason],
+      path: "channels" as const,
+    }),
+    open: "Open in Pressa:",
+    footer: "You can turn these e-mails off in Pressa: Settings → Notifications.",
+  },
+} as const;
