@@ -4,24 +4,11 @@
  */
 import { sequentialize } from "@grammyjs/runner";
 import { Bot } from "grammy";
-import type { Sql } from "../core/db.ts";
-import type { Log } from "../core/log.ts";
 import { rateLimitTransformer, TELEGRAM_CLIENT } from "../core/telegram/client.ts";
-import type { CallCounter } from "../core/telegram/call_counts.ts";
-import type { SendBudget } from "../core/telegram/send_budget.ts";
 import { approval } from "./features/approval.ts";
 import { approverRequests } from "./features/approver_requests.ts";
 import { registration } from "./features/registration.ts";
-
-export type BotDeps = {
-  sql: Sql;
-  log: Log;
-  apiRoot: string;
-  /** Where the bot's messages count against Telegram's limits (bot/main.ts: the shared one); default this process. */
-  budget?: SendBudget;
-  /** Where its Telegram calls are counted for GET /metrics (bot/main.ts: the shared counters). */
-  calls?: CallCounter;
-};
+import type { BotDeps } from "./deps.ts";
 
 export function createBot(token: string, deps: BotDeps) {
   const bot = new Bot(token, { client: { ...TELEGRAM_CLIENT, apiRoot: deps.apiRoot } });

@@ -1,5 +1,5 @@
 /*
- * Configuration, read once from the environment (names as in DESIGN.md). Every process
+ * Configuration, read once from the environment (names as in README "Configuration"). Every process
  * (api, worker, bot) reads the same object so defaults live in one place.
  */
 import { type Cidr, parseCidr } from "./ip.ts";

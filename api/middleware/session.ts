@@ -8,7 +8,7 @@ import type { SessionUser } from "../../contract/auth.ts";
 import type { Sql } from "../../core/db.ts";
 import { ApiError } from "../../core/errors.ts";
 import { SESSION_TTL_DAYS } from "../../contract/limits.ts";
-import { sessionCookieName, sessionId, setSessionCookie } from "../session.ts";
+import { sessionCookieName, sessionId, setSessionCookie } from "../session_token.ts";
 
 const HALF_LIFE_MS = (SESSION_TTL_DAYS / 2) * 24 * 60 * 60 * 1000;
 

@@ -8,7 +8,7 @@ import { RequestCodeSchema, VerifyCodeSchema } from "../../contract/auth.ts";
 import type { ApiDeps } from "../deps.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../../core/errors.ts";
-import { clearSessionCookie, newSessionToken, sessionId, setSessionCookie } from "../session.ts";
+import { clearSessionCookie, newSessionToken, sessionId, setSessionCookie } from "../session_token.ts";
 import { forgetSession } from "../middleware/session.ts";
 import { body, optionalJsonObject } from "../validate.ts";
 import { clientIpBucket } from "../client_ip.ts";

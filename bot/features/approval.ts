@@ -8,7 +8,7 @@ import type { Context } from "grammy";
 import type { PostOptions } from "../../contract/post_options.ts";
 import { ADMIN_TEXTS, adminLanguage, formatWhen } from "../../texts/telegram.ts";
 import { parseCallbackData } from "../../core/telegram/callback_data.ts";
-import type { BotDeps } from "../bot.ts";
+import type { BotDeps } from "../deps.ts";
 
 type DeliveryInfo = {
   channelLink: string | null;

@@ -8,7 +8,7 @@
 import { Composer } from "grammy";
 import { ADMIN_TEXTS, adminLanguage } from "../../texts/telegram.ts";
 import { parseApproverCallbackData } from "../../core/telegram/callback_data.ts";
-import type { BotDeps } from "../bot.ts";
+import type { BotDeps } from "../deps.ts";
 
 type Decided = { outcome: "connected" | "approverChanged" | "denied" | "blocked" | "taken" | "stale"; channelLink: string | null; projectLanguage: string | null };
 

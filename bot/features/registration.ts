@@ -4,7 +4,7 @@
  */
 import { Composer } from "grammy";
 import { REGISTRATION_TEXTS } from "../../texts/telegram.ts";
-import type { BotDeps } from "../bot.ts";
+import type { BotDeps } from "../deps.ts";
 
 export function registration({ sql }: BotDeps) {
   const feature = new Composer();
