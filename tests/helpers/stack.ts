@@ -145,10 +145,10 @@ export async function startStack(options: StackOptions = {}) {
 
   /**
    * One of the product's real processes (tasks/main.ts the worker, api/main.ts the API on
-   * `env.PORT`, bot/main.ts the polling bot) on this stack's database and doubles. `logTo`:
-   * a file its log lines (stderr) go to, for a test to read what happened inside it.
+   * `env.PORT`, bot/main.ts the polling bot) on this stack's database and doubles. `log`:
+   * keep its log lines (stderr), for a test to read what happened inside it.
    */
-  function spawnProcess(entry: "tasks/main.ts" | "api/main.ts" | "bot/main.ts", options: { env?: Record<string, string>; logTo?: string } = {}) {
+  function spawnProcess(entry: "tasks/main.ts" | "api/main.ts" | "bot/main.ts", options: { env?: Record<string, string>; log?: boolean } = {}) {
     const env: Record<string, string> = { DATABASE_URL: appDatabaseUrl, SMTP_URL: smtp.url, DATA_DIR: dataDir };
     if (telegram) Object.assign(env, { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot });
     if (openai) Object.assign(env, { OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseURL, OPENAI_MODEL: openai.model });
@@ -158,13 +158,16 @@ export async function startStack(options: StackOptions = {}) {
       env: { ...env, ...options.env },
       stdin: "null",
       stdout: "null",
-      stderr: options.logTo ? "piped" : "null",
+      stderr: options.log ? "piped" : "null",
     }).spawn();
-    if (options.logTo) {
-      const file = Deno.openSync(options.logTo, { create: true, append: true });
-      child.stderr.pipeTo(file.writable).catch(() => {});
+    let output = "";
+    if (options.log) {
+      (async () => {
+        for await (const text of child.stderr.pipeThrough(new TextDecoderStream())) output += text;
+      })().catch(() => {});
     }
-    return child;
+    /** What it logged so far (with `log`). */
+    return Object.assign(child, { output: () => output });
   }
   /** The real worker process (tasks/main.ts) on this stack's database and doubles. */
   const spawnWorkerProcess = () => spawnProcess("tasks/main.ts");
