@@ -66,9 +66,17 @@ async function press(p: P, messageId: number, data: string, timeoutMs = 15_000) 
   return await stack.telegram!.waitFor(() => stack.telegram!.callbackAnswer(query), timeoutMs);
 }
 
-async function apiGet(path: string, cookie?: string) {
+/** A request to the API process, timed. */
+async function apiCall(method: string, path: string, cookie?: string, body?: unknown) {
   const started = Date.now();
-  const res = await fetch(`${apiUrl}${path}`, { headers: cookie ? { cookie } : {}, signal: AbortSignal.timeout(20_000) });
+  const headers: Record<string, string> = cookie ? { cookie } : {};
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const res = await fetch(`${apiUrl}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(20_000),
+  });
   const text = await res.text();
   return { status: res.status, json: JSON.parse(text), ms: Date.now() - started };
 }
@@ -117,15 +125,18 @@ test("PostgreSQL stops mid-burst and comes back: every process recovers by itsel
   const stoppedAt = Date.now();
   const { cookie } = projects[0];
   // the API process answers at once, in the product's error shape
-  const down = await apiGet("/api/projects", cookie);
+  const down = await apiCall("GET", "/api/projects", cookie);
   expect(down.status).toBe(503);
   expect(down.json.code).toBe("server.databaseUnavailable");
   expect(typeof down.json.message).toBe("string");
   expect(down.ms).toBeLessThan(3_000);
   // what a load balancer asks (no session)
-  const health = await apiGet("/api/health");
+  const health = await apiCall("GET", "/api/health");
   expect(health.status).toBe(503);
   expect(health.json.code).toBe("health.databaseUnreachable");
+  // a user writes to the bot meanwhile: the update fails (it cannot be recorded), the bot goes on
+  const newcomer = telegram.addUser({ username: `late_${Date.now().toString(36)}`, first_name: "Late", language_code: "en" });
+  telegram.userSends(newcomer.id, "/start");
   const sentBeforeRestart = inChannels();
   await new Promise((r) => setTimeout(r, DOWN_FOR_MS - (Date.now() - stoppedAt)));
   await pg.start();
@@ -156,20 +167,20 @@ test("PostgreSQL stops mid-burst and comes back: every process recovers by itsel
   // the same processes carry on: none exited
   expect(processes.filter((p) => p.exited).map((p) => `${p.name} exited ${p.exited!.code}`), logs()).toEqual([]);
   // the API serves again
-  const again = await apiGet("/api/projects", cookie);
+  const again = await apiCall("GET", "/api/projects", cookie);
   expect(again.status).toBe(200);
   expect(again.json.length).toBeGreaterThan(0);
-  // the bot answers a new user's /start
-  const newcomer = telegram.addUser({ username: `late_${Date.now().toString(36)}`, first_name: "Late", language_code: "en" });
+  // the bot answers that user's /start now
   telegram.userSends(newcomer.id, "/start");
   const welcome = await telegram.waitFor(() => telegram.messages(newcomer.id).find((m) => m.text?.startsWith("Done!")), 15_000);
   expect(welcome).toBeDefined();
-  // the worker takes new jobs: a post scheduled now is previewed, approved (the bot) and published once
+  // the worker takes new jobs: a post scheduled now (through the API process) is previewed,
+  // approved (the bot) and published once
   const p = projects[0];
   const draft = p.drafts[POSTS_PER_PROJECT];
-  const created = await stack.call("POST", `${p.base}/posts`, { draftId: draft.id, scheduledFor: new Date(Date.now() + 3_000).toISOString() }, p.cookie);
-  expect(created.status, created.text).toBe(201);
-  await stack.call("POST", `${p.base}/posts/${created.json.id}/publish`, undefined, p.cookie);
+  const created = await apiCall("POST", `${p.base}/posts`, p.cookie, { draftId: draft.id, scheduledFor: new Date(Date.now() + 3_000).toISOString() });
+  expect(created.status, JSON.stringify(created.json)).toBe(201);
+  expect((await apiCall("POST", `${p.base}/posts/${created.json.id}/publish`, p.cookie)).status).toBe(200);
   const preview = await approvalPreview(stack, p, created.json.id, 30_000);
   expect(buttonsOf(preview)).toContain(`approve:${created.json.id}`);
   await press(p, preview.message_id, `approve:${created.json.id}`);
