@@ -144,11 +144,23 @@ export async function startWorker(connectionString: string, config: Config, log:
     await run({ ...common, taskList: aiTaskList, concurrency: AI_CONCURRENCY }),
   ];
 
+  // After the database was out of reach, every other worker's heartbeat is as old as the
+  // outage, though they live: the silence was the database's. This process judges no one
+  // dead until they have had a whole window to beat again (a process that comes back
+  // first would otherwise take their running jobs and turn their sends uncertain).
+  let beatFailed = false;
+  let judgeOthersFrom = 0;
   const beat = async () => {
     try {
       if (poolIds.size > 0) await sql`select app_public.record_heartbeat(${[...poolIds]}::text[])`;
-      const [{ n }] = await sql<{ n: number }[]>`select app_public.recover_from_dead_workers(${DEAD_WORKER_AFTER}::interval) as n`;
-      if (n > 0) log("warn", `${n} post(s) left in sending by a dead worker are now uncertain`);
+      if (beatFailed) {
+        beatFailed = false;
+        judgeOthersFrom = Date.now() + Number.parseInt(DEAD_WORKER_AFTER) * 1000;
+      }
+      if (Date.now() >= judgeOthersFrom) {
+        const [{ n }] = await sql<{ n: number }[]>`select app_public.recover_from_dead_workers(${DEAD_WORKER_AFTER}::interval) as n`;
+        if (n > 0) log("warn", `${n} post(s) left in sending by a dead worker are now uncertain`);
+      }
       if (poolIds.size > 0) {
         const [{ lost }] = await sql<{ lost: number }[]>`
           select app_public.recover_from_live_workers(${[...poolIds]}::text[], ${[...runningJobs]}::bigint[],
@@ -156,6 +168,7 @@ export async function startWorker(connectionString: string, config: Config, log:
         if (lost > 0) log("warn", `${lost} post(s) whose send the database lost track of are now uncertain`);
       }
     } catch (err) {
+      beatFailed = true;
       log("error", "heartbeat failed", { error: err });
     }
   };
