@@ -167,6 +167,8 @@ test("PostgreSQL stops mid-burst and comes back: every process recovers by itsel
   expect(inFlightAtStop).toBeGreaterThan(0);
   // the send Telegram held through the outage: its live worker recorded it, no one else took it
   expect(final.get(heldThrough.id), logs()).toBe("published");
+  const askedAbout = (p: P, id: number) => telegram.messages(p.admin.id).some((m) => buttonsOf(m).includes(`inchannel:${id}`));
+  expect(askedAbout(heldThrough.p, heldThrough.id), "its admin was never told it may not be out").toBe(false);
   // as after a crash, the admin is asked about each uncertain post
   for (const { p, id } of posts.filter(({ id }) => final.get(id) === "uncertain")) {
     await telegram.waitFor(() => telegram.messages(p.admin.id).find((m) => buttonsOf(m).includes(`inchannel:${id}`)), 20_000);
