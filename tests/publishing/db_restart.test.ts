@@ -33,6 +33,14 @@ function spawn(name: string, entry: "tasks/main.ts" | "api/main.ts" | "bot/main.
   processes.push(entryRow);
 }
 
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms\n${logs()}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 beforeAll(async () => {
   dir = await Deno.makeTempDir({ prefix: "pressa-db-restart-" });
   await Deno.chmod(dir, 0o755); // reachable by the postgres system user when run as root
@@ -46,6 +54,13 @@ beforeAll(async () => {
   const port = await freePort();
   apiUrl = `http://127.0.0.1:${port}`;
   spawn("api", "api/main.ts", { PORT: String(port), PUBLIC_URL: apiUrl });
+  // processes take a while to start on a busy machine; sign-in mail needs the workers
+  await until("both workers beat", async () => {
+    const [{ pools }] = await stack.sql`select count(*)::int as pools from app_private.worker_heartbeats
+                                        where worker_id not like 'bot:%' and seen_at > now() - interval '5 seconds'`;
+    return pools === 4; // two runners' pools per worker
+  });
+  await until("the API listens", () => fetch(`${apiUrl}/api/health`).then((r) => r.status === 200, () => false));
 }, 180_000);
 
 afterAll(async () => {
