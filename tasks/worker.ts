@@ -22,6 +22,9 @@
  * waiting for it, so an end the database missed leaves the job locked by this live process,
  * and a send whose outcome could not be recorded leaves its post in `sending`. The process
  * tells which jobs it runs and which posts it sends; the rest under its ids is released.
+ * (Without this, in tests/publishing/db_restart.test.ts, 16 of 30 due posts sat `approved`
+ * behind their project's publishing queue, still locked for a job whose end was lost; one stayed
+ * `sending`: for the hours graphile-worker waits, and the 10 minutes of the dead-worker rule.)
  */
 import type { Api } from "grammy";
 import type { Ai } from "../core/ai/client.ts";
