@@ -4,7 +4,7 @@ import { createAi } from "../core/ai/client.ts";
 import { createBot } from "../bot/bot.ts";
 import { createApp } from "./app.ts";
 import { readConfig } from "../core/config.ts";
-import { connect } from "../core/db.ts";
+import { API_CONNECT_TIMEOUT_SECONDS, connect } from "../core/db.ts";
 import { jsonLog } from "../core/log.ts";
 import { refuseToStartOnProblems } from "../core/startup_checks.ts";
 import { createStorage } from "../core/storage.ts";
@@ -29,7 +29,11 @@ refuseToStartOnProblems(config, log, "API");
  */
 const POOL_SIZE = 5;
 // The API's pool alone: the worker's jobs and the migrations may rightly run longer.
-const sql = connect(config.databaseUrl, { max: POOL_SIZE, statementTimeoutMs: config.apiStatementTimeoutMs });
+const sql = connect(config.databaseUrl, {
+  max: POOL_SIZE,
+  statementTimeoutMs: config.apiStatementTimeoutMs,
+  connectTimeoutSeconds: API_CONNECT_TIMEOUT_SECONDS,
+});
 const storage = await createStorage(config);
 const warn = (message: string, fields?: Record<string, unknown>) => log("warn", message, fields);
 // counted for GET /metrics with every other process's calls, in batches

@@ -61,6 +61,8 @@ export const ERROR_CODES = {
   "metrics.tokenRequired": { status: 401, message: "GET /metrics needs the header Authorization: Bearer <METRICS_TOKEN>" },
   // a query ran past the API's statement_timeout (API_STATEMENT_TIMEOUT_MS): cancelled, nothing changed
   "server.busy": { status: 503, message: "The server is busy. Please try again in a few seconds." },
+  // PostgreSQL cannot be reached (restarting, failing over): answered at once, nothing changed
+  "server.databaseUnavailable": { status: 503, message: "The database is briefly unavailable. Please try again in a few seconds." },
 
   // ── a SQL refusal without a precise code, and PostgreSQL's own errors (core/errors.ts) ──
   invalid: { status: 400, message: "The input breaks a rule of the product" },

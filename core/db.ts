@@ -18,19 +18,65 @@ export function isoTimestamp(text: string): string {
 }
 
 /**
+ * The server cannot be reached or dropped the connection: PostgreSQL restarting or failing
+ * over (SQLSTATE class 08, admin/crash shutdown, "starting up"), nothing listening, the
+ * network. Nothing the query began is kept, so it may be tried again once the server is
+ * back; every other error is an answer from a working server.
+ */
+export function isDatabaseUnreachable(err: unknown): boolean {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === "string") return code.startsWith("08") || UNREACHABLE_CODES.has(code);
+  // node-postgres (graphile-worker's client) says these without a code
+  return typeof message === "string" && PG_CONNECTION_LOST.test(message);
+}
+const PG_CONNECTION_LOST = /^Connection terminated|encountered a connection error and is not queryable|timeout exceeded when trying to connect/;
+const UNREACHABLE_CODES = new Set([
+  "57P01", // admin_shutdown: the server is stopping ("terminating connection due to administrator command")
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now: starting up or shutting down
+  // postgres.js's own (not CONNECTION_ENDED: that is our sql.end())
+  "CONNECTION_CLOSED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+  // the socket's
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
+
+/**
+ * The API's wait for a new connection: past it a request answers 503
+ * server.databaseUnavailable rather than hold the client (a refused connection fails at once).
+ */
+export const API_CONNECT_TIMEOUT_SECONDS = 3;
+
+/**
  * One pool per process. Column names arrive camelCased (created_at → createdAt) so rows
  * are already in the API's shape; int8 ids become numbers (they stay far below 2^53);
  * timestamptz values arrive as ISO strings (see isoTimestamp). The API's pool has a
  * statement_timeout (API_STATEMENT_TIMEOUT_MS): a query that runs, or waits on a lock,
  * longer is cancelled and answered 503 server.busy, so no request holds a backend for long.
+ *
+ * When the server goes away (restart, failover) postgres.js fails the queries in flight and
+ * those that need a new connection while it is gone, each with an error the caller gets
+ * (isDatabaseUnreachable), and opens connections again on the next query once it is back:
+ * the pool itself needs no repair.
  */
 export function connect(
   url: string,
-  options: { max?: number; onQuery?: (text: string) => void; statementTimeoutMs?: number } = {},
+  options: { max?: number; onQuery?: (text: string) => void; statementTimeoutMs?: number; connectTimeoutSeconds?: number } = {},
 ): Sql {
   const { onQuery, statementTimeoutMs } = options;
   return postgres(url, {
     max: options.max ?? 10,
+    // postgres.js waits 30 s by default for a connection that neither opens nor is refused
+    // (a failover's vanished address); the API waits less and answers 503 instead
+    connect_timeout: options.connectTimeoutSeconds ?? 30,
     // tests count the round trips a request costs
     debug: onQuery ? (_connection, text) => onQuery(text) : false,
     // Column names only: JSON values keep their keys (publishedLinks is keyed by channel name).

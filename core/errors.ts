@@ -4,6 +4,7 @@
  * (contract/error_codes.ts), which gives its HTTP status and English message.
  */
 import { type ErrorCode, errorMessage, type ErrorParams, ERROR_CODES, isErrorCode } from "../contract/error_codes.ts";
+import { isDatabaseUnreachable } from "./db.ts";
 
 export type { ErrorCode } from "../contract/error_codes.ts";
 
@@ -108,6 +109,8 @@ export function toApiError(err: unknown): ApiError | undefined {
   if (constraint && constraint in CONSTRAINT_ERRORS) return new ApiError(CONSTRAINT_ERRORS[constraint]);
   const sqlState = pg?.code;
   if (sqlState === QUERY_CANCELED) return new ApiError("server.busy", { retryAfter: BUSY_RETRY_AFTER_SECONDS, cause: err });
+  // PostgreSQL restarting or failing over: the request failed at once, changed nothing
+  if (isDatabaseUnreachable(err)) return new ApiError("server.databaseUnavailable", { retryAfter: BUSY_RETRY_AFTER_SECONDS, cause: err });
   if (typeof sqlState !== "string" || !(sqlState in SQL_ERRORS)) return undefined;
   if (OWN_SQLSTATE.test(sqlState)) return new ApiError(SQL_ERRORS[sqlState]);
   // The function names the precise code in the hint (drafts.notFound); its message is answered as it is.

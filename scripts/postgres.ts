@@ -25,6 +25,11 @@ export type EmbeddedPostgres = {
   clusterDir: string;
   port: number;
   stop(): Promise<void>;
+  /**
+   * Starts the stopped server again on the same port and data: what a managed database's
+   * restart looks like to its clients (tests of surviving one).
+   */
+  start(): Promise<void>;
 };
 
 type Log = (message: string) => void;
@@ -208,26 +213,30 @@ export async function startEmbeddedPostgres(
   const appPassword = await keptPassword(join(clusterDir, "app_password"));
   await clearStaleLock(pgData, log);
   const port = await freePort();
-  // Its own session: Ctrl-C reaches `npm start`, which stops the database last. If we
-  // die instead, SIGINT (a fast shutdown) stops it.
-  const argv = inOwnSession(asSystemUser(endsWithParent([
-    join(bin, "postgres"),
-    "-D",
-    pgData,
-    "-p",
-    String(port),
-    "-c",
-    "listen_addresses=127.0.0.1",
-    "-c",
-    "unix_socket_directories=",
-    "-c",
-    "max_connections=200",
-  ], "SIGINT")));
-  const child = new Deno.Command(argv[0], { args: argv.slice(1), stdout: "piped", stderr: "piped" }).spawn();
-  const ready = await waitForReady(child);
-  if (!ready.ok) {
-    throw new Error(`PostgreSQL did not start (cluster ${pgData}):\n${ready.output}`);
-  }
+  const launch = async () => {
+    // Its own session: Ctrl-C reaches `npm start`, which stops the database last. If we
+    // die instead, SIGINT (a fast shutdown) stops it.
+    const argv = inOwnSession(asSystemUser(endsWithParent([
+      join(bin, "postgres"),
+      "-D",
+      pgData,
+      "-p",
+      String(port),
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "unix_socket_directories=",
+      "-c",
+      "max_connections=200",
+    ], "SIGINT")));
+    const child = new Deno.Command(argv[0], { args: argv.slice(1), stdout: "piped", stderr: "piped" }).spawn();
+    const ready = await waitForReady(child);
+    if (!ready.ok) {
+      throw new Error(`PostgreSQL did not start (cluster ${pgData}):\n${ready.output}`);
+    }
+    return child;
+  };
+  let child: Deno.ChildProcess | undefined = await launch();
   let stopped: Promise<void> | undefined;
   return {
     adminUrl: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
@@ -238,11 +247,18 @@ export async function startEmbeddedPostgres(
       // SIGINT is PostgreSQL's "fast shutdown": clients are disconnected, data is flushed.
       stopped ??= (async () => {
         try {
-          child.kill("SIGINT");
+          child?.kill("SIGINT");
         } catch { /* already gone */ }
-        await child.status;
+        await child?.status;
+        child = undefined;
       })();
       return stopped;
+    },
+    async start() {
+      if (stopped) await stopped;
+      if (child) return;
+      child = await launch();
+      stopped = undefined;
     },
   };
 }

@@ -19,7 +19,7 @@ export const FUNCTION_AREAS: [area: string, pattern: RegExp][] = [
   ["notifications", /notify_owner|notification/],
   ["content_plans", /content_plan/],
   ["telegram", /telegram/],
-  ["health", /health|heartbeat|dead_workers/],
+  ["health", /health|heartbeat|dead_workers|live_workers/],
   ["admin", /^admin_|assert_admin|bug_report/],
   ["uploads", /upload/],
   ["ai_jobs", /generation|^ai_|_ai_|utc_today|chat_message|chat_history/],

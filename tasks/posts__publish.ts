@@ -15,7 +15,7 @@
  * what an earlier attempt left in the channel is removed, so the post appears once, whole.
  */
 import type { Api } from "grammy";
-import type { Task } from "graphile-worker";
+import type { JobHelpers, Task } from "graphile-worker";
 import * as v from "valibot";
 import type { Sql } from "../core/db.ts";
 import type { FileStorage } from "../core/storage.ts";
@@ -29,11 +29,31 @@ const Payload = v.object({ postId: v.number() });
 /** A wait for the channel's budget this short is spent in the slot (re-queueing costs more). */
 export const DEFER_AFTER_MS = 1_000;
 
-export function sendToChannel(sql: Sql, telegram: Api | undefined, storage: FileStorage): Task {
+/**
+ * `sending`: the posts this process is sending now, from before begin_sending until the
+ * outcome is recorded (or recording it failed): a post marked `sending` by this live
+ * process and not in it lost its outcome to the database going away (tasks/worker.ts).
+ */
+export function sendToChannel(sql: Sql, telegram: Api | undefined, storage: FileStorage, sending = new Map<number, number>()): Task {
+  const send = publish(sql, telegram, storage);
   return async (payload, helpers) => {
     const parsed = v.safeParse(Payload, payload);
     if (!parsed.success) return helpers.logger.error("posts__publish: malformed payload, dropped");
     const { postId } = parsed.output;
+    // counted: a job re-queued under the post's key may start while the replaced one runs
+    sending.set(postId, (sending.get(postId) ?? 0) + 1);
+    try {
+      await send(postId, helpers);
+    } finally {
+      const left = sending.get(postId)! - 1;
+      if (left > 0) sending.set(postId, left);
+      else sending.delete(postId);
+    }
+  };
+}
+
+function publish(sql: Sql, telegram: Api | undefined, storage: FileStorage) {
+  return async (postId: number, helpers: JobHelpers) => {
     const workerId = helpers.job.locked_by ?? "unknown";
     // Before anything is marked as being sent: the approver must still administer the
     // channel and the bot still post there, or the post fails and nothing goes out.

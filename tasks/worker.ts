@@ -14,13 +14,24 @@
  * and recovers what dead workers left behind (their locked jobs, their posts in
  * `sending`; see app_public.recover_from_dead_workers). graphile-worker alone would keep
  * a dead worker's jobs locked for hours.
+ *
+ * The database going away (a restart, a failover) does not end the process: graphile-worker
+ * keeps polling and listens again once it is back, our pool reconnects on its next query.
+ * What the outage cut short is recovered by the heartbeat once the database answers again
+ * (app_public.recover_from_live_workers): graphile-worker records a job's end without
+ * waiting for it, so an end the database missed leaves the job locked by this live process,
+ * and a send whose outcome could not be recorded leaves its post in `sending`. The process
+ * tells which jobs it runs and which posts it sends; the rest under its ids is released.
+ * (Without this, in tests/publishing/db_restart.test.ts, 16 of 30 due posts sat `approved`
+ * behind their project's publishing queue, still locked for a job whose end was lost; one stayed
+ * `sending`: for the hours graphile-worker waits, and the 10 minutes of the dead-worker rule.)
  */
 import type { Api } from "grammy";
 import type { Ai } from "../core/ai/client.ts";
 import { EventEmitter } from "node:events";
 import { Logger, run, type Runner, type TaskList, type WorkerEvents } from "graphile-worker";
 import type { Config } from "../core/config.ts";
-import { connect } from "../core/db.ts";
+import { connect, isDatabaseUnreachable } from "../core/db.ts";
 import type { Log } from "../core/log.ts";
 import type { FileStorage } from "../core/storage.ts";
 import { fillAllPlans, fillPlan, writeAutopilotPost } from "./autopilot.ts";
@@ -44,6 +55,12 @@ export const POLL_INTERVAL_MS = 500;
 export const HEARTBEAT_INTERVAL_MS = 2_000;
 /** A worker silent this long is dead: its jobs are unlocked, its sends become uncertain. */
 export const DEAD_WORKER_AFTER = "10 seconds";
+/**
+ * A job this live process locked but does not run, or a post it marked `sending` but does
+ * not send, this long ago: the database lost the end of it. Longer than any gap between
+ * graphile-worker's lock and its job:start event, or begin_sending and its answer.
+ */
+export const UNTRACKED_AFTER = "10 seconds";
 /** Slots for everything but AI jobs: mail, previews, publishing, cleanup. */
 export const CONCURRENCY = 10;
 /** Slots for AI jobs; each holds a provider call for seconds to minutes, at most one per account. */
@@ -67,6 +84,9 @@ export async function startWorker(connectionString: string, config: Config, log:
   const mailer = createMailer(config, log);
   // The tasks' and the heartbeat's connections: the same client, row shape and types as the API's.
   const sql = connect(connectionString, { max: CONCURRENCY + AI_CONCURRENCY + 1 });
+  // what this process is doing now, for recover_from_live_workers
+  const runningJobs = new Set<string>();
+  const sendingPosts = new Map<number, number>();
   const taskList: TaskList = {
     sign_in_codes__send: sendSignInCode(mailer, sql),
     uploads__delete: deleteUploads(deps.storage),
@@ -76,7 +96,7 @@ export async function startWorker(connectionString: string, config: Config, log:
     uploads__cleanup: cleanupUploads(sql, deps.storage),
     approver_requests__ask: askApprover(sql, deps.telegram),
     posts__send_approval: sendApproval(sql, deps.telegram, deps.storage),
-    posts__publish: sendToChannel(sql, deps.telegram, deps.storage),
+    posts__publish: sendToChannel(sql, deps.telegram, deps.storage, sendingPosts),
     posts__notify_admin: notifyAdmin(sql, deps.telegram),
     posts__pin: pinPost(sql, deps.telegram),
     posts__send_edit_approval: sendEditApproval(sql, deps.telegram, deps.storage),
@@ -99,6 +119,18 @@ export async function startWorker(connectionString: string, config: Config, log:
   const poolIds = new Set<string>();
   events.on("pool:create", ({ workerPool }) => void poolIds.add(workerPool.id));
   events.on("pool:release", ({ workerPool }) => void poolIds.delete(workerPool.id));
+  events.on("job:start", ({ job }) => void runningJobs.add(job.id));
+  events.on("job:complete", ({ job }) => void runningJobs.delete(job.id));
+  // graphile-worker records a job's end (and failure) without awaiting it: with the database
+  // gone that promise rejects with nobody to catch it, and Deno ends a process on an
+  // unhandled rejection. Such an end is recovered once the database is back (see above);
+  // any other unhandled rejection still ends the process.
+  const onUnhandledRejection = (event: PromiseRejectionEvent) => {
+    if (!isDatabaseUnreachable(event.reason)) return;
+    event.preventDefault();
+    log("warn", "the database was unreachable for graphile-worker; recovered once it is back", { error: event.reason });
+  };
+  globalThis.addEventListener("unhandledrejection", onUnhandledRejection);
   const logger = new Logger(() => (level, message, meta) => {
     if (level === "debug") return;
     log(level === "warning" ? "warn" : level === "error" ? "error" : "info", message, safeLogFields(meta));
@@ -115,12 +147,31 @@ export async function startWorker(connectionString: string, config: Config, log:
     await run({ ...common, taskList: aiTaskList, concurrency: AI_CONCURRENCY }),
   ];
 
+  // After the database was out of reach, every other worker's heartbeat is as old as the
+  // outage, though they live: the silence was the database's. This process judges no one
+  // dead until they have had a whole window to beat again (a process that comes back
+  // first would otherwise take their running jobs and turn their sends uncertain).
+  let beatFailed = false;
+  let judgeOthersFrom = 0;
   const beat = async () => {
     try {
       if (poolIds.size > 0) await sql`select app_public.record_heartbeat(${[...poolIds]}::text[])`;
-      const [{ n }] = await sql<{ n: number }[]>`select app_public.recover_from_dead_workers(${DEAD_WORKER_AFTER}::interval) as n`;
-      if (n > 0) log("warn", `${n} post(s) left in sending by a dead worker are now uncertain`);
+      if (beatFailed) {
+        beatFailed = false;
+        judgeOthersFrom = Date.now() + Number.parseInt(DEAD_WORKER_AFTER) * 1000;
+      }
+      if (Date.now() >= judgeOthersFrom) {
+        const [{ n }] = await sql<{ n: number }[]>`select app_public.recover_from_dead_workers(${DEAD_WORKER_AFTER}::interval) as n`;
+        if (n > 0) log("warn", `${n} post(s) left in sending by a dead worker are now uncertain`);
+      }
+      if (poolIds.size > 0) {
+        const [{ lost }] = await sql<{ lost: number }[]>`
+          select app_public.recover_from_live_workers(${[...poolIds]}::text[], ${[...runningJobs]}::bigint[],
+            ${[...sendingPosts.keys()]}::bigint[], ${UNTRACKED_AFTER}::interval) as lost`;
+        if (lost > 0) log("warn", `${lost} post(s) whose send the database lost track of are now uncertain`);
+      }
     } catch (err) {
+      beatFailed = true;
       log("error", "heartbeat failed", { error: err });
     }
   };
@@ -131,6 +182,7 @@ export async function startWorker(connectionString: string, config: Config, log:
     runners,
     async stop() {
       clearInterval(heartbeat);
+      globalThis.removeEventListener("unhandledrejection", onUnhandledRejection);
       // graphile-worker lets running jobs finish before resolving.
       await Promise.all(runners.map((runner) => runner.stop()));
       await sql.end({ timeout: 5 });

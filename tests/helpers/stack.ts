@@ -7,7 +7,7 @@
  */
 import { createApp } from "../../api/app.ts";
 import { type Config, readConfig } from "../../core/config.ts";
-import { connect } from "../../core/db.ts";
+import { API_CONNECT_TIMEOUT_SECONDS, connect } from "../../core/db.ts";
 import { type Log, silentLog } from "../../core/log.ts";
 import { localDiskStorage } from "../../core/storage.ts";
 import { run } from "@grammyjs/runner";
@@ -44,14 +44,19 @@ export type StackOptions = {
    * with the local Bot API server at PUBLIC_URL (default this app's http://127.0.0.1:port).
    */
   webhook?: boolean;
+  /**
+   * A database of the test's own (e.g. on a PostgreSQL server it stops and starts), already
+   * migrated: its owner's URL and the app role's; default a fresh copy of the run's template.
+   */
+  database?: { ownerUrl: string; appUrl: string };
 };
 
 /** A random secret as Telegram accepts it. */
 export const webhookSecret = () => crypto.randomUUID().replaceAll("-", "_");
 
 export async function startStack(options: StackOptions = {}) {
-  const databaseUrl = await freshDatabase();
-  const appDatabaseUrl = asAppRole(databaseUrl);
+  const databaseUrl = options.database?.ownerUrl ?? await freshDatabase();
+  const appDatabaseUrl = options.database?.appUrl ?? asAppRole(databaseUrl);
   const telegram: TelegramServer | undefined = options.telegram || options.bot || options.webhook ? await startTelegramServer() : undefined;
   const openai: OpenAiServer | undefined = options.openai ? await startOpenAiServer() : undefined;
   const smtp = await startSmtpSink();
@@ -73,7 +78,7 @@ export async function startStack(options: StackOptions = {}) {
   // every statement the app sends, so a test can count what one request costs
   const queries: string[] = [];
   // the app as it runs: the app role, with the API's statement timeout; `sql` is the owner, as psql
-  const appSql = connect(appDatabaseUrl, { max: 5, onQuery: (text) => queries.push(text), statementTimeoutMs: config.apiStatementTimeoutMs });
+  const appSql = connect(appDatabaseUrl, { max: 5, onQuery: (text) => queries.push(text), statementTimeoutMs: config.apiStatementTimeoutMs, connectTimeoutSeconds: API_CONNECT_TIMEOUT_SECONDS });
   const sql = connect(databaseUrl, { max: 3 });
   // DATA_DIR of a worker process (spawnWorkerProcess) shares these uploads
   const dataDir = await Deno.makeTempDir({ prefix: "pressa-data-" });
@@ -132,20 +137,34 @@ export async function startStack(options: StackOptions = {}) {
     return { cookie, user: verified.json as { id: number; email: string; isAdmin: boolean } };
   }
 
-  /** The real worker process (tasks/main.ts) on this stack's database and doubles. */
-  function spawnWorkerProcess() {
+  /**
+   * One of the product's real processes (tasks/main.ts the worker, api/main.ts the API on
+   * `env.PORT`, bot/main.ts the polling bot) on this stack's database and doubles. `log`:
+   * keep its log lines (stderr), for a test to read what happened inside it.
+   */
+  function spawnProcess(entry: "tasks/main.ts" | "api/main.ts" | "bot/main.ts", options: { env?: Record<string, string>; log?: boolean } = {}) {
     const env: Record<string, string> = { DATABASE_URL: appDatabaseUrl, SMTP_URL: smtp.url, DATA_DIR: dataDir };
     if (telegram) Object.assign(env, { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot });
     if (openai) Object.assign(env, { OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseURL, OPENAI_MODEL: openai.model });
-    return new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "tasks/main.ts"],
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", entry],
       cwd: new URL("../..", import.meta.url).pathname,
-      env,
+      env: { ...env, ...options.env },
       stdin: "null",
       stdout: "null",
-      stderr: "null",
+      stderr: options.log ? "piped" : "null",
     }).spawn();
+    let output = "";
+    if (options.log) {
+      (async () => {
+        for await (const text of child.stderr.pipeThrough(new TextDecoderStream())) output += text;
+      })().catch(() => {});
+    }
+    /** What it logged so far (with `log`). */
+    return Object.assign(child, { output: () => output });
   }
+  /** The real worker process (tasks/main.ts) on this stack's database and doubles. */
+  const spawnWorkerProcess = () => spawnProcess("tasks/main.ts");
 
   /**
    * Another API instance on this stack's database (its own pool, app and bot; the same
@@ -153,7 +172,11 @@ export async function startStack(options: StackOptions = {}) {
    */
   async function startApiInstance(env: Record<string, string> = {}) {
     const instanceConfig = readConfig({ ...stackEnv, ...env });
-    const instanceSql = connect(appDatabaseUrl, { max: 3, statementTimeoutMs: instanceConfig.apiStatementTimeoutMs });
+    const instanceSql = connect(appDatabaseUrl, {
+      max: 3,
+      statementTimeoutMs: instanceConfig.apiStatementTimeoutMs,
+      connectTimeoutSeconds: API_CONNECT_TIMEOUT_SECONDS,
+    });
     const parts = webhookParts(instanceSql, instanceConfig);
     await parts.keeper?.ready;
     const instanceApp = createApp({ sql: instanceSql, config: instanceConfig, log: silentLog, storage, telegram: telegramApi, telegramWebhook: parts.telegramWebhook, ai });
@@ -175,6 +198,7 @@ export async function startStack(options: StackOptions = {}) {
     queries,
     answered,
     spawnWorkerProcess,
+    spawnProcess,
     smtp,
     config,
     databaseUrl,

@@ -170,6 +170,47 @@ describe("guarded transitions", () => {
       expect(await status(tx, post.id)).toBe("sending");
     });
   });
+
+  test("what a live worker lost track of in a database outage is released; what it still runs or sends is not", async () => {
+    await inRollback(sql, async (tx) => {
+      const { userId, projectId, drafts } = await seed(tx);
+      const posts = [];
+      for (const draft of drafts) {
+        posts.push((await tx`select * from app_public.schedule_post(${userId}, ${projectId}, ${draft.id}, now() + interval '1 hour', 'none', '', '')`)[0]);
+      }
+      const [lost, stillSending, othersSend] = posts;
+      await tx`update app_public.posts set status = 'sending', sending_worker_id = 'live-pool', sending_started_at = now() - interval '1 minute'
+               where id in (${lost.id}, ${stillSending.id})`;
+      await tx`update app_public.posts set status = 'sending', sending_worker_id = 'other-pool', sending_started_at = now() - interval '1 minute'
+               where id = ${othersSend.id}`;
+      const job = async (key: string, lockedBy: string, ago: string, queue?: string) => {
+        const [row] = await tx`select id from graphile_worker.add_job('sessions__cleanup', '{}'::json, job_key => ${key}, queue_name => ${queue ?? null})`;
+        await tx`update graphile_worker._private_jobs set locked_by = ${lockedBy}, locked_at = now() - ${ago}::interval where id = ${row.id}`;
+        if (queue) await tx`update graphile_worker._private_job_queues set locked_by = ${lockedBy}, locked_at = now() - ${ago}::interval where queue_name = ${queue}`;
+        return row.id as string;
+      };
+      const ended = await job("ended", "live-pool", "1 minute", "ended-queue"); // its end was never recorded
+      const running = await job("running", "live-pool", "1 minute", "running-queue");
+      const justTaken = await job("just-taken", "live-pool", "1 second"); // locked, job:start not seen yet
+      const othersJob = await job("others", "other-pool", "1 minute");
+      const [{ n }] = await tx`select app_public.recover_from_live_workers(${["live-pool"]}::text[], ${[running]}::bigint[],
+                                 ${[stillSending.id]}::bigint[], '10 seconds') as n`;
+      expect(n).toBe(1);
+      expect(await status(tx, lost.id)).toBe("uncertain");
+      expect((await tx`select last_error from app_public.posts where id = ${lost.id}`)[0].last_error).toMatch(/database went away/);
+      expect(await status(tx, stillSending.id)).toBe("sending");
+      expect(await status(tx, othersSend.id)).toBe("sending"); // another process's: its own heartbeat decides
+      const locks = await tx`select id, locked_by from graphile_worker._private_jobs where id in (${ended}, ${running}, ${justTaken}, ${othersJob}) order by id`;
+      expect(Object.fromEntries(locks.map((j) => [j.id, j.locked_by]))).toEqual({
+        [ended]: null,
+        [running]: "live-pool",
+        [justTaken]: "live-pool",
+        [othersJob]: "other-pool",
+      });
+      const queues = await tx`select queue_name, locked_by from graphile_worker._private_job_queues where queue_name in ('ended-queue', 'running-queue') order by queue_name`;
+      expect(queues).toEqual([{ queue_name: "ended-queue", locked_by: null }, { queue_name: "running-queue", locked_by: "live-pool" }]);
+    });
+  });
 });
 
 describe("recurring rotation", () => {

@@ -24,6 +24,10 @@ export const POST_REASONS: { template: string; key: TranslationKey }[] = [
   { template: "The project's admin has not messaged the bot yet", key: "posts.error.adminNotRegistered" },
   { template: "The post's image is missing from storage", key: "posts.error.imageMissing" },
   { template: "The worker stopped while sending; the post may or may not be in the channel", key: "posts.error.workerStopped" },
+  {
+    template: "The database went away while the post was being sent; it may or may not be in the channel",
+    key: "posts.error.databaseLost",
+  },
   { template: "schedule.seriesOutOfDrafts", key: "schedule.seriesOutOfDrafts" },
   // {reason} is itself a stored reason (an AI failure's message), said in the interface language too
   { template: "The AI could not write this post ({reason}); it keeps its draft as it is", key: "posts.error.autopilotNoAi" },
