@@ -29,12 +29,12 @@ type VersionedRow = { listVersion: string | number | null };
  * an older version's tag. `variant` tells apart answers of one version (two date ranges,
  * two views).
  */
-export async function versionedList<Row extends object>(
+export async function versionedList(
   c: Context,
   sql: Sql,
   variant: string,
   version: () => postgres.Fragment,
-  rows: (versionColumn: postgres.Fragment) => Promise<(Row & VersionedRow)[]>,
+  rows: (versionColumn: postgres.Fragment) => PromiseLike<readonly object[]>,
 ) {
   const tagOf = (v: string | number) => `"v${v}-${createHash("sha256").update(variant).digest("base64url").slice(0, 12)}"`;
   const readVersion = async () => (await sql<VersionedRow[]>`select ${version()} as list_version`)[0].listVersion;
@@ -46,7 +46,7 @@ export async function versionedList<Row extends object>(
     }
   }
   // a scalar subquery keeps a SQL function's rows inlined: as a join it cost 3× the time
-  const listed = await rows(sql`(select ${version()}) as list_version`);
+  const listed = (await rows(sql`(select ${version()}) as list_version`)) as readonly VersionedRow[];
   // no rows: the version is asked alone (it also says whether the project is the user's)
   const current = listed.length === 0 ? await readVersion() : listed[0].listVersion;
   if (current === null) throw new ApiError("projects.notFound");

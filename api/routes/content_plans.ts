@@ -13,7 +13,7 @@ export function contentPlanRoutes({ sql }: ApiDeps) {
     .get("/", async (c) => {
       const userId = currentUser(c).id;
       const projectId = idParam(c.req.param("projectId"));
-      return await versionedList<ContentPlan>(
+      return await versionedList(
         c,
         sql,
         "plans",

@@ -32,8 +32,8 @@ export function toDraft(r: DraftRow): Draft {
     order: r.sortOrder,
     status: r.status,
     createdAt: r.createdAt,
-    // a draft just created or changed is answered without it: only a one-time post takes a draft
-    scheduledPostId: r.scheduledPostId ?? null,
+    // the list and one draft's read say which post holds it; a write's answer does not
+    ...(r.scheduledPostId === undefined ? {} : { scheduledPostId: r.scheduledPostId }),
   };
 }
 

@@ -4,7 +4,14 @@
  * revalidates by a version (a 304 without a body while nothing changed). Played as the
  * owner and as another account trying the same calls.
  */
+import { toCalendarDate } from "@internationalized/date";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { DraftSummary } from "../../api/contract/drafts.ts";
+import type { CalendarPostRow } from "../../api/contract/posts.ts";
+import { sortDrafts } from "../../web/src/api/drafts.ts";
+import { availableDrafts, calendarPosts, isVirtualPost } from "../../web/src/lib/recurrence.ts";
+import { zonedAt } from "../../web/src/lib/projectTime.ts";
+import { ROTATION_CASES } from "../cases/recurrence_cases.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
 
 let stack: Stack;
@@ -51,6 +58,45 @@ describe("a range is its range", () => {
     const summaries = (await get(`/api/projects/${projectId}/drafts?view=list`)).json as { id: number; scheduledPostId: number | null }[];
     const held = Object.fromEntries(summaries.map((d) => [d.id, d.scheduledPostId]));
     expect(held).toEqual({ [draftIds[0]]: near.id, [draftIds[1]]: far.id, [draftIds[2]]: null, [draftIds[3]]: null });
+  });
+});
+
+// The shared case table (tests/cases/recurrence_cases.ts), run the way the schedule page runs
+// it: the drafts list (which post holds each draft) and the range read, into the calendar's
+// projection and the schedule form's free drafts. The posts holding drafts lie 10 days
+// ahead, outside the range read.
+describe("the calendar's rotation over the lean reads (shared cases)", () => {
+  test.each(ROTATION_CASES)("$name", async ({ drafts, posts, takes }) => {
+    const owner = (await stack.signIn(uniqueEmail("rotation"))).cookie;
+    const project = (await stack.call("POST", "/api/projects", { name: "Rotation", adminHandle: "rotation_admin", timezone: "Europe/Moscow" }, owner)).json.id;
+    await stack.sql`insert into app_public.channels (project_id, type, link, status, chat_id, approver_user_id, approver_handle)
+                    values (${project}, 'telegram', ${`@rot${project}`}, 'connected', ${-200000 - project}, 9, 'rotation_admin')`;
+    const created = (await stack.call("POST", `/api/projects/${project}/drafts/bulk`, { titles: drafts.map((d) => d.title) }, owner)).json;
+    const idOf = (title: string) => created.find((d: { title: string }) => d.title === title).id as number;
+    for (const { title, order } of drafts) await stack.call("PATCH", `/api/projects/${project}/drafts/${idOf(title)}`, { order }, owner);
+    for (const { draft, status } of posts) {
+      await stack.sql`insert into app_public.posts (project_id, draft_id, title, scheduled_for, status)
+                      values (${project}, ${idOf(draft)}, ${draft}, now() + interval '10 days', ${status})`;
+    }
+    const start = new Date(Date.now() + 3 * 3_600_000);
+    start.setUTCSeconds(0, 0);
+    const series = await stack.call("POST", `/api/projects/${project}/posts`, {
+      projectId: project, isRecurring: true, recurringType: "daily", scheduledFor: start.toISOString(), title: "Daily", content: "",
+    }, owner);
+    expect(series.status).toBe(201);
+
+    const to = new Date(start.getTime() + takes.length * 86_400_000).toISOString();
+    const from = new Date(start.getTime() - 60_000).toISOString();
+    const inRange = (await get(`/api/projects/${project}/posts?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&view=calendar`, owner))
+      .json as CalendarPostRow[];
+    expect(inRange.map((p) => p.id)).toEqual([series.json.id]);
+    const list = sortDrafts((await get(`/api/projects/${project}/drafts?view=list`, owner)).json as DraftSummary[]);
+    const first = toCalendarDate(zonedAt(start.toISOString(), "Europe/Moscow"));
+    const shown = calendarPosts(inRange, list, { timeZone: "Europe/Moscow", today: first, until: first.add({ days: takes.length - 1 }) })
+      .filter(isVirtualPost);
+    expect(shown.map((p) => (p.draftId === null ? null : p.title))).toEqual(takes);
+    // the schedule form offers exactly the free drafts: those the series will take
+    expect(availableDrafts(list).map((d) => d.title)).toEqual(takes.filter((t) => t !== null));
   });
 });
 
