@@ -12,11 +12,15 @@ import { ApiError } from "../../core/errors.ts";
 
 type DraftRow = Omit<Draft, "order" | "scheduledPostId"> & { sortOrder: number; updatedAt: string; scheduledPostId?: number | null };
 
+/** The whole draft as the spec's list answers it. */
+export const DRAFT_COLUMNS =
+  `id, project_id, title, content, entities, image_url, image_urls, options, sort_order as "order", status, created_at, scheduled_post_id`;
+
 /**
  * The list's lean view (DraftSummary): the excerpt is one character longer than the list
  * shows, so the list knows to end it with "…" (characters are code points in both).
  */
-const SUMMARY_COLUMNS = `id, project_id, title, left(btrim(content), ${DRAFT_EXCERPT_LENGTH + 1}) as excerpt, nullif(image_url, '') as image_url,
+export const SUMMARY_COLUMNS = `id, project_id, title, left(btrim(content), ${DRAFT_EXCERPT_LENGTH + 1}) as excerpt, nullif(image_url, '') as image_url,
   greatest(cardinality(image_urls), (coalesce(image_url, '') <> '')::int) as image_count, sort_order as "order", status, created_at, scheduled_post_id`;
 
 export function toDraft(r: DraftRow): Draft {
@@ -46,7 +50,7 @@ export function draftRoutes({ sql, config }: ApiDeps) {
       const projectId = idParam(c.req.param("projectId"));
       const view = listView(c, ["list"]);
       // The whole drafts are the spec's answer; `?view=list` is what the drafts list shows.
-      const columns = view === "list" ? SUMMARY_COLUMNS : `id, project_id, title, content, entities, image_url, image_urls, options, sort_order as "order", status, created_at, scheduled_post_id`;
+      const columns = view === "list" ? SUMMARY_COLUMNS : DRAFT_COLUMNS;
       return await versionedList(
         c,
         sql,

@@ -24,7 +24,7 @@ import { requireTelegram } from "./channels.ts";
  * approvalMessageIds is the column approval_preview (the preview's chat and message ids once
  * sent, before that the claim of the job sending it).
  */
-const POST_COLUMNS = [
+export const POST_COLUMNS = [
   "id", "project_id", "draft_id", "series_id", "title", "content", "entities", "image_url", "image_urls", "options", "status", "created_at", "scheduled_for",
   "is_recurring", "recurring_type", "recurring_last_post", "approval_preview as approval_message_ids", "published_links",
   "published_at", "last_error", "edited_at", "pending_edit", "plan_id", "awaiting_text",
@@ -36,7 +36,7 @@ const POST_COLUMNS = [
 ].join(", ");
 
 /** The calendar's lean view (CalendarPostRow): a chip's fields and a series' rule, no text. */
-const CALENDAR_COLUMNS = [
+export const CALENDAR_COLUMNS = [
   "id", "draft_id", "series_id", "title", "status", "scheduled_for", "is_recurring", "recurring_type", "recurring_last_post",
   "last_error", "plan_id", "awaiting_text", "series_ends_after as ends_after", "series_ends_on::text as ends_on",
   "series_made as occurrences_made",
