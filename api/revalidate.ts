@@ -36,7 +36,8 @@ export async function versionedList(
   version: () => postgres.Fragment,
   rows: (versionColumn: postgres.Fragment) => PromiseLike<readonly object[]>,
 ) {
-  const tagOf = (v: string | number) => `"v${v}-${createHash("sha256").update(variant).digest("base64url").slice(0, 12)}"`;
+  const variantTag = createHash("sha256").update(variant).digest("base64url").slice(0, 12);
+  const tagOf = (v: string | number) => `"v${v}-${variantTag}"`;
   const readVersion = async () => (await sql<VersionedRow[]>`select ${version()} as list_version`)[0].listVersion;
   const ifNoneMatch = c.req.header("if-none-match");
   if (ifNoneMatch) {

@@ -14,7 +14,8 @@
  * calendar's lean read of both, the month's whole posts, and the 5,000 drafts' lean list and
  * its 304 are each measured beside a bare Hono + postgres.js handler (bench/bare_api.ts) that
  * runs the same SQL and prints the same JSON, in the same run; then the lean views' bytes per item.
- * Knobs: BENCH_SECONDS, BENCH_ONLY (one path, "{id}" for the project), BENCH_PROFILE (a
+ * Knobs: BENCH_SECONDS, BENCH_ONLY (one path, "{id}" for the project; BENCH_REVALIDATE=1 sends
+ * its ETag back, the 304 path), BENCH_PROFILE (a
  * folder for the API's CPU profile), BENCH_API_PROCESSES (API processes sharing the port).
  */
 import autocannon from "autocannon";
@@ -185,7 +186,10 @@ const pairs: { name: string; product: string; bare: string; connections?: number
 const sameJson: string[] = [];
 const only = Deno.env.get("BENCH_ONLY");
 if (only) {
-  await load(only, { url: `${base}${only.replace("{id}", String(project.id))}`, headers });
+  // BENCH_REVALIDATE=1: as a refetch, with the answer's own ETag (the 304 path)
+  const url = `${base}${only.replace("{id}", String(project.id))}`;
+  const tag = Deno.env.get("BENCH_REVALIDATE") ? (await fetch(url, { headers })).headers.get("etag") : null;
+  await load(only, { url, headers: tag ? { ...headers, "if-none-match": tag } : headers });
 } else {
 await load("GET /api/auth/user", { url: `${base}/api/auth/user`, headers });
 await load("GET /api/projects", { url: `${base}/api/projects`, headers });
