@@ -93,7 +93,7 @@ const updateList = (projectId: number, change: (list: DraftSummary[]) => DraftSu
 
 export async function createDraft(projectId: number, input: DraftInput): Promise<Draft> {
   // Spec §9: the create form sends order -1, which puts the new draft first.
-  const draft = await apiFetch<Draft>(draftsKey(projectId), {
+  const draft = await apiFetch<Draft>(draftsPath(projectId), {
     method: "POST",
     body: { ...input, imageUrl: input.imageUrl ?? "", order: -1, projectId },
   });
@@ -116,7 +116,7 @@ export async function deleteDraft(projectId: number, draftId: number): Promise<v
 }
 
 export async function bulkAddDrafts(projectId: number, titles: string[]): Promise<Draft[]> {
-  const drafts = await apiFetch<Draft[]>(`${draftsKey(projectId)}/bulk`, { method: "POST", body: { titles } });
+  const drafts = await apiFetch<Draft[]>(`${draftsPath(projectId)}/bulk`, { method: "POST", body: { titles } });
   await updateList(projectId, (list) => [...list, ...drafts.map((draft) => summaryOf(draft, null))]);
   void refreshQueueHealth(projectId);
   return drafts;
