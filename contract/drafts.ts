@@ -118,4 +118,21 @@ export type Draft = {
   order: number;
   status: "draft";
   createdAt: string;
+  /**
+   * The live post holding this draft (a one-time post not rejected or failed); null: the
+   * draft is free. Answered by the list and by `GET …/drafts/{draftId}`, not by writes.
+   */
+  scheduledPostId?: number | null;
+};
+
+/**
+ * A draft as the drafts list shows it (`GET …/drafts?view=list`): its title, the start of
+ * its text (DRAFT_EXCERPT_LENGTH characters, trimmed) and flags; the editor loads the whole
+ * draft (`GET …/drafts/{draftId}`).
+ */
+export type DraftSummary = Pick<Draft, "id" | "projectId" | "title" | "imageUrl" | "order" | "status" | "createdAt"> & {
+  scheduledPostId: number | null;
+  excerpt: string;
+  /** Images in its album (0: none). */
+  imageCount: number;
 };

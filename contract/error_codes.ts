@@ -242,6 +242,7 @@ export const ERROR_CODES = {
     status: 409,
     message: "This post went out in a channel that is no longer the project's channel: it is read-only history",
   },
+  "lists.unknownView": { status: 400, message: "view must be one of: {views}" },
   "posts.rangeNotIso": { status: 400, message: "from and to must both be ISO timestamps, e.g. 2026-11-01T00:00:00Z" },
   "posts.rangeReversed": { status: 400, message: "from must be before to" },
   "posts.rangeTooLong": { status: 400, message: "A range may span at most {days} days", params: { days: POSTS_RANGE_MAX_DAYS } },

@@ -92,3 +92,6 @@ export const PUBLISHED_PAGE_MAX = 100;
 export const PROJECT_NAME_MAX = 100;
 export const PROJECT_DESCRIPTION_MAX = 2000;
 export const PROJECT_SOURCES_MAX = 5000;
+
+/** Characters of a draft's text the drafts list shows (`?view=list`'s excerpt; one more tells the list to end it with "…"). */
+export const DRAFT_EXCERPT_LENGTH = 100;

@@ -127,3 +127,14 @@ export type Post = {
   /** Future occurrences of a series that are skipped (instants). */
   skippedOccurrences: string[];
 };
+
+/**
+ * A post as the calendar's grid reads it (`GET …/posts?from&to&view=calendar`): what a chip
+ * shows and what the grid's projection of a series steps by, without the text, formatting,
+ * options and images (the details dialog loads the whole post, `GET …/posts/{postId}`).
+ */
+export type CalendarPostRow = Pick<
+  Post,
+  | "id" | "draftId" | "seriesId" | "title" | "status" | "scheduledFor" | "isRecurring" | "recurringType" | "recurringLastPost"
+  | "lastError" | "planId" | "awaitingText" | "endsAfter" | "endsOn" | "occurrencesMade" | "skippedOccurrences"
+> & { hasImage: boolean };

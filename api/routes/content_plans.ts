@@ -4,7 +4,7 @@ import { type ContentPlan, ContentPlanCreateSchema, ContentPlanUpdateSchema, typ
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { requireUser } from "../middleware/session.ts";
-import { ownProjectList } from "../ownership.ts";
+import { versionedList } from "../revalidate.ts";
 import { body, idParam } from "../validate.ts";
 
 export function contentPlanRoutes({ sql }: ApiDeps) {
@@ -13,9 +13,13 @@ export function contentPlanRoutes({ sql }: ApiDeps) {
     .get("/", async (c) => {
       const userId = currentUser(c).id;
       const projectId = idParam(c.req.param("projectId"));
-      const rows = await sql<ContentPlan[]>`
-        select * from app_public.project_content_plans(${userId}, ${projectId})`;
-      return c.json(await ownProjectList(sql, userId, projectId, rows));
+      return await versionedList(
+        c,
+        sql,
+        "plans",
+        () => sql`app_public.content_plans_version(${userId}, ${projectId})`,
+        (version) => sql`select ${version}, * from app_public.project_content_plans(${userId}, ${projectId})`,
+      );
     })
     .post("/", body(ContentPlanCreateSchema), async (c) => {
       const p = c.req.valid("json");

@@ -5,10 +5,23 @@ import type { Draft, DraftMoved } from "../../contract/drafts.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { requireUser } from "../middleware/session.ts";
-import { ownProjectList } from "../ownership.ts";
+import { listView, versionedList } from "../revalidate.ts";
 import { body, idParam } from "../validate.ts";
+import { DRAFT_EXCERPT_LENGTH } from "../../contract/limits.ts";
+import { ApiError } from "../../core/errors.ts";
 
-type DraftRow = Omit<Draft, "order"> & { sortOrder: number; updatedAt: string };
+type DraftRow = Omit<Draft, "order" | "scheduledPostId"> & { sortOrder: number; updatedAt: string; scheduledPostId?: number | null };
+
+/** The whole draft as the spec's list answers it. */
+export const DRAFT_COLUMNS =
+  `id, project_id, title, content, entities, image_url, image_urls, options, sort_order as "order", status, created_at, scheduled_post_id`;
+
+/**
+ * The list's lean view (DraftSummary): the excerpt is one character longer than the list
+ * shows, so the list knows to end it with "…" (characters are code points in both).
+ */
+export const SUMMARY_COLUMNS = `id, project_id, title, left(btrim(content), ${DRAFT_EXCERPT_LENGTH + 1}) as excerpt, nullif(image_url, '') as image_url,
+  greatest(cardinality(image_urls), (coalesce(image_url, '') <> '')::int) as image_count, sort_order as "order", status, created_at, scheduled_post_id`;
 
 export function toDraft(r: DraftRow): Draft {
   return {
@@ -23,6 +36,8 @@ export function toDraft(r: DraftRow): Draft {
     order: r.sortOrder,
     status: r.status,
     createdAt: r.createdAt,
+    // the list and one draft's read say which post holds it; a write's answer does not
+    ...(r.scheduledPostId === undefined ? {} : { scheduledPostId: r.scheduledPostId }),
   };
 }
 
@@ -33,8 +48,24 @@ export function draftRoutes({ sql, config }: ApiDeps) {
     .get("/", async (c) => {
       const userId = currentUser(c).id;
       const projectId = idParam(c.req.param("projectId"));
-      const rows = await sql<DraftRow[]>`select * from app_public.project_drafts(${userId}, ${projectId})`;
-      return c.json((await ownProjectList(sql, userId, projectId, rows)).map(toDraft));
+      const view = listView(c, ["list"]);
+      // The whole drafts are the spec's answer; `?view=list` is what the drafts list shows.
+      const columns = view === "list" ? SUMMARY_COLUMNS : DRAFT_COLUMNS;
+      return await versionedList(
+        c,
+        sql,
+        view,
+        () => sql`app_public.drafts_version(${userId}, ${projectId})`,
+        (version) => sql`select ${version}, ${sql.unsafe(columns)} from app_public.project_drafts(${userId}, ${projectId})`,
+      );
+    })
+    // The whole draft, for the editor (the list's lean view has an excerpt only).
+    .get("/:draftId", async (c) => {
+      const draftId = idParam(c.req.param("draftId"));
+      const [row] = await sql<DraftRow[]>`
+        select * from app_public.project_drafts(${currentUser(c).id}, ${idParam(c.req.param("projectId"))}) where id = ${draftId}`;
+      if (!row) throw new ApiError("drafts.notFound");
+      return c.json(toDraft(row));
     })
     .post("/", body(DraftCreateSchema), async (c) => {
       const d = c.req.valid("json");

@@ -11,9 +11,8 @@ import { type Post, PostDeleteSchema, PostResolveSchema, PostWriteSchema, Series
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { ApiError } from "../../core/errors.ts";
-import { ownProjectList } from "../ownership.ts";
 import { requireUser } from "../middleware/session.ts";
-import { revalidatedJson, versionedJson } from "../revalidate.ts";
+import { listView, versionedList } from "../revalidate.ts";
 import { removeMessages } from "../../core/telegram/post_message.ts";
 import { body, idParam, issueError, optionalJsonObject } from "../validate.ts";
 import { requireTelegram } from "./channels.ts";
@@ -25,7 +24,7 @@ import { requireTelegram } from "./channels.ts";
  * approvalMessageIds is the column approval_preview (the preview's chat and message ids once
  * sent, before that the claim of the job sending it).
  */
-const POST_COLUMNS = [
+export const POST_COLUMNS = [
   "id", "project_id", "draft_id", "series_id", "title", "content", "entities", "image_url", "image_urls", "options", "status", "created_at", "scheduled_for",
   "is_recurring", "recurring_type", "recurring_last_post", "approval_preview as approval_message_ids", "published_links",
   "published_at", "last_error", "edited_at", "pending_edit", "plan_id", "awaiting_text",
@@ -34,6 +33,15 @@ const POST_COLUMNS = [
   "app_private.post_channel_changed(project_id, status, channel_chat_id, approved_chat_id) as channel_changed",
   // ISO instants, as every other time the API answers
   `array(select to_char(s at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') from unnest(series_skips) s order by s) as skipped_occurrences`,
+].join(", ");
+
+/** The calendar's lean view (CalendarPostRow): a chip's fields and a series' rule, no text. */
+export const CALENDAR_COLUMNS = [
+  "id", "draft_id", "series_id", "title", "status", "scheduled_for", "is_recurring", "recurring_type", "recurring_last_post",
+  "last_error", "plan_id", "awaiting_text", "series_ends_after as ends_after", "series_ends_on::text as ends_on",
+  "series_made as occurrences_made",
+  `array(select to_char(s at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') from unnest(series_skips) s order by s) as skipped_occurrences`,
+  "coalesce(image_url, '') <> '' as has_image",
 ].join(", ");
 
 /** Where a post's messages are: the chat they went to, their ids, and the links shown. */
@@ -104,28 +112,19 @@ export function postRoutes({ sql, telegram, log }: ApiDeps) {
       const projectId = idParam(c.req.param("projectId"));
       const userId = currentUser(c).id;
       const range = postsRange(c.req.query());
+      const view = listView(c, ["calendar"]);
+      const columns = sql.unsafe(view === "calendar" ? CALENDAR_COLUMNS : POST_COLUMNS);
       // The project's posts version is the ETag (ownership included: another's project has none).
-      const readVersion = async () =>
-        (await sql<{ version: number | null }[]>`select app_public.posts_version(${userId}, ${projectId}) as version`)[0].version;
-      const answer = await versionedJson(
+      return await versionedList(
         c,
-        range ? `${range.from}/${range.to}` : "all",
-        readVersion,
-        async () => {
-          // The version beside every row, from the rows' snapshot (a scalar subquery keeps the
-          // posts function inlined: as a join it cost 3× the time). No rows: it is asked alone.
-          const version = sql`(select app_public.posts_version(${userId}, ${projectId})) as posts_version`;
-          const rows = await (range
-            ? sql<(Post & { postsVersion: number | null })[]>`select ${version}, ${sql.unsafe(POST_COLUMNS)}
-                from app_public.project_posts_between(${userId}, ${projectId}, ${range.from}, ${range.to})`
-            : sql<(Post & { postsVersion: number | null })[]>`select ${version}, ${sql.unsafe(POST_COLUMNS)}
-                from app_public.project_posts(${userId}, ${projectId})`);
-          if (rows.length === 0) return { version: await readVersion(), rows: [] };
-          return { version: rows[0].postsVersion, rows: rows.map(({ postsVersion: _, ...post }) => post) };
-        },
+        sql,
+        `${view}:${range ? `${range.from}/${range.to}` : "all"}`,
+        () => sql`app_public.posts_version(${userId}, ${projectId})`,
+        (version) =>
+          range
+            ? sql`select ${version}, ${columns} from app_public.project_posts_between(${userId}, ${projectId}, ${range.from}, ${range.to})`
+            : sql`select ${version}, ${columns} from app_public.project_posts(${userId}, ${projectId})`,
       );
-      if (!answer) throw new ApiError("projects.notFound");
-      return answer;
     })
     .get("/published", async (c) => {
       const projectId = idParam(c.req.param("projectId"));
@@ -137,13 +136,27 @@ export function postRoutes({ sql, telegram, log }: ApiDeps) {
       const { limit, before, beforeId } = query.output as { limit: number; before?: string; beforeId?: number };
       // Newest first, a page at a time: the next page starts after the last post shown
       // (its publishedAt and id), so posts published meanwhile never shift or repeat rows.
-      // Times are compared as the API shows them, to the millisecond.
-      const rows = await sql<Post[]>`
-        select ${sql.unsafe(POST_COLUMNS)} from app_public.published_posts(${userId}, ${projectId})
-        ${before === undefined ? sql`` : sql`where (date_trunc('milliseconds', published_at), id) < (${before}::timestamptz, ${beforeId!})`}
-        order by date_trunc('milliseconds', published_at) desc, id desc
-        limit ${limit}`;
-      return revalidatedJson(c, await ownProjectList(sql, userId, projectId, rows));
+      // Times are compared as the API shows them, to the millisecond. Every page shown is
+      // revalidated by the posts version (a 304 while nothing changed).
+      return await versionedList(
+        c,
+        sql,
+        `published:${limit}:${before ?? ""}:${beforeId ?? ""}`,
+        () => sql`app_public.posts_version(${userId}, ${projectId})`,
+        (version) => sql`
+          select ${version}, ${sql.unsafe(POST_COLUMNS)} from app_public.published_posts(${userId}, ${projectId})
+          ${before === undefined ? sql`` : sql`where (date_trunc('milliseconds', published_at), id) < (${before}::timestamptz, ${beforeId!})`}
+          order by date_trunc('milliseconds', published_at) desc, id desc
+          limit ${limit}`,
+      );
+    })
+    // The whole post, for the details dialog of the calendar's lean view.
+    .get("/:postId", async (c) => {
+      const [row] = await sql<Post[]>`
+        select ${sql.unsafe(POST_COLUMNS)} from app_public.project_post(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
+          ${idParam(c.req.param("postId"))})`;
+      if (!row) throw new ApiError("posts.notFound");
+      return c.json(row);
     })
     .post("/", body(PostWriteSchema), async (c) => {
       const p = write(c);

@@ -51,6 +51,17 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION app_public.content_plans_version(p_user_id bigint, p_project_id bigint)
+ RETURNS bigint
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: what the content plan's ETag says; another user's project has none (null: the API answers 404) */
+  select coalesce(l.content_plans, 0) from app_public.projects p
+  left join app_private.list_versions l on l.project_id = p.id
+  where p.id = p_project_id and p.user_id = p_user_id
+$function$;
+
 CREATE OR REPLACE FUNCTION app_public.project_content_plans(p_user_id bigint, p_project_id bigint)
  RETURNS SETOF app_public.content_plans
  LANGUAGE sql

@@ -238,16 +238,34 @@ end;
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.project_drafts(p_user_id bigint, p_project_id bigint)
- RETURNS SETOF app_public.drafts
+ RETURNS TABLE(id bigint, project_id bigint, title text, content text, entities jsonb, image_url text, image_urls text[], options jsonb, sort_order integer, status text, created_at timestamp with time zone, updated_at timestamp with time zone, scheduled_post_id bigint)
  LANGUAGE sql
  STABLE
 AS $function$
-  /* why: the drafts page lists unpublished drafts in the user's order (then oldest first) */
-  select d.* from app_public.drafts d
+  /* why: the drafts page lists unpublished drafts in the user's order (then oldest first),
+     each with the live post holding it (posts_one_live_per_draft: at most one), so the
+     schedule form and the calendar's rotation know which drafts are free without reading
+     every planned post */
+  select d.id, d.project_id, d.title, d.content, d.entities, d.image_url, d.image_urls, d.options, d.sort_order, d.status,
+    d.created_at, d.updated_at, po.id
+  from app_public.drafts d
   join app_public.projects p on p.id = d.project_id and p.user_id = p_user_id
-  where d.project_id = p_project_id
-    and not exists (select 1 from app_public.posts po where po.draft_id = d.id and po.status = 'published')
+  left join app_public.posts po on po.draft_id = d.id and po.status not in ('rejected', 'failed')
+  where d.project_id = p_project_id and po.status is distinct from 'published'
   order by d.sort_order, d.created_at, d.id
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.drafts_version(p_user_id bigint, p_project_id bigint)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: what the drafts list's ETag says: its drafts and, since each draft says which post
+     holds it, the posts too; another user's project has none (null: the API answers 404) */
+  select coalesce(l.drafts, 0) || '.' || coalesce(v.version, 0) from app_public.projects p
+  left join app_private.list_versions l on l.project_id = p.id
+  left join app_private.posts_versions v on v.project_id = p.id
+  where p.id = p_project_id and p.user_id = p_user_id
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.reorder_drafts(p_user_id bigint, p_project_id bigint, p_items jsonb)

@@ -113,6 +113,18 @@ AS $function$
   where p.id = p_project_id and p.user_id = p_user_id
 $function$;
 
+CREATE OR REPLACE FUNCTION app_public.project_post(p_user_id bigint, p_project_id bigint, p_post_id bigint)
+ RETURNS SETOF app_public.posts
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: one whole post, for the calendar's details dialog (its grid reads a lean view); none
+     for another user's project */
+  select po.* from app_public.posts po
+  join app_public.projects p on p.id = po.project_id and p.user_id = p_user_id
+  where po.project_id = p_project_id and po.id = p_post_id
+$function$;
+
 CREATE OR REPLACE FUNCTION app_public.project_posts(p_user_id bigint, p_project_id bigint)
  RETURNS SETOF app_public.posts
  LANGUAGE sql
@@ -130,10 +142,10 @@ CREATE OR REPLACE FUNCTION app_public.project_posts_between(p_user_id bigint, p_
  LANGUAGE sql
  STABLE
 AS $function$
-  /* why: the calendar's month: the posts due in [p_from, p_to); every series that may have
-     occurrences there (begun before p_to and not stopped before p_from), so the grid can
-     show its virtual occurrences; and every post still holding a draft, wherever it lies,
-     so the schedule form knows which drafts are free. Only for the project's owner. */
+  /* why: the calendar's month: the posts due in [p_from, p_to), and every series that may
+     have occurrences there (begun before p_to and not stopped before p_from), so the grid can
+     show its virtual occurrences. Nothing outside the range: which drafts are free is said by
+     the drafts list (project_drafts' scheduled_post_id). Only for the project's owner. */
   select po.* from app_public.posts po
   where po.id = any(array(
     select id from app_public.posts
@@ -142,10 +154,6 @@ AS $function$
     select id from app_public.posts
     where project_id = p_project_id and is_recurring and scheduled_for < p_to
       and (status = 'draft' or coalesce(recurring_last_post, scheduled_for) >= p_from)
-    union
-    select id from app_public.posts
-    where project_id = p_project_id and draft_id is not null
-      and status in ('draft', 'scheduled', 'approved', 'sending', 'uncertain')
   ))
   and exists (select 1 from app_public.projects p where p.id = p_project_id and p.user_id = p_user_id)
   order by po.scheduled_for, po.id

@@ -32,14 +32,15 @@ const titles = (posts: { title: string }[]) => posts.map((p) => p.title).sort();
 const range = (from: string, to: string) => `${base}?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`;
 
 describe("the range read", () => {
-  test("answers the posts due in [from, to), the series that reach into it, and the posts still holding a draft", async () => {
+  test("answers the posts due in [from, to) and the series that reach into it, nothing else", async () => {
     await post("Before", "2026-02-28T23:59:59Z");
     await post("First instant", "2026-03-01T00:00:00Z");
     await post("Inside", "2026-03-15T12:00:00Z");
     await post("At the end (excluded)", "2026-04-01T00:00:00Z");
     await post("Long after", "2027-01-01T00:00:00Z");
-    // a live post holding a draft far from the range: the schedule form must know the draft is taken
-    await post("Holds a draft", "2027-06-01T10:00:00Z", { status: "draft", draft_id: draftIds[0] });
+    // a live post holding a draft far from the range: not in the range's answer; the drafts
+    // list says the draft is taken (the schedule form offers only the free ones)
+    const holder = await post("Holds a draft", "2027-06-01T10:00:00Z", { status: "draft", draft_id: draftIds[0] });
     // a series begun before the range and still running; one that stopped before it; one that begins after it
     await post("", "2026-01-10T09:00:00Z", { status: "draft", is_recurring: true, recurring_type: "daily", recurring_last_post: "2026-02-20T09:00:00Z", content: "running" });
     await post("", "2025-12-01T09:00:00Z", { status: "failed", is_recurring: true, recurring_type: "weekly", recurring_last_post: "2026-01-05T09:00:00Z", content: "stopped" });
@@ -48,7 +49,9 @@ describe("the range read", () => {
     const res = await stack.call("GET", range("2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z"), undefined, cookie);
     expect(res.status).toBe(200);
     const posts = res.json as { title: string; content: string; isRecurring: boolean }[];
-    expect(titles(posts.filter((p) => !p.isRecurring))).toEqual(["First instant", "Holds a draft", "Inside"]);
+    expect(titles(posts.filter((p) => !p.isRecurring))).toEqual(["First instant", "Inside"]);
+    const drafts = (await stack.call("GET", `/api/projects/${projectId}/drafts`, undefined, cookie)).json as { id: number; scheduledPostId: number | null }[];
+    expect(drafts.map((d) => [d.id, d.scheduledPostId])).toEqual([[draftIds[0], holder], [draftIds[1], null]]);
     expect(posts.filter((p) => p.isRecurring).map((p) => p.content)).toEqual(["running"]);
     // without a range: everything, as the spec's call
     const all = (await stack.call("GET", base, undefined, cookie)).json as unknown[];

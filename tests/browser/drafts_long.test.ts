@@ -120,7 +120,7 @@ test("5,000 drafts: a virtualized list that scrolls, drags with the mouse and th
   await page.goto(draftsUrl);
   await rows().first().waitFor(soon);
   const timing = await page.evaluate(() => {
-    const list = performance.getEntriesByType("resource").find((entry) => entry.name.endsWith("/drafts")) as PerformanceResourceTiming;
+    const list = performance.getEntriesByType("resource").find((entry) => entry.name.endsWith("/drafts?view=list")) as PerformanceResourceTiming;
     return {
       firstRow: (window as unknown as { firstRowAt: number }).firstRowAt,
       listRequested: list.startTime,

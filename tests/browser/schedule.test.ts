@@ -214,6 +214,7 @@ test("the form refuses a past time, a malformed time and a missing draft; past d
   await page.getByTestId("new-post").click();
   const empty = page.getByRole("dialog", { name: "Запланировать пост" });
   await expect.poll(() => empty.getByTestId("schedule-no-drafts").count(), soon).toBe(1);
+  await page.waitForTimeout(300); // the dialog's opening transition: a click mid-way can land on Cancel beside Submit
   await empty.getByTestId("schedule-submit").click();
   await expect.poll(() => empty.getByText("Выберите черновик для поста").count(), soon).toBe(1);
   await page.waitForTimeout(300);

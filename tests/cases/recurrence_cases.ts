@@ -2,7 +2,9 @@
  * Recurring posts are computed twice: the server steps a series and hands out drafts
  * (sql/functions/series.sql), and the calendar shows the occurrences to come with the draft
  * each will take (web/src/lib/recurrence.ts). One table of cases drives both:
- * tests/sql/posts.test.ts ("recurring rotation") and tests/web/recurrence.test.ts.
+ * tests/sql/posts.test.ts ("recurring rotation") and tests/web/recurrence.test.ts; the rotation
+ * cases reach the calendar through the API's drafts list and range read
+ * (tests/api/lean_reads.test.ts), since the drafts list says which post holds each draft.
  */
 import type { PostStatus } from "../../contract/posts.ts";
 

@@ -1,13 +1,16 @@
 import useSWR, { mutate } from "swr";
-import type { Draft, DraftMoved } from "../../../contract/drafts.ts";
+import type { Draft, DraftMoved, DraftSummary } from "../../../contract/drafts.ts";
+import { DRAFT_EXCERPT_LENGTH } from "../../../contract/limits.ts";
 import type { MessageEntity } from "../../../contract/entities.ts";
 import type { PostOptions } from "../../../contract/post_options.ts";
 import { apiFetch } from "./fetcher.ts";
 import { refreshQueueHealth } from "./queueHealth.ts";
 import { pollingDedupe } from "./swrConfig.ts";
 
-export const draftsKey = (projectId: number) => `/api/projects/${projectId}/drafts`;
-const draftKey = (projectId: number, draftId: number) => `${draftsKey(projectId)}/${draftId}`;
+const draftsPath = (projectId: number) => `/api/projects/${projectId}/drafts`;
+/** The drafts list's lean view (README "Performance"): title, excerpt and flags of each draft. */
+export const draftsKey = (projectId: number) => `${draftsPath(projectId)}?view=list`;
+const draftKey = (projectId: number, draftId: number) => `${draftsPath(projectId)}/${draftId}`;
 
 /**
  * What the edit dialog saves; a null imageUrl removes the image. The content's formatting
@@ -24,7 +27,7 @@ export type DraftInput = {
 };
 
 /** Spec §2/§3: the list is shown by order (a missing order counts as 0), then oldest first. */
-export function sortDrafts(drafts: Draft[]): Draft[] {
+export function sortDrafts<T extends Pick<DraftSummary, "id" | "order" | "createdAt">>(drafts: readonly T[]): T[] {
   return [...drafts].sort(
     (a, b) =>
       (a.order ?? 0) - (b.order ?? 0) ||
@@ -33,13 +36,17 @@ export function sortDrafts(drafts: Draft[]): Draft[] {
   );
 }
 
-async function fetchDrafts(url: string): Promise<Draft[]> {
-  return sortDrafts(await apiFetch<Draft[]>(url));
+async function fetchDrafts(url: string): Promise<DraftSummary[]> {
+  return sortDrafts(await apiFetch<DraftSummary[]>(url));
 }
 
-/** `refreshInterval` polls the list (spec §7: every second while content is being generated). */
+/**
+ * The project's drafts as the lists show them (DraftSummary: no whole text), in publishing
+ * order. `refreshInterval` polls the list (spec §7: every second while content is being
+ * generated); an unchanged list costs a 304.
+ */
 export function useDrafts(projectId: number | null, { refreshInterval = 0 }: { refreshInterval?: number } = {}) {
-  const { data, error, isLoading, mutate } = useSWR<Draft[]>(
+  const { data, error, isLoading, mutate } = useSWR<DraftSummary[]>(
     projectId === null ? null : draftsKey(projectId),
     fetchDrafts,
     { refreshInterval, ...pollingDedupe(refreshInterval) },
@@ -47,23 +54,58 @@ export function useDrafts(projectId: number | null, { refreshInterval = 0 }: { r
   return { drafts: data ?? [], isLoading, error: error as unknown, mutate };
 }
 
-const updateList = (projectId: number, change: (list: Draft[]) => Draft[]) =>
-  mutate<Draft[]>(draftsKey(projectId), (list) => (list ? sortDrafts(change(list)) : list), { revalidate: false });
+/**
+ * One whole draft (its text, formatting, album and options), read afresh each time a screen
+ * asks for it (the editor opening, the schedule form's chosen draft): the list has excerpts only.
+ * `ready` is false until this opening's read has answered.
+ */
+export function useDraft(projectId: number | null, draftId: number | null) {
+  const { data, error, isValidating } = useSWR<Draft>(
+    projectId === null || draftId === null ? null : draftKey(projectId, draftId),
+    { revalidateOnMount: true, dedupingInterval: 0 },
+  );
+  return { draft: data, ready: data !== undefined && !isValidating, error: error as unknown };
+}
+
+/** One whole draft, read now (a draft's text picked in the AI assistant). */
+export function fetchDraft(projectId: number, draftId: number): Promise<Draft> {
+  return apiFetch<Draft>(draftKey(projectId, draftId));
+}
+
+/** What the list shows of a draft the app just wrote (the server's excerpt, made here). */
+function summaryOf(draft: Draft, scheduledPostId: number | null): DraftSummary {
+  return {
+    id: draft.id,
+    projectId: draft.projectId,
+    title: draft.title,
+    excerpt: Array.from(draft.content.trim()).slice(0, DRAFT_EXCERPT_LENGTH + 1).join(""),
+    imageUrl: draft.imageUrl || null,
+    imageCount: Math.max(draft.imageUrls.length, draft.imageUrl ? 1 : 0),
+    order: draft.order,
+    status: draft.status,
+    createdAt: draft.createdAt,
+    scheduledPostId,
+  };
+}
+
+const updateList = (projectId: number, change: (list: DraftSummary[]) => DraftSummary[]) =>
+  mutate<DraftSummary[]>(draftsKey(projectId), (list) => (list ? sortDrafts(change(list)) : list), { revalidate: false });
 
 export async function createDraft(projectId: number, input: DraftInput): Promise<Draft> {
   // Spec §9: the create form sends order -1, which puts the new draft first.
-  const draft = await apiFetch<Draft>(draftsKey(projectId), {
+  const draft = await apiFetch<Draft>(draftsPath(projectId), {
     method: "POST",
     body: { ...input, imageUrl: input.imageUrl ?? "", order: -1, projectId },
   });
-  await updateList(projectId, (list) => [...list, draft]);
+  await updateList(projectId, (list) => [...list, summaryOf(draft, null)]);
   void refreshQueueHealth(projectId);
   return draft;
 }
 
 export async function updateDraft(projectId: number, draftId: number, input: DraftInput): Promise<Draft> {
   const draft = await apiFetch<Draft>(draftKey(projectId, draftId), { method: "PATCH", body: input });
-  await updateList(projectId, (list) => list.map((item) => (item.id === draftId ? draft : item)));
+  await updateList(projectId, (list) => list.map((item) => (item.id === draftId ? summaryOf(draft, item.scheduledPostId) : item)));
+  await mutate(draftKey(projectId, draftId), draft, { revalidate: false });
   return draft;
 }
 
@@ -74,8 +116,8 @@ export async function deleteDraft(projectId: number, draftId: number): Promise<v
 }
 
 export async function bulkAddDrafts(projectId: number, titles: string[]): Promise<Draft[]> {
-  const drafts = await apiFetch<Draft[]>(`${draftsKey(projectId)}/bulk`, { method: "POST", body: { titles } });
-  await updateList(projectId, (list) => [...list, ...drafts]);
+  const drafts = await apiFetch<Draft[]>(`${draftsPath(projectId)}/bulk`, { method: "POST", body: { titles } });
+  await updateList(projectId, (list) => [...list, ...drafts.map((draft) => summaryOf(draft, null))]);
   void refreshQueueHealth(projectId);
   return drafts;
 }
@@ -88,8 +130,8 @@ export async function bulkAddDrafts(projectId: number, titles: string[]): Promis
  */
 export async function moveDraft(
   projectId: number,
-  previous: Draft[],
-  ordered: Draft[],
+  previous: DraftSummary[],
+  ordered: DraftSummary[],
   draftId: number,
   afterId: number | null,
 ): Promise<void> {
@@ -102,7 +144,7 @@ export async function moveDraft(
     throw error;
   }
   const keys = new Map<number, number>([[moved.id, moved.order], ...moved.respaced.map(({ id, order }) => [id, order] as const)]);
-  await mutate<Draft[]>(
+  await mutate<DraftSummary[]>(
     draftsKey(projectId),
     (list) => list?.map((draft) => (keys.has(draft.id) ? { ...draft, order: keys.get(draft.id)! } : draft)),
     { revalidate: false },

@@ -4,7 +4,7 @@ import { PUBLISHED_PAGE_SIZE } from "../../../contract/limits.ts";
 import { POSTS_REFETCH_MS } from "../lib/ui.ts";
 import type { MessageEntity } from "../../../contract/entities.ts";
 import type { PostOptions, UrlButton } from "../../../contract/post_options.ts";
-import type { Post } from "../../../contract/posts.ts";
+import type { CalendarPostRow, Post } from "../../../contract/posts.ts";
 import { draftsKey } from "./drafts.ts";
 import { apiFetch, fetcher } from "./fetcher.ts";
 import { refreshQueueHealth } from "./queueHealth.ts";
@@ -16,26 +16,45 @@ const postKey = (projectId: number, postId: number) => `${postsKey(projectId)}/$
 /** An instant range [from, to) of the calendar, as ISO strings. */
 export type PostsRange = { from: string; to: string };
 
-/** The posts the calendar needs for a range (README "Performance": the range read). */
+/**
+ * The posts the calendar needs for a range, in its lean view (README "Performance": the range
+ * read; no text, the details dialog loads the whole post).
+ */
 export const postsRangeKey = (projectId: number, range: PostsRange) =>
-  `${postsKey(projectId)}?from=${encodeURIComponent(range.from)}&to=${encodeURIComponent(range.to)}`;
+  `${postsKey(projectId)}?from=${encodeURIComponent(range.from)}&to=${encodeURIComponent(range.to)}&view=calendar`;
 
 /** Every cached posts list of the project: the whole list and each range read. */
 export const anyPostsList = (projectId: number) => (key: unknown) =>
   typeof key === "string" && (key === postsKey(projectId) || key.startsWith(`${postsKey(projectId)}?from=`));
 
+/** Every whole post of the project cached for a details dialog. */
+const anyWholePost = (projectId: number) => (key: unknown) =>
+  typeof key === "string" && new RegExp(`^${postsKey(projectId)}/\\d+$`).test(key);
+
 /**
- * The project's posts for a range of the calendar (every post without one); the schedule
- * page refetches them every 5 seconds (spec §7), which costs a 304 while nothing changed.
+ * The project's posts for a range of the calendar, as its grid reads them; the schedule page
+ * refetches them every 5 seconds (spec §7), which costs a 304 while nothing changed.
  */
-export function usePosts(projectId: number | null, range?: PostsRange) {
-  const key = projectId === null ? null : range ? postsRangeKey(projectId, range) : postsKey(projectId);
-  const { data, error, isLoading, mutate } = useSWR<Post[]>(key, {
+export function usePosts(projectId: number | null, range: PostsRange) {
+  const key = projectId === null ? null : postsRangeKey(projectId, range);
+  const { data, error, isLoading, mutate } = useSWR<CalendarPostRow[]>(key, {
     refreshInterval: POSTS_REFETCH_MS,
     // moving to the next month keeps the shown month until the new one arrives
     keepPreviousData: true,
   });
   return { posts: data ?? [], isLoaded: data !== undefined, isLoading, error: error as unknown, mutate };
+}
+
+/**
+ * One whole post (text, formatting, options, links), for the details dialog: read when it
+ * opens, and every 5 seconds while it stays open (a status moves on, an edit is decided).
+ */
+export function usePost(projectId: number | null, postId: number | null) {
+  const { data } = useSWR<Post>(projectId === null || postId === null ? null : postKey(projectId, postId), {
+    refreshInterval: POSTS_REFETCH_MS,
+    revalidateOnMount: true,
+  });
+  return { post: data?.id === postId ? data : undefined };
 }
 
 /** Fetches a range ahead of time (the months before and after the shown one). */
@@ -54,12 +73,13 @@ const publishedPageKey = (projectId: number) => (index: number, previous: Post[]
 
 /**
  * Published posts, newest first (spec §2 Published), loaded a page at a time. With a
- * `refreshInterval` the first page is read again that often (an edit decided in Telegram).
+ * `refreshInterval` every page shown is read again that often (an edit decided in Telegram
+ * may be on any of them); each costs a 304 while the project's posts are unchanged.
  */
 export function usePublishedPosts(projectId: number | null, { refreshInterval = 0 }: { refreshInterval?: number } = {}) {
   const { data, error, isLoading, mutate, size, setSize } = useSWRInfinite<Post[]>(
     projectId === null ? () => null : publishedPageKey(projectId),
-    { refreshInterval },
+    { refreshInterval, revalidateAll: true },
   );
   const lastPage = data?.at(-1);
   return {
@@ -96,6 +116,7 @@ function writeBody(projectId: number, input: PostWriteInput) {
 async function refreshAfterChange(projectId: number) {
   await Promise.all([
     mutate(anyPostsList(projectId)),
+    mutate(anyWholePost(projectId)),
     mutate(draftsKey(projectId)),
     mutate(unstable_serialize(publishedPageKey(projectId))),
     refreshQueueHealth(projectId),
@@ -142,7 +163,7 @@ export async function skipOccurrence(projectId: number, seriesId: number, at: st
 /** Sends the post to the channel admins for approval (spec §4); it comes back `scheduled`. */
 export async function publishPost(projectId: number, postId: number): Promise<Post> {
   const post = await apiFetch<Post>(`${postKey(projectId, postId)}/publish`, { method: "POST" });
-  await mutate<Post[]>(anyPostsList(projectId), (list) => list?.map((item) => (item.id === post.id ? post : item)), { revalidate: false });
+  await Promise.all([mutate(postKey(projectId, postId), post, { revalidate: false }), mutate(anyPostsList(projectId))]);
   return post;
 }
 

@@ -5,13 +5,25 @@
  * with the draft it is going to take. Pure functions: no clock, no DOM.
  */
 import { type CalendarDate, parseDate, toCalendarDate, toCalendarDateTime, toZoned, type ZonedDateTime } from "@internationalized/date";
-import type { Draft } from "../../../contract/drafts.ts";
+import type { DraftSummary } from "../../../contract/drafts.ts";
 import { VIRTUAL_POST_ID_MULTIPLIER } from "./ui.ts";
-import type { Post, PostStatus } from "../../../contract/posts.ts";
+import type { CalendarPostRow, Post } from "../../../contract/posts.ts";
 import { zonedAt } from "./projectTime.ts";
 
+/**
+ * What the calendar reads of a post: the lean view's fields (`?view=calendar`); a whole Post
+ * has them too, so the details dialog's whole post is a calendar post as well.
+ */
+export type GridPost = Omit<CalendarPostRow, "hasImage"> & { hasImage?: boolean };
+
+/** A series' rule: what stepping its occurrences reads. */
+type SeriesRule = Pick<
+  GridPost,
+  "isRecurring" | "recurringType" | "scheduledFor" | "recurringLastPost" | "endsAfter" | "endsOn" | "occurrencesMade" | "skippedOccurrences"
+>;
+
 /** A future occurrence of a series, shown on the calendar only (spec §3). */
-export type VirtualPost = Post & {
+export type VirtualPost<P extends GridPost = CalendarPostRow> = P & {
   isVirtual: true;
   /** The series this occurrence belongs to; deleting or editing it acts on the series. */
   originalPostId: number;
@@ -20,31 +32,25 @@ export type VirtualPost = Post & {
   /** A date the owner skipped: it takes no draft and nothing is published. */
   skipped: boolean;
 };
-export type CalendarPost = (Post & { isVirtual?: false }) | VirtualPost;
+export type CalendarPost<P extends GridPost = CalendarPostRow> = (P & { isVirtual?: false }) | VirtualPost<P>;
 
-export const isVirtualPost = (post: CalendarPost): post is VirtualPost => post.isVirtual === true;
-
-/** A rejected or failed post gives its draft back (the server's rotation reads it the same way). */
-const DRAFT_RELEASING_STATUSES: readonly PostStatus[] = ["rejected", "failed"];
+export const isVirtualPost = <P extends GridPost>(post: CalendarPost<P>): post is VirtualPost<P> => post.isVirtual === true;
 
 /**
  * The drafts nobody has claimed yet, in the order given (publishing order: useDrafts sorts
- * by `order`). A draft linked to a live post is taken, except by that post itself.
+ * by `order`). The drafts list says which live post holds each draft (`scheduledPostId`,
+ * whatever its date: the calendar reads only its range); a draft is free when none does, or
+ * when the post being edited is the one holding it.
  */
-export function availableDrafts(drafts: readonly Draft[], posts: readonly Post[], exceptPostId?: number): Draft[] {
-  const taken = new Set(
-    posts
-      .filter((post) => post.id !== exceptPostId && post.draftId !== null && !DRAFT_RELEASING_STATUSES.includes(post.status))
-      .map((post) => post.draftId),
-  );
-  return drafts.filter((draft) => !taken.has(draft.id));
+export function availableDrafts<D extends Pick<DraftSummary, "id" | "scheduledPostId">>(drafts: readonly D[], exceptPostId?: number): D[] {
+  return drafts.filter((draft) => draft.scheduledPostId === null || draft.scheduledPostId === exceptPostId);
 }
 
 /**
  * The same wall-clock time one step later in the project's timezone (DST-safe, like the
  * server). A time the clocks pass twice is the later one, as PostgreSQL reads it.
  */
-function nextOccurrence(at: ZonedDateTime, type: Post["recurringType"], timeZone: string): ZonedDateTime {
+function nextOccurrence(at: ZonedDateTime, type: SeriesRule["recurringType"], timeZone: string): ZonedDateTime {
   const step = type === "weekly" ? { weeks: 1 } : { days: 1 };
   return toZoned(toCalendarDateTime(at).add(step), timeZone, "later");
 }
@@ -66,7 +72,7 @@ export type OccurrenceWindow = {
  * after the series' end day, nor beyond "after N posts" (occurrencesMade counts those made).
  */
 export function seriesOccurrences(
-  series: Post,
+  series: SeriesRule,
   { timeZone, today, until }: OccurrenceWindow,
 ): { at: ZonedDateTime; offset: number; skipped: boolean }[] {
   if (!series.isRecurring || series.recurringType === "none") return [];
@@ -96,16 +102,21 @@ export function seriesOccurrences(
  * occurrences of every running series. Occurrences take the unclaimed drafts in turn, in
  * time order across all series (as the server will hand them out); once the drafts run out
  * an occurrence has no draft (the calendar says 'no drafts available'). A stopped series
- * (status failed) has no occurrences.
+ * (status failed) has no occurrences. An occurrence carries its draft's title and image mark;
+ * the details dialog loads the draft's whole text.
  */
-export function calendarPosts(posts: readonly Post[], drafts: readonly Draft[], window: OccurrenceWindow): CalendarPost[] {
-  const queue = availableDrafts(drafts, posts);
+export function calendarPosts<P extends GridPost>(
+  posts: readonly P[],
+  drafts: readonly Pick<DraftSummary, "id" | "title" | "imageUrl" | "scheduledPostId">[],
+  window: OccurrenceWindow,
+): CalendarPost<P>[] {
+  const queue = availableDrafts(drafts);
   const upcoming = posts
     .filter((post) => post.isRecurring && post.status === "draft")
     .flatMap((series) => seriesOccurrences(series, window).map((occurrence) => ({ series, ...occurrence })))
     .sort((a, b) => a.at.compare(b.at) || a.series.id - b.series.id);
 
-  const virtual = upcoming.map(({ series, at, offset, skipped }): VirtualPost => {
+  const virtual = upcoming.map(({ series, at, offset, skipped }): VirtualPost<P> => {
     // a skipped date takes no draft: the calendar shows it crossed out, to bring it back
     const draft = skipped ? undefined : queue.shift();
     return {
@@ -118,15 +129,29 @@ export function calendarPosts(posts: readonly Post[], drafts: readonly Draft[], 
       scheduledFor: at.toAbsoluteString(),
       draftId: draft?.id ?? null,
       title: draft?.title ?? "",
-      content: draft?.content ?? "",
-      imageUrl: draft?.imageUrl || null,
+      hasImage: Boolean(draft?.imageUrl),
     };
   });
-  const real = posts.filter((post) => !post.isRecurring);
+  const real = posts.filter((post) => !post.isRecurring) as CalendarPost<P>[];
   return [...real, ...virtual];
 }
 
+/**
+ * A virtual occurrence as the details dialog shows it: the whole series with the
+ * occurrence's own fields, and the whole text of the draft it is going to take.
+ */
+export function wholeOccurrence(occurrence: VirtualPost, series: Post, draft: Pick<Post, "content" | "entities" | "imageUrl" | "imageUrls"> | null): VirtualPost<Post> {
+  return {
+    ...series,
+    ...occurrence,
+    content: draft?.content ?? "",
+    entities: draft?.entities ?? [],
+    imageUrl: draft?.imageUrl || null,
+    imageUrls: draft?.imageUrls ?? [],
+  };
+}
+
 /** Series that stopped (e.g. `schedule.seriesOutOfDrafts`): the calendar says so above the grid. */
-export function stoppedSeries(posts: readonly Post[]): Post[] {
+export function stoppedSeries<P extends GridPost>(posts: readonly P[]): P[] {
   return posts.filter((post) => post.isRecurring && post.status === "failed");
 }

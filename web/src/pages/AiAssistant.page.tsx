@@ -203,7 +203,7 @@ export default function AiAssistantPage() {
             {t(`chat.modeHint.${mode}`)}
           </Text>
         </div>
-        {withWorkingText(mode) && <ChatWorkingText value={workingText} onChange={setWorkingText} drafts={drafts} />}
+        {withWorkingText(mode) && <ChatWorkingText value={workingText} onChange={setWorkingText} projectId={projectId!} drafts={drafts} />}
 
         <div
           ref={scroller}

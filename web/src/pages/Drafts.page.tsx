@@ -8,9 +8,9 @@ import "@mantine/core/styles/Skeleton.layer.css";
 import { useDisclosure } from "@mantine/hooks";
 import { useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate, useParams } from "react-router-dom";
-import type { Draft } from "../../../contract/drafts.ts";
+import type { Draft, DraftSummary } from "../../../contract/drafts.ts";
 import { DRAFTS_PER_GENERATION_MAX } from "../../../contract/limits.ts";
-import { deleteDraft, moveDraft, useDrafts } from "../api/drafts.ts";
+import { deleteDraft, moveDraft, useDraft, useDrafts } from "../api/drafts.ts";
 import { ApiRequestError } from "../api/fetcher.ts";
 import { BackLink } from "../components/BackLink/BackLink.tsx";
 import { BulkAddDialog } from "../components/BulkAddDialog/BulkAddDialog.tsx";
@@ -66,7 +66,7 @@ export default function DraftsPage() {
   const [bulkOpened, bulkDialog] = useDisclosure(false);
   /** Titles the bulk-add dialog asks the AI for as it opens (from the queue's forecast), if any. */
   const [titlesOnOpen, setTitlesOnOpen] = useState<number | undefined>(undefined);
-  const [toDelete, setToDelete] = useState<Draft | null>(null);
+  const [toDelete, setToDelete] = useState<DraftSummary | null>(null);
   const [batchOpened, batchDialog] = useDisclosure(false);
   const [batchCount, setBatchCount] = useState(0);
   const [deleting, setDeleting] = useState(false);
@@ -78,10 +78,11 @@ export default function DraftsPage() {
   const lastToGenerate = useRef(toGenerate);
   if (toGenerate) lastToGenerate.current = toGenerate;
   // What a confirmation names stays put while the dialog animates out.
-  const lastToDelete = useRef<Draft | null>(null);
+  const lastToDelete = useRef<DraftSummary | null>(null);
   if (toDelete) lastToDelete.current = toDelete;
-  // The draft shown in the edit dialog stays while the dialog animates out.
-  const [editing, setEditing] = useState<Draft | undefined>(undefined);
+  // The draft the URL names, once the list has it; the editor reads it whole (the list has
+  // excerpts only) and opens when this opening's read has answered.
+  const [editing, setEditing] = useState<DraftSummary | undefined>(undefined);
 
   // Where the focus goes when the control a dialog was opened from is gone once it closes: the
   // empty list's buttons have twins in the header, a deleted row's trash button the next row
@@ -99,7 +100,11 @@ export default function DraftsPage() {
 
   const draftsPath = projectId === null ? "" : projectPath(projectId, "drafts");
   const editId = draftParam && /^\d+$/.test(draftParam) ? Number(draftParam) : null;
-  const editOpened = editId !== null && editing?.id === editId;
+  const { draft: wholeDraft, ready: wholeReady } = useDraft(projectId, editing?.id === editId ? editId : null);
+  const editOpened = editId !== null && editing?.id === editId && wholeReady && wholeDraft?.id === editId;
+  // The draft shown in the edit dialog stays while the dialog animates out.
+  const lastWhole = useRef<Draft | undefined>(undefined);
+  if (wholeDraft && wholeDraft.id === editId) lastWhole.current = wholeDraft;
 
   // Follow the URL: open the named draft once the list has it, or say it is gone.
   useEffect(() => {
@@ -125,7 +130,7 @@ export default function DraftsPage() {
   if (failed) return <ProjectLoadError />;
   if (!project || projectId === null) return <FullPageLoader fullHeight={false} />;
 
-  const openEditor = (draft: Draft) => navigate(`${draftsPath}/${draft.id}`, { state: { fromList: true } });
+  const openEditor = (draft: DraftSummary) => navigate(`${draftsPath}/${draft.id}`, { state: { fromList: true } });
   const closeEditor = () => {
     if ((location.state as EditLocationState)?.fromList) navigate(-1);
     else navigate(draftsPath, { replace: true });
@@ -141,7 +146,7 @@ export default function DraftsPage() {
   const allSelected = drafts.length > 0 && selected.size === drafts.length;
   const toggleAll = () => setSelected(allSelected ? new Set() : new Set(drafts.map((draft) => draft.id)));
 
-  const handleMove = async (draft: Draft, afterId: number | null, ordered: Draft[]) => {
+  const handleMove = async (draft: DraftSummary, afterId: number | null, ordered: DraftSummary[]) => {
     try {
       await moveDraft(projectId, drafts, ordered, draft.id, afterId);
       toastSuccess(t("drafts.orderUpdated"));
@@ -201,7 +206,7 @@ export default function DraftsPage() {
     if (ids.length > DRAFTS_PER_GENERATION_MAX) {
       return toastError(t("drafts.tooManyDraftsSelected"), t("drafts.tooManyDraftsSelectedText", { max: DRAFTS_PER_GENERATION_MAX }));
     }
-    const withContent = drafts.filter((draft) => selected.has(draft.id) && draft.content.trim() !== "").length;
+    const withContent = drafts.filter((draft) => selected.has(draft.id) && draft.excerpt !== "").length;
     if (withContent > 0) setToGenerate({ ids, withContent });
     else void startGeneration(ids);
   };
@@ -335,7 +340,7 @@ export default function DraftsPage() {
       )}
 
       <DraftDialog projectId={projectId} opened={createOpened} onClose={createDialog.close} />
-      <DraftDialog projectId={projectId} draft={editing} opened={editOpened} onClose={closeEditor} />
+      <DraftDialog projectId={projectId} draft={lastWhole.current} opened={editOpened} onClose={closeEditor} />
       <BulkAddDialog projectId={projectId} opened={bulkOpened} generateOnOpen={titlesOnOpen} onClose={bulkDialog.close} />
       <ConfirmDialog
         opened={toDelete !== null}

@@ -50,11 +50,11 @@ export default function PublishedPage() {
 
   // Dialogs. What a closing dialog shows stays put while it animates out.
   const [details, setDetails] = useState<{ id: number; editing: boolean } | null>(null);
-  const [toDelete, setToDelete] = useState<CalendarPost | null>(null);
+  const [toDelete, setToDelete] = useState<CalendarPost<Post> | null>(null);
   const liveDetails = details === null ? null : (posts.find((post) => post.id === details.id) ?? null);
   const lastDetails = useRef<Post | null>(null);
   if (liveDetails) lastDetails.current = liveDetails;
-  const lastToDelete = useRef<CalendarPost | null>(null);
+  const lastToDelete = useRef<CalendarPost<Post> | null>(null);
   if (toDelete) lastToDelete.current = toDelete;
   // Delete closes the details for its own dialog: when that closes, the focus goes back to
   // the post's row (or, the post gone, to the first row).

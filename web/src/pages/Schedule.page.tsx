@@ -9,8 +9,8 @@ import type { Draft } from "../../../contract/drafts.ts";
 import type { Post } from "../../../contract/posts.ts";
 import { useChannels } from "../api/channels.ts";
 import { useContentPlans } from "../api/contentPlans.ts";
-import { useDrafts } from "../api/drafts.ts";
-import { prefetchPosts, type PostsRange, usePosts } from "../api/posts.ts";
+import { useDraft, useDrafts } from "../api/drafts.ts";
+import { prefetchPosts, type PostsRange, usePost, usePosts } from "../api/posts.ts";
 import { BackLink } from "../components/BackLink/BackLink.tsx";
 import { ContentPlan } from "../components/ContentPlan/ContentPlan.tsx";
 import { DeletePostDialog } from "../components/DeletePostDialog/DeletePostDialog.tsx";
@@ -33,7 +33,7 @@ import { usePageTitle } from "../lib/pageTitle.ts";
 import { reasonText } from "../lib/postMessages.ts";
 import { projectPath } from "../lib/projectSections.ts";
 import { clockText, projectTimeZone, zonedAt } from "../lib/projectTime.ts";
-import { type CalendarPost, calendarPosts, isVirtualPost, seriesOccurrences, stoppedSeries } from "../lib/recurrence.ts";
+import { type CalendarPost, calendarPosts, isVirtualPost, seriesOccurrences, stoppedSeries, wholeOccurrence } from "../lib/recurrence.ts";
 import classes from "./Schedule.module.css";
 
 /**
@@ -88,14 +88,26 @@ export default function SchedulePage() {
   const [scheduleTarget, setScheduleTarget] = useState<ScheduleTarget | null>(null);
   const [draftDialogOpen, setDraftDialogOpen] = useState(false);
   const [createdDraft, setCreatedDraft] = useState<Draft | null>(null);
-  const [toDelete, setToDelete] = useState<CalendarPost | null>(null);
-  // The details follow the 5-second refetch (a status moves on while the dialog is open).
-  const liveDetails = detailsId === null ? null : (shown.find((post) => post.id === detailsId) ?? posts.find((post) => post.id === detailsId) ?? null);
-  const lastDetails = useRef<CalendarPost | null>(null);
+  const [toDelete, setToDelete] = useState<CalendarPost<Post> | null>(null);
+  // The grid has each post's lean view; the details dialog shows the whole post (its series,
+  // and for an occurrence to come the whole draft it takes), loaded as it opens and refetched
+  // every 5 seconds while it stays open (a status moves on).
+  const picked = detailsId === null ? null : (shown.find((post) => post.id === detailsId) ?? posts.find((post) => post.id === detailsId) ?? null);
+  const pickedOccurrence = picked && isVirtualPost(picked) ? picked : null;
+  const seriesId = picked === null ? null : pickedOccurrence ? pickedOccurrence.originalPostId : picked.isRecurring ? picked.id : picked.seriesId;
+  const { post: wholePost } = usePost(projectId, picked && !pickedOccurrence ? picked.id : null);
+  const { post: wholeSeries } = usePost(projectId, seriesId);
+  const { draft: occurrenceDraft } = useDraft(projectId, pickedOccurrence?.draftId ?? null);
+  const liveDetails: CalendarPost<Post> | null = pickedOccurrence
+    ? wholeSeries && (pickedOccurrence.draftId === null || occurrenceDraft?.id === pickedOccurrence.draftId)
+      ? wholeOccurrence(pickedOccurrence, wholeSeries, occurrenceDraft ?? null)
+      : null
+    : (wholePost ?? null);
+  const lastDetails = useRef<CalendarPost<Post> | null>(null);
   if (liveDetails) lastDetails.current = liveDetails;
   const lastTarget = useRef<ScheduleTarget | null>(null);
   if (scheduleTarget) lastTarget.current = scheduleTarget;
-  const lastToDelete = useRef<CalendarPost | null>(null);
+  const lastToDelete = useRef<CalendarPost<Post> | null>(null);
   if (toDelete) lastToDelete.current = toDelete;
   // Edit and Delete in a post's details close the details and open another dialog: when that
   // one closes, the focus goes back to the post's chip (or, the post gone, to "New post").
@@ -108,11 +120,13 @@ export default function SchedulePage() {
   if (failed) return <ProjectLoadError />;
   const loading = !project || projectId === null || channelsLoading || (!postsLoaded && !postsError) || draftsLoading;
 
-  const seriesOf = (post: CalendarPost | null): Post | null => {
+  // The whole series of the post in the details dialog (the only place Edit and Delete start from).
+  const seriesOf = (post: CalendarPost<Post> | null): Post | null => {
     if (!post) return null;
-    if (isVirtualPost(post)) return posts.find((item) => item.id === post.originalPostId) ?? null;
-    if (post.isRecurring) return post;
-    return post.seriesId === null ? null : (posts.find((item) => item.id === post.seriesId) ?? null);
+    const id = isVirtualPost(post) ? post.originalPostId : post.isRecurring ? post.id : post.seriesId;
+    if (id === null) return null;
+    if (!isVirtualPost(post) && post.isRecurring) return post;
+    return wholeSeries?.id === id ? wholeSeries : null;
   };
 
   const openCreate = (date: CalendarDate) => {
@@ -121,7 +135,7 @@ export default function SchedulePage() {
   };
 
   // A series is edited at its next occurrence (the date it would run next), not its first date.
-  const openEdit = (post: CalendarPost) => {
+  const openEdit = (post: CalendarPost<Post>) => {
     setDetailsId(null);
     setCreatedDraft(null);
     const series = isVirtualPost(post) || post.isRecurring ? seriesOf(post) : null;
@@ -136,7 +150,7 @@ export default function SchedulePage() {
     setScheduleTarget({ mode: "edit", post, date: toCalendarDate(at), time: clockText(at) });
   };
 
-  const openDelete = (post: CalendarPost) => {
+  const openDelete = (post: CalendarPost<Post>) => {
     setDetailsId(null);
     setToDelete(post);
   };
@@ -244,7 +258,6 @@ export default function SchedulePage() {
             target={scheduleTarget ?? lastTarget.current}
             opened={scheduleTarget !== null && !draftDialogOpen}
             drafts={drafts}
-            posts={posts}
             createdDraft={createdDraft}
             onCreateDraft={() => setDraftDialogOpen(true)}
             onClose={() => setScheduleTarget(null)}

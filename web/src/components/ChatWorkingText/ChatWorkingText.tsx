@@ -2,15 +2,19 @@ import { Button, Menu, Text, Textarea, UnstyledButton } from "@mantine/core";
 import "@mantine/core/styles/Menu.layer.css";
 import "@mantine/core/styles/Popover.layer.css";
 import { useState } from "react";
-import type { Draft } from "../../../../contract/drafts.ts";
+import type { DraftSummary } from "../../../../contract/drafts.ts";
+import { fetchDraft } from "../../api/drafts.ts";
 import { useT } from "../../i18n/i18n.tsx";
+import { toastError } from "../../lib/toast.ts";
 import { IconChevronDown, IconFileText } from "../Icons/Icons.tsx";
 import classes from "./ChatWorkingText.module.css";
 
 type ChatWorkingTextProps = {
   value: string;
   onChange: (value: string) => void;
-  drafts: Draft[];
+  projectId: number;
+  /** The drafts list's lean view: a picked draft's whole text is read when it is picked. */
+  drafts: DraftSummary[];
 };
 
 /**
@@ -18,10 +22,10 @@ type ChatWorkingTextProps = {
  * pasted, typed, or taken from one of the project's drafts. It folds away to leave room
  * for the conversation.
  */
-export function ChatWorkingText({ value, onChange, drafts }: ChatWorkingTextProps) {
+export function ChatWorkingText({ value, onChange, projectId, drafts }: ChatWorkingTextProps) {
   const t = useT();
   const [expanded, setExpanded] = useState(true);
-  const withText = drafts.filter((draft) => draft.content.trim() !== "");
+  const withText = drafts.filter((draft) => draft.excerpt !== "");
   const length = value.length;
 
   return (
@@ -62,15 +66,17 @@ export function ChatWorkingText({ value, onChange, drafts }: ChatWorkingTextProp
               <Menu.Item
                 key={draft.id}
                 onClick={() => {
-                  onChange(draft.content);
-                  setExpanded(true);
+                  void fetchDraft(projectId, draft.id).then((whole) => {
+                    onChange(whole.content);
+                    setExpanded(true);
+                  }).catch(() => toastError(t("drafts.loadFailed")));
                 }}
               >
                 <Text size="sm" fw={500} lineClamp={1}>
                   {draft.title}
                 </Text>
                 <Text size="xs" c="dimmed" lineClamp={2}>
-                  {draft.content}
+                  {draft.excerpt}
                 </Text>
               </Menu.Item>
             ))}

@@ -4,6 +4,7 @@ import "@mantine/core/styles/CheckboxIndicator.layer.css";
 import "@mantine/core/styles/InlineInput.layer.css";
 import "@mantine/core/styles/Modal.layer.css";
 import { useEffect, useState } from "react";
+import type { Post } from "../../../../contract/posts.ts";
 import { deletePost } from "../../api/posts.ts";
 import { useLanguage, useT } from "../../i18n/i18n.tsx";
 import { LOCALES } from "../../lib/formatDate.ts";
@@ -16,7 +17,7 @@ import { SCHEDULE_DIALOG_WIDTH } from "../../lib/ui.ts";
 
 type DeletePostDialogProps = {
   projectId: number;
-  post: CalendarPost | null;
+  post: CalendarPost<Post> | null;
   opened: boolean;
   timeZone: string;
   onClose: () => void;

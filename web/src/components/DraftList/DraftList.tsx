@@ -25,7 +25,7 @@ import "@mantine/core/styles/CheckboxIndicator.layer.css";
 import "@mantine/core/styles/InlineInput.layer.css";
 import "@mantine/core/styles/Tooltip.layer.css";
 import { memo, type ReactNode, useCallback, useMemo, useRef, useState } from "react";
-import type { Draft } from "../../../../contract/drafts.ts";
+import type { DraftSummary } from "../../../../contract/drafts.ts";
 import { DRAFT_PREVIEW_LENGTH } from "../../lib/ui.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { IconGripVertical, IconPencil, IconTrash } from "../Icons/Icons.tsx";
@@ -52,13 +52,13 @@ const verticalOnly: Modifier = ({ transform }) => ({ ...transform, x: 0 });
 const OVERSCAN_PX = 700;
 
 type DraftListProps = {
-  drafts: Draft[];
+  drafts: DraftSummary[];
   selected: ReadonlySet<number>;
   onToggle: (draftId: number, checked: boolean) => void;
-  onEdit: (draft: Draft) => void;
-  onDelete: (draft: Draft) => void;
+  onEdit: (draft: DraftSummary) => void;
+  onDelete: (draft: DraftSummary) => void;
   /** Right after a drop: the draft, the draft it now follows (null: first) and the whole list in its new order. */
-  onMove: (draft: Draft, afterId: number | null, ordered: Draft[]) => void;
+  onMove: (draft: DraftSummary, afterId: number | null, ordered: DraftSummary[]) => void;
 };
 
 /**
@@ -162,7 +162,7 @@ export function DraftList({ drafts, selected, onToggle, onEdit, onDelete, onMove
 }
 
 type DraftRowProps = Pick<DraftListProps, "onToggle" | "onEdit" | "onDelete"> & {
-  draft: Draft;
+  draft: DraftSummary;
   selected: boolean;
   /** 1-based place in the whole list, and its length (rows left out of the DOM still count). */
   position: number;
@@ -224,7 +224,7 @@ const DraftRowContent = memo(function DraftRowContent({
   onDelete,
 }: Pick<DraftRowProps, "draft" | "selected" | "onToggle" | "onEdit" | "onDelete">) {
   const t = useT();
-  const preview = draftPreview(draft.content);
+  const preview = draftPreview(draft.excerpt);
   return (
     <>
       <Checkbox

@@ -7,7 +7,7 @@ import { getLocalTimeZone, now, toCalendarDate } from "@internationalized/date";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router-dom";
 import { SCHEDULE_DIALOG_WIDTH } from "../../lib/ui.ts";
-import type { Draft } from "../../../../contract/drafts.ts";
+import type { DraftSummary } from "../../../../contract/drafts.ts";
 import type { Post } from "../../../../contract/posts.ts";
 import { publishPost, resolveUncertainPost, skipOccurrence } from "../../api/posts.ts";
 import { useIsPhone } from "../../hooks/useIsPhone.ts";
@@ -75,21 +75,21 @@ function seriesEndText(t: TFunction, series: Post, locale: string, timeZone: str
 }
 
 /** Only a planned one-time post is sent for approval from here. */
-const canPublishPost = (post: CalendarPost) => !isVirtualPost(post) && !post.isRecurring && post.status === "draft";
+const canPublishPost = (post: CalendarPost<Post>) => !isVirtualPost(post) && !post.isRecurring && post.status === "draft";
 
 type PostDetailsDialogProps = {
   projectId: number;
   /** The post shown; kept by the caller while the dialog animates out. */
-  post: CalendarPost | null;
+  post: CalendarPost<Post> | null;
   /** The series the post belongs to (its own for a virtual occurrence), when there is one. */
   series: Post | null;
   opened: boolean;
   timeZone: string;
-  drafts: Draft[];
+  drafts: DraftSummary[];
   onClose: () => void;
   /** Opens the post's schedule; without it (the Published page) there is no such button. */
-  onEdit?: (post: CalendarPost) => void;
-  onDelete: (post: CalendarPost) => void;
+  onEdit?: (post: CalendarPost<Post>) => void;
+  onDelete: (post: CalendarPost<Post>) => void;
   /** Opens a published post straight in its edit (the Published page's "Edit"). */
   startEditing?: boolean;
 };

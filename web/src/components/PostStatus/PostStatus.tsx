@@ -4,7 +4,7 @@ import type { ComponentType } from "react";
 import type { Post, PostStatus } from "../../../../contract/posts.ts";
 import { type TFunction, type TranslationKey, useT } from "../../i18n/i18n.tsx";
 import { clockText, zonedAt } from "../../lib/projectTime.ts";
-import { isVirtualPost, type CalendarPost } from "../../lib/recurrence.ts";
+import { type CalendarPost, type GridPost, isVirtualPost } from "../../lib/recurrence.ts";
 import {
   IconAlert,
   IconCheck,
@@ -41,21 +41,21 @@ const STATUS_LOOK: Record<StatusKind, { label: TranslationKey; hint: Translation
   stopped: { label: "schedule.status.stopped", hint: "schedule.statusHint.stopped", Icon: IconAlert },
 };
 
-export function statusKind(post: CalendarPost): StatusKind {
+export function statusKind(post: CalendarPost<GridPost>): StatusKind {
   if (isVirtualPost(post)) return "virtual";
   if (post.isRecurring && post.status === "failed") return "stopped";
   return post.status;
 }
-export const statusLook = (post: CalendarPost) => STATUS_LOOK[statusKind(post)];
+export const statusLook = (post: CalendarPost<GridPost>) => STATUS_LOOK[statusKind(post)];
 
 /** A series is named by when it runs ("Weekly at 18:30"): its own title is a placeholder. */
-export function seriesName(t: TFunction, series: Post, timeZone: string): string {
+export function seriesName(t: TFunction, series: Pick<Post, "recurringType" | "scheduledFor">, timeZone: string): string {
   const repeat = t(series.recurringType === "weekly" ? "schedule.repeat.weekly" : "schedule.repeat.daily");
   return t("schedule.seriesTitle", { repeat, time: clockText(zonedAt(series.scheduledFor, timeZone)) });
 }
 
 /** The status as a small badge with its icon, coloured like the calendar. */
-export function PostStatusBadge({ post, size = "md" }: { post: CalendarPost; size?: "sm" | "md" | "lg" }) {
+export function PostStatusBadge({ post, size = "md" }: { post: CalendarPost<GridPost>; size?: "sm" | "md" | "lg" }) {
   const t = useT();
   const { label, Icon } = statusLook(post);
   const tone = postTone(post.status);

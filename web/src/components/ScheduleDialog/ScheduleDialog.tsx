@@ -6,10 +6,11 @@ import { type CalendarDate, now, parseDate, toCalendarDate } from "@internationa
 import { useEffect, useState, type FormEvent, type ReactNode } from "react";
 import * as v from "valibot";
 import { SCHEDULE_DIALOG_WIDTH } from "../../lib/ui.ts";
-import type { Draft } from "../../../../contract/drafts.ts";
+import type { Draft, DraftSummary } from "../../../../contract/drafts.ts";
 import { SERIES_HORIZON_DAYS } from "../../../../contract/limits.ts";
 import type { PostOptions } from "../../../../contract/post_options.ts";
 import { type Post, ScheduleFormSchema } from "../../../../contract/posts.ts";
+import { useDraft } from "../../api/drafts.ts";
 import { type PostWriteInput, schedulePost, updatePost } from "../../api/posts.ts";
 import { useIsPhone } from "../../hooks/useIsPhone.ts";
 import { useT } from "../../i18n/i18n.tsx";
@@ -35,9 +36,8 @@ type ScheduleDialogProps = {
   timeZone: string;
   target: ScheduleTarget | null;
   opened: boolean;
-  /** Unpublished drafts in publishing order. */
-  drafts: Draft[];
-  posts: Post[];
+  /** Unpublished drafts in publishing order, each saying which post holds it. */
+  drafts: DraftSummary[];
   /** A draft just created from this dialog: a one-time post takes it. */
   createdDraft: Draft | null;
   onCreateDraft: () => void;
@@ -82,7 +82,6 @@ export function ScheduleDialog({
   target,
   opened,
   drafts,
-  posts,
   createdDraft,
   onCreateDraft,
   onClose,
@@ -116,17 +115,21 @@ export function ScheduleDialog({
   const recurring = values.recurringType !== "none";
 
   // Drafts another live post has taken are not offered; the edited post keeps its own.
-  const free = availableDrafts(drafts, posts, editing?.id);
+  const free = availableDrafts(drafts, editing?.id);
   const options = free.map((draft) => ({ value: String(draft.id), label: draft.title }));
   if (editing?.draftId && !free.some((draft) => draft.id === editing.draftId)) {
     options.unshift({ value: String(editing.draftId), label: editing.title });
   }
-  const chosenDraft = drafts.find((draft) => draft.id === values.draftId);
+  const chosenSummary = drafts.find((draft) => draft.id === values.draftId);
+  // The list has the drafts' titles; the chosen one's text and options are read whole.
+  const { draft: loadedDraft } = useDraft(opened && !recurring ? projectId : null, values.draftId);
+  const chosenDraft: Draft | undefined = loadedDraft?.id === values.draftId ? loadedDraft : undefined;
+  const draftLoading = !recurring && values.draftId !== null && chosenDraft === undefined;
   // A one-time post's options (issue 16 §5): the chosen draft's until the person changes
   // them; an existing post shows its own while it keeps its draft.
   const draftOptions = chosenDraft?.options ?? {};
   const postOptions = ownOptions ?? (editing && values.draftId === editing.draftId ? (editing.options ?? {}) : draftOptions);
-  const seriesDraftCount = availableDrafts(drafts, posts).length;
+  const seriesDraftCount = availableDrafts(drafts).length;
   const recurringBlocked = recurring && seriesDraftCount === 0;
 
   const set = <K extends keyof Values>(key: K, value: Values[K]) => {
@@ -144,7 +147,7 @@ export function ScheduleDialog({
 
   /** The request body, or the errors to show instead (spec §5). */
   function validate(): { input?: PostWriteInput; errors: Errors } {
-    const draftTitle = chosenDraft?.title ?? (values.draftId === editing?.draftId ? editing?.title : undefined) ?? "";
+    const draftTitle = chosenSummary?.title ?? chosenDraft?.title ?? (values.draftId === editing?.draftId ? editing?.title : undefined) ?? "";
     const parsed = v.safeParse(ScheduleFormSchema, {
       title: recurring ? "" : draftTitle,
       scheduledTime: values.time,
@@ -201,7 +204,7 @@ export function ScheduleDialog({
 
   const handleSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    if (readOnly || recurringBlocked) return;
+    if (readOnly || recurringBlocked || draftLoading) return;
     const { input, errors: found } = validate();
     setErrors(found);
     if (found.options) setOptionsOpened(true);
@@ -401,7 +404,7 @@ export function ScheduleDialog({
                 <Button variant="default" onClick={onClose} disabled={saving}>
                   {t("common.cancel")}
                 </Button>
-                <Button type="submit" loading={saving} disabled={recurringBlocked} data-testid="schedule-submit">
+                <Button type="submit" loading={saving} disabled={recurringBlocked || draftLoading} data-testid="schedule-submit">
                   {editing ? t("common.save") : t("schedule.form.submit")}
                 </Button>
               </>
