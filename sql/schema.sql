@@ -25,6 +25,14 @@ create table app_private.ai_tokens_total (
   constraint ai_tokens_total_tokens_check CHECK ((tokens >= 0))
 );
 
+create table app_private.list_versions (
+  project_id bigint not null,
+  drafts bigint default 0 not null,
+  content_plans bigint default 0 not null,
+  constraint list_versions_pkey PRIMARY KEY (project_id),
+  constraint list_versions_project_id_fkey FOREIGN KEY (project_id) REFERENCES app_public.projects(id) ON DELETE CASCADE
+);
+
 create table app_private.metric_histograms (
   name text not null,
   bounds double precision[] not null,
@@ -282,6 +290,9 @@ create table app_public.content_plans (
   constraint content_plans_timezone_check CHECK (app_private.is_supported_timezone(timezone))
 );
 CREATE INDEX content_plans_project_idx ON app_public.content_plans USING btree (project_id, day_of_week, "time");
+CREATE TRIGGER _200_bump_version_delete AFTER DELETE ON app_public.content_plans REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_private.bump_list_version('content_plans');
+CREATE TRIGGER _200_bump_version_insert AFTER INSERT ON app_public.content_plans REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_private.bump_list_version('content_plans');
+CREATE TRIGGER _200_bump_version_update AFTER UPDATE ON app_public.content_plans REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_private.bump_list_version('content_plans');
 
 create table app_public.drafts (
   id bigint generated always as identity not null,
@@ -312,6 +323,9 @@ CREATE INDEX drafts_image_key_idx ON app_public.drafts USING btree (image_key) W
 CREATE INDEX drafts_image_urls_idx ON app_public.drafts USING gin (image_urls);
 CREATE INDEX drafts_project_order_idx ON app_public.drafts USING btree (project_id, sort_order, created_at, id);
 CREATE TRIGGER _100_touch BEFORE UPDATE ON app_public.drafts FOR EACH ROW EXECUTE FUNCTION app_private.touch_updated_at();
+CREATE TRIGGER _200_bump_version_delete AFTER DELETE ON app_public.drafts REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_private.bump_list_version('drafts');
+CREATE TRIGGER _200_bump_version_insert AFTER INSERT ON app_public.drafts REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_private.bump_list_version('drafts');
+CREATE TRIGGER _200_bump_version_update AFTER UPDATE ON app_public.drafts REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_private.bump_list_version('drafts');
 
 create table app_public.generation_jobs (
   id bigint generated always as identity not null,

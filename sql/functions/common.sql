@@ -3,6 +3,25 @@
 --   npx deno run -A scripts/migrations.ts commit "what it does"
 -- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
+CREATE OR REPLACE FUNCTION app_private.bump_list_version()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+/* why: one bump per statement and project of the list named by the trigger's argument
+   (drafts, content_plans), whatever the statement changed; rows deleted with their project
+   bump nothing */
+begin
+  insert into app_private.list_versions (project_id, drafts, content_plans)
+  select distinct c.project_id, (tg_argv[0] = 'drafts')::int, (tg_argv[0] = 'content_plans')::int
+  from changed_rows c
+  where exists (select 1 from app_public.projects p where p.id = c.project_id)
+  on conflict (project_id) do update
+    set drafts = app_private.list_versions.drafts + excluded.drafts,
+        content_plans = app_private.list_versions.content_plans + excluded.content_plans;
+  return null;
+end;
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.is_supported_timezone(p_zone text)
  RETURNS boolean
  LANGUAGE sql

@@ -3,6 +3,17 @@
 --   npx deno run -A scripts/migrations.ts commit "what it does"
 -- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
+CREATE OR REPLACE FUNCTION app_public.content_plans_version(p_user_id bigint, p_project_id bigint)
+ RETURNS bigint
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: what the content plan's ETag says; another user's project has none (null: the API answers 404) */
+  select coalesce(l.content_plans, 0) from app_public.projects p
+  left join app_private.list_versions l on l.project_id = p.id
+  where p.id = p_project_id and p.user_id = p_user_id
+$function$;
+
 CREATE OR REPLACE FUNCTION app_public.create_content_plan(p_user_id bigint, p_project_id bigint, p_day_of_week integer, p_time text, p_timezone text, p_post_length integer, p_active boolean)
  RETURNS app_public.content_plans
  LANGUAGE plpgsql
@@ -49,17 +60,6 @@ begin
   end if;
   return v_plan;
 end;
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.content_plans_version(p_user_id bigint, p_project_id bigint)
- RETURNS bigint
- LANGUAGE sql
- STABLE
-AS $function$
-  /* why: what the content plan's ETag says; another user's project has none (null: the API answers 404) */
-  select coalesce(l.content_plans, 0) from app_public.projects p
-  left join app_private.list_versions l on l.project_id = p.id
-  where p.id = p_project_id and p.user_id = p_user_id
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.project_content_plans(p_user_id bigint, p_project_id bigint)

@@ -131,6 +131,19 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION app_public.drafts_version(p_user_id bigint, p_project_id bigint)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: what the drafts list's ETag says: its drafts and, since each draft says which post
+     holds it, the posts too; another user's project has none (null: the API answers 404) */
+  select coalesce(l.drafts, 0) || '.' || coalesce(v.version, 0) from app_public.projects p
+  left join app_private.list_versions l on l.project_id = p.id
+  left join app_private.posts_versions v on v.project_id = p.id
+  where p.id = p_project_id and p.user_id = p_user_id
+$function$;
+
 CREATE OR REPLACE FUNCTION app_public.move_draft(p_user_id bigint, p_project_id bigint, p_draft_id bigint, p_after_id bigint)
  RETURNS TABLE(draft_id bigint, draft_order integer)
  LANGUAGE plpgsql
@@ -253,19 +266,6 @@ AS $function$
   left join app_public.posts po on po.draft_id = d.id and po.status not in ('rejected', 'failed')
   where d.project_id = p_project_id and po.status is distinct from 'published'
   order by d.sort_order, d.created_at, d.id
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.drafts_version(p_user_id bigint, p_project_id bigint)
- RETURNS text
- LANGUAGE sql
- STABLE
-AS $function$
-  /* why: what the drafts list's ETag says: its drafts and, since each draft says which post
-     holds it, the posts too; another user's project has none (null: the API answers 404) */
-  select coalesce(l.drafts, 0) || '.' || coalesce(v.version, 0) from app_public.projects p
-  left join app_private.list_versions l on l.project_id = p.id
-  left join app_private.posts_versions v on v.project_id = p.id
-  where p.id = p_project_id and p.user_id = p_user_id
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.reorder_drafts(p_user_id bigint, p_project_id bigint, p_items jsonb)

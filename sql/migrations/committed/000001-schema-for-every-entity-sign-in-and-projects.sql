@@ -20,7 +20,7 @@ begin
 end;
 $$;
 
-/* The timezone choices of spec §3; the SPA offers the same list (contract/limits.ts). */
+/* The timezone choices of spec §3; the SPA offers the same list (api/contract/limits.ts). */
 create or replace function app_private.is_supported_timezone(p_zone text) returns boolean
 language sql immutable parallel safe as $$
   select p_zone in (

@@ -5,7 +5,7 @@
 --! split: 3-post-format.sql
 -- Telegram-native posts (README "Post format"): a post's formatting as Telegram entities
 -- beside its plain text, and how it goes out (silent, pinned, link preview, URL buttons).
--- The API checks both (contract/entities.ts, post_options.ts); the table keeps their shape.
+-- The API checks both (api/contract/entities.ts, post_options.ts); the table keeps their shape.
 alter table app_public.drafts add column if not exists entities jsonb not null default '[]'
   constraint drafts_entities_check check (jsonb_typeof(entities) = 'array' and jsonb_array_length(entities) <= 100);
 alter table app_public.drafts add column if not exists options jsonb not null default '{}'
