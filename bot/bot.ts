@@ -12,6 +12,7 @@ import type { SendBudget } from "../core/telegram/send_budget.ts";
 import { approval } from "./features/approval.ts";
 import { approverRequests } from "./features/approver_requests.ts";
 import { registration } from "./features/registration.ts";
+import { stats } from "./features/stats.ts";
 
 export type BotDeps = {
   sql: Sql;
@@ -30,6 +31,6 @@ export function createBot(token: string, deps: BotDeps) {
   bot.use(sequentialize((ctx) => ctx.chat?.id.toString()));
   bot.errorBoundary((err) => {
     deps.log("error", "bot update failed", { updateId: err.ctx.update.update_id, error: err.error });
-  }).use(approval(deps), approverRequests(deps), registration(deps));
+  }).use(stats(deps), approval(deps), approverRequests(deps), registration(deps));
   return bot;
 }
