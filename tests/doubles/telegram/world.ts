@@ -596,9 +596,12 @@ export class World {
   /** getUpdates' `offset`: confirms (forgets) earlier updates; negative keeps the last -offset. */
   confirmUpdates(offset: number | undefined) {
     if (offset === undefined || offset === 0) return;
+    const before = this.updates.length;
     this.updates = offset > 0
       ? this.updates.filter((update) => update.update_id >= offset)
       : this.updates.slice(offset);
+    // a test waiting for an update to be taken (pendingUpdates) wakes now, not at the poll's end
+    if (this.updates.length !== before) this.touch();
   }
 
   /** The next updates to hand out; updates of types not allowed are dropped for good. */
