@@ -30,7 +30,7 @@ export type InviteLink = {
 
 export const InviteLinkCreateSchema = v.object({
   name: v.pipe(
-    v.string("inviteLinks.nameRequired"),
+    v.optional(v.string("inviteLinks.nameRequired"), ""),
     v.trim(),
     v.nonEmpty("inviteLinks.nameRequired"),
     v.maxLength(INVITE_LINK_NAME_MAX, "inviteLinks.nameTooLong"),
