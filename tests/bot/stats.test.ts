@@ -193,6 +193,21 @@ test("a promotion to administrator or a demotion is neither a join nor a leave",
   expect(n).toBe(eventsBefore);
 });
 
+test("the hourly pass samples each connected channel once (a second pass before it ran adds nothing), and Telegram's count replaces the running one", async () => {
+  const others = [1, 2].map((n) => telegram().addChannel({ username: `other_${n}_${Date.now().toString(36)}` }));
+  expect(others).toHaveLength(2); // not connected to any project: never sampled
+  telegram().setMemberCount(p.channel.id, 5_000);
+  await stack.sql`select app_public.queue_subscriber_samples()`;
+  await stack.sql`select app_public.queue_subscriber_samples()`; // the next hour's pass before this one ran: still one job
+  const sampled = await until(() => stats(), (s) => s.subscribers.current === 5_000);
+  expect(sampled.subscribers.points.map((point) => point.count)).toEqual([2, 5_000]);
+  const samples = telegram().requests.filter((r) => r.method === "getChatMemberCount");
+  expect(samples.map((r) => Number(r.params.chat_id))).toEqual([p.channel.id, p.channel.id]);
+  // a join after the sample moves it
+  await handled(telegram().userJoins(p.channel.id, telegram().addUser({ first_name: "After" }).id));
+  await until(() => stats(), (s) => s.subscribers.current === 5_001);
+});
+
 test("pruning drops raw events after 30 days and keeps the daily figures, the count and the links'", async () => {
   const before = await stats();
   const linksBefore = (await stack.call("GET", `${p.base}/invite-links`, undefined, p.cookie)).json;
