@@ -129,6 +129,29 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION app_public.record_member_updates(p_updates jsonb)
+ RETURNS integer
+ LANGUAGE plpgsql
+ VOLATILE
+AS $function$
+/* why: a big channel's backlog of member updates arrives by the hundred; the bot sends what
+   it has gathered in one call, each update by record_member_update's rule, in the order
+   they came; answers how many were joins or leaves not seen before */
+declare
+  v jsonb;
+  v_counted integer := 0;
+begin
+  for v in select value from jsonb_array_elements(p_updates) loop
+    if app_public.record_member_update((v ->> 'updateId')::bigint, (v ->> 'chatId')::bigint, (v ->> 'userId')::bigint,
+         to_timestamp((v ->> 'date')::float8), v ->> 'oldStatus', (v ->> 'oldIsMember')::boolean,
+         v ->> 'newStatus', (v ->> 'newIsMember')::boolean, v ->> 'inviteLink') in ('join', 'leave') then
+      v_counted := v_counted + 1;
+    end if;
+  end loop;
+  return v_counted;
+end;
+$function$;
+
 CREATE OR REPLACE FUNCTION app_public.record_reaction_count(p_update_id bigint, p_chat_id bigint, p_message_id bigint, p_date timestamp with time zone, p_reactions jsonb)
  RETURNS text
  LANGUAGE plpgsql

@@ -192,6 +192,7 @@ export async function startStack(options: StackOptions = {}) {
       keeper?.stop();
       await http?.shutdown();
       if (botRunner?.isRunning()) await botRunner.stop();
+      await bot?.statisticsWritten();
       await worker?.stop();
       await telegramCalls?.stop();
       await countsSql?.end({ timeout: 5 });

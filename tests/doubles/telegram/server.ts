@@ -145,6 +145,18 @@ export interface TelegramServer {
   /** Changes the bot's rights in a channel; emits `my_chat_member` when they change. */
   setBotRights(channel: number | string, rights: BotMembership): void;
   /** The user blocks / unblocks the bot (emits `my_chat_member`). */
+  /** What getChatMemberCount answers from now on (moved by later joins and leaves). */
+  setMemberCount(channel: number | string, count: number): void;
+  /** A person subscribes, through one of the bot's invite links or not (`chat_member`); `lateUpdate` allows a revoked link. */
+  userJoins(channel: number | string, userId: number, options?: { inviteLink?: string; lateUpdate?: boolean }): Update | undefined;
+  /** A person leaves the channel (`chat_member` from member to left). */
+  userLeaves(channel: number | string, userId: number): Update | undefined;
+  /** The message's reactions become `counts` (`message_reaction_count` with the whole list). */
+  setReactions(channel: number | string, messageId: number, counts: Record<string, number>): Update | undefined;
+  /** Hands out an update once more (Telegram redelivers one not confirmed). */
+  repeatUpdate(update: Update): void;
+  /** The channel's invite links made by the bot, revoked ones too. */
+  inviteLinks(channel: number | string): ChatInviteLink[];
   blockBot(userId: number): void;
   unblockBot(userId: number): void;
   /** The user writes to the bot in private; `/commands` get a bot_command entity. */
