@@ -18,6 +18,7 @@ import { aiRoutes } from "./routes/ai.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { bugReportRoutes } from "./routes/bug_reports.ts";
 import { botRoutes, channelRoutes } from "./routes/channels.ts";
+import { inviteLinkRoutes, statsRoutes } from "./routes/stats.ts";
 import { contentPlanRoutes, queueHealthRoutes } from "./routes/content_plans.ts";
 import { notificationRoutes } from "./routes/notifications.ts";
 import { draftRoutes } from "./routes/drafts.ts";
@@ -69,6 +70,8 @@ export function createApp(deps: ApiDeps) {
   api.route("/projects/:projectId/posts", postRoutes(deps));
   api.route("/projects/:projectId/content-plans", contentPlanRoutes(deps));
   api.route("/projects/:projectId/queue-health", queueHealthRoutes(deps));
+  api.route("/projects/:projectId/stats", statsRoutes(deps));
+  api.route("/projects/:projectId/invite-links", inviteLinkRoutes(deps));
   api.route("/notifications", notificationRoutes(deps));
   api.route("/projects/:projectId", aiRoutes(deps));
   api.route("/telegram/bot", botRoutes(deps));

@@ -72,6 +72,8 @@ async function shutdown() {
   log("info", "shutting down");
   webhook?.stop();
   await server.shutdown();
+  // member updates Telegram was already told were received
+  if (telegramWebhook) await telegramWebhook.bot.statisticsWritten();
   await telegramCalls?.stop();
   await sql.end({ timeout: 5 });
   Deno.exit(0);

@@ -57,6 +57,7 @@ async function shutdown() {
   log("info", "bot stopping");
   clearInterval(heartbeat);
   if (runner.isRunning()) await runner.stop();
+  await bot.statisticsWritten();
   await calls.stop();
   await sql.end({ timeout: 5 });
   Deno.exit(0);

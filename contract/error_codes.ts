@@ -35,6 +35,7 @@ import {
   SIGN_IN_CODE_LENGTH,
   WRITING_STYLE_RANGES,
 } from "./limits.ts";
+import { INVITE_LINK_NAME_MAX, STATS_RANGE_MAX_DAYS } from "./stats.ts";
 import { BUTTON_ROWS_MAX, BUTTON_TEXT_MAX, BUTTONS_PER_ROW_MAX, POST_IMAGES_MAX, UNPIN_AFTER_HOURS_MAX } from "./post_options.ts";
 
 export type ErrorParams = Record<string, string | number>;
@@ -161,6 +162,19 @@ export const ERROR_CODES = {
     message: "A request to @{handle} from this account is already waiting for an answer in Telegram",
   },
   "channels.approverRefused": { status: 403, message: "@{handle} has refused requests from this account" },
+  // ── channel statistics and invite links ──
+  "stats.rangeNotIso": { status: 400, message: "from and to must be ISO timestamps, e.g. 2026-11-01T00:00:00Z" },
+  "stats.rangeReversed": { status: 400, message: "from must be before to" },
+  "stats.rangeTooLong": { status: 400, message: "A range may span at most {days} days", params: { days: STATS_RANGE_MAX_DAYS } },
+  "stats.botCannotInvite": {
+    status: 400,
+    message: 'The bot may not create invite links in {channel}. In the channel\'s administrators, give the bot the "Invite users via link" permission.',
+  },
+  "inviteLinks.nameRequired": { status: 400, message: "Give the invite link a name" },
+  "inviteLinks.nameTooLong": { status: 400, message: "An invite link's name is at most {max} characters", params: { max: INVITE_LINK_NAME_MAX } },
+  "inviteLinks.noChannel": { status: 400, message: "Connect a channel before creating invite links" },
+  "inviteLinks.quotaReached": { status: 409, message: "A project can have at most {max} invite links" },
+  "inviteLinks.notFound": { status: 404, message: "Invite link not found" },
   "telegram.notConfigured": {
     status: 503,
     message: "The Telegram bot is not configured on this server (TELEGRAM_BOT_TOKEN is not set)",

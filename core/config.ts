@@ -67,6 +67,7 @@ export type Limits = {
   draftsPerProject: number;
   uploadBytesPerAccount: number;
   bugReportsPerDay: number;
+  inviteLinksPerProject: number;
 };
 
 /** Each limit, its environment variable and its default (README "Limits" lists the same). */
@@ -82,6 +83,8 @@ export const LIMIT_VARIABLES: Record<keyof Limits, { variable: string; fallback:
   draftsPerProject: { variable: "DRAFTS_PER_PROJECT", fallback: 5_000 },
   uploadBytesPerAccount: { variable: "UPLOAD_BYTES_PER_ACCOUNT", fallback: 1024 ** 3 },
   bugReportsPerDay: { variable: "BUG_REPORTS_PER_DAY", fallback: 20 },
+  // revoked links count too: each link costs two Telegram calls at most (README "Limits")
+  inviteLinksPerProject: { variable: "INVITE_LINKS_PER_PROJECT", fallback: 50 },
 };
 
 function readLimits(env: Record<string, string | undefined>): Limits {

@@ -47,6 +47,7 @@ import { sendApproval } from "./posts__send_approval.ts";
 import { askApprover } from "./approver_requests__ask.ts";
 import { spawnOccurrence } from "./posts__spawn_occurrence.ts";
 import { sendSignInCode } from "./sign_in_codes__send.ts";
+import { sampleSubscribers } from "./channels__sample_subscribers.ts";
 import { cleanupUploads } from "./uploads__cleanup.ts";
 import { deleteUploads } from "./uploads__delete.ts";
 
@@ -106,6 +107,15 @@ export async function startWorker(connectionString: string, config: Config, log:
     notifications__send: sendNotification(sql, mailer, config.publicUrl),
     content_plans__fill: fillPlan(sql),
     content_plans__fill_all: fillAllPlans(sql),
+    channels__sample_subscribers: sampleSubscribers(sql, deps.telegram),
+    // every connected channel's hourly sample, spread over the hour (README "Statistics")
+    channels__queue_subscriber_samples: async () => {
+      await sql`select app_public.queue_subscriber_samples()`;
+    },
+    // raw member events after 30 days, hourly samples thinned to one a day (README "Statistics")
+    stats__prune: async () => {
+      await sql`select app_public.prune_stats()`;
+    },
   };
   const aiTaskList: TaskList = {
     drafts__generate_content: generateContent(sql, deps.ai, config.limits),
@@ -142,7 +152,13 @@ export async function startWorker(connectionString: string, config: Config, log:
       taskList,
       concurrency: CONCURRENCY,
       // the autopilot pass keeps the next 7 days filled as time moves on and drafts arrive
-      crontab: ["17 3 * * * sessions__cleanup", "42 * * * * uploads__cleanup", "7 * * * * content_plans__fill_all"].join("\n"),
+      crontab: [
+        "17 3 * * * sessions__cleanup",
+        "42 * * * * uploads__cleanup",
+        "7 * * * * content_plans__fill_all",
+        "3 * * * * channels__queue_subscriber_samples",
+        "29 4 * * * stats__prune",
+      ].join("\n"),
     }),
     await run({ ...common, taskList: aiTaskList, concurrency: AI_CONCURRENCY }),
   ];

@@ -18,6 +18,12 @@ export { BOT_MESSAGES_PER_SECOND, CHANNEL_MESSAGES_PER_MINUTE } from "./send_bud
 
 /** Methods that post or change a message count against the limits. */
 const MESSAGE_METHOD = /^(send|copy|forward|edit)/;
+/**
+ * Calls made per channel in bulk (the statistics' hourly samples, invite links) take a
+ * bot-wide slot like an edit, never the channel's: sampling a thousand channels stays
+ * within the bot's pace and never uses up a channel's 20 posts a minute.
+ */
+const BOT_WIDE_METHOD = /^(getChatMemberCount|createChatInviteLink|revokeChatInviteLink)$/;
 
 export type TelegramOptions = {
   /** The longest total wait for retry_after on one call before giving up. */
@@ -40,6 +46,8 @@ export function rateLimitTransformer(options: TelegramOptions = {}): Transformer
         // edits count bot-wide only
         const chatId = method.startsWith("edit") ? undefined : (payload as { chat_id?: unknown }).chat_id;
         await budget.take(chatId === undefined ? undefined : String(chatId));
+      } else if (BOT_WIDE_METHOD.test(method)) {
+        await budget.take(undefined);
       }
       let result;
       try {

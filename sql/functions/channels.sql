@@ -292,6 +292,8 @@ begin
   end;
   -- Only one account holds the chat: the others' requests for it are refused now.
   delete from app_public.channels where chat_id = v_channel.chat_id and status = 'pending' and id <> v_channel.id;
+  -- the statistics start from Telegram's count at connection (README "Statistics")
+  perform app_private.queue_subscriber_sample(v_channel.id, now());
   return query select 'connected'::text, v_channel.link, v_language;
 end;
 $function$;

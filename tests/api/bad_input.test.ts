@@ -38,7 +38,7 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 beforeEach(() => stack.openai!.reply((r) => Array.from({ length: 30 }, (_, i) => `Title ${i} ${r.messages.length}`).join("\n")));
 
-const TABLES = ["users", "projects", "channels", "drafts", "posts", "content_plans", "admin_chat_ids", "bug_reports", "generation_jobs", "chat_messages"];
+const TABLES = ["users", "projects", "channels", "drafts", "posts", "content_plans", "admin_chat_ids", "bug_reports", "generation_jobs", "chat_messages", "invite_links"];
 async function snapshot(): Promise<string[]> {
   const parts = await Promise.all(TABLES.map(async (t) => {
     const [row] = await stack.sql.unsafe(`select count(*)::int as n, md5(coalesce(string_agg(x::text, '|' order by x.id), '')) as h from app_public.${t} x`);
@@ -87,6 +87,10 @@ const ROUTES: Route[] = [
   { method: "POST", path: (i) => `/api/projects/${i.project}/drafts/generate-content`, json: true },
   { method: "GET", path: (i) => `/api/projects/${i.project}/jobs/1` },
   { method: "GET", path: (i) => `/api/projects/${i.project}/chat/history?page=1&limit=5` },
+  { method: "GET", path: (i) => `/api/projects/${i.project}/stats` },
+  { method: "GET", path: (i) => `/api/projects/${i.project}/invite-links` },
+  { method: "POST", path: (i) => `/api/projects/${i.project}/invite-links`, json: true },
+  { method: "DELETE", path: (i) => `/api/projects/${i.project}/invite-links/1` },
   { method: "POST", path: (i) => `/api/projects/${i.project}/chat`, json: true },
   { method: "POST", path: (i) => `/api/projects/${i.project}/chat/stream`, json: true },
   { method: "POST", path: () => "/api/bug-reports", multipart: true },

@@ -15,7 +15,7 @@ import { createAi } from "../../core/ai/client.ts";
 import { createTelegramApi } from "../../core/telegram/client.ts";
 import { telegramCallCounts } from "../../core/telegram/call_counts.ts";
 import { createBot } from "../../bot/bot.ts";
-import { keepWebhook } from "../../core/telegram/webhook.ts";
+import { BOT_ALLOWED_UPDATES, keepWebhook } from "../../core/telegram/webhook.ts";
 import { startWorker } from "../../tasks/worker.ts";
 import { type OpenAiServer, startOpenAiServer } from "../doubles/openai/server.ts";
 import { startTelegramServer, type TelegramServer } from "../doubles/telegram/server.ts";
@@ -109,7 +109,8 @@ export async function startStack(options: StackOptions = {}) {
   const app = createApp({ sql: appSql, config, log: apiLog, storage, telegram: telegramApi, telegramWebhook, ai, webDist: options.webDist });
   const worker = options.worker === false ? undefined : await startWorker(appDatabaseUrl, config, silentLog, { storage, telegram: telegramApi, ai });
   const bot = options.bot && telegram ? createBot(telegram.token, { sql: appSql, log: silentLog, apiRoot: telegram.apiRoot, calls: telegramCalls }) : undefined;
-  const botRunner = bot ? run(bot) : undefined;
+  // asks for the updates bot/main.ts asks for (Telegram sends chat_member and reaction counts only then)
+  const botRunner = bot ? run(bot, { runner: { fetch: { allowed_updates: [...BOT_ALLOWED_UPDATES] } } }) : undefined;
   const http = serve ? Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, app.fetch) : undefined;
 
   /** Calls the API like the SPA does; `cookie` is a session cookie from signIn. */
@@ -215,6 +216,7 @@ export async function startStack(options: StackOptions = {}) {
       keeper?.stop();
       await http?.shutdown();
       if (botRunner?.isRunning()) await botRunner.stop();
+      await bot?.statisticsWritten();
       await worker?.stop();
       await telegramCalls?.stop();
       await countsSql?.end({ timeout: 5 });

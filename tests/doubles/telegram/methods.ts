@@ -5,6 +5,7 @@
 
 import type {
   BotCommand,
+  ChatInviteLink,
   ChatMember,
   InlineKeyboardButton,
   InlineKeyboardMarkup,
@@ -773,7 +774,60 @@ function getChatAdministrators({ args, world }: CallContext): ChatMember[] {
 function getChatMemberCount({ args, world }: CallContext): number {
   const record = world.visibleChat(args.chatId());
   if (record.chat.type === "private") return 2;
-  return record.memberCount ?? 1 + (record.bot === "left" || record.bot === "kicked" ? 0 : 1);
+  return world.memberCountOf(record);
+}
+
+// ------------------------------------------------------------------------ invite links
+
+/** Telegram cuts an invite link's name at 32 characters; the double refuses longer ones to make that visible. */
+const INVITE_LINK_NAME_MAX = 32;
+
+/**
+ * Invite links need an administrator with can_invite_users (the description is the Bot
+ * API's for a missing right on invite links). A link's name is 0–32 characters; each link
+ * gets a fresh `https://t.me/+…` address, its creator is the bot.
+ */
+function assertCanInvite(world: World, record: ChatRecord) {
+  if (record.chat.type === "private") throw badRequest("method is available only for supergroups and channel");
+  const rights = world.assertChannelAdmin(record);
+  if (!rights.can_invite_users) throw badRequest("not enough rights to manage chat invite links");
+}
+
+function createChatInviteLink({ args, world }: CallContext): ChatInviteLink {
+  const record = world.visibleChat(args.chatId());
+  const name = args.string("name");
+  if (name !== undefined && name.length > INVITE_LINK_NAME_MAX) throw badRequest("invite link name is too long");
+  const memberLimit = args.integer("member_limit");
+  if (memberLimit !== undefined && (memberLimit < 1 || memberLimit > 99_999)) throw badRequest("member limit is invalid");
+  if (memberLimit !== undefined && args.boolean("creates_join_request")) {
+    throw badRequest("member_limit can't be specified for links requiring administrator approval");
+  }
+  assertCanInvite(world, record);
+  const link: ChatInviteLink = {
+    invite_link: `https://t.me/+${world.newInviteHash()}`,
+    creator: world.botUser,
+    creates_join_request: args.boolean("creates_join_request"),
+    is_primary: false,
+    is_revoked: false,
+    ...(name ? { name } : {}),
+    ...(args.integer("expire_date") !== undefined ? { expire_date: args.integer("expire_date") } : {}),
+    ...(memberLimit !== undefined ? { member_limit: memberLimit } : {}),
+  };
+  record.inviteLinks!.set(link.invite_link, link);
+  world.touch();
+  return structuredClone(link);
+}
+
+function revokeChatInviteLink({ args, world }: CallContext): ChatInviteLink {
+  const record = world.visibleChat(args.chatId());
+  const url = args.string("invite_link");
+  if (!url) throw badRequest("parameter \"invite_link\" is required");
+  assertCanInvite(world, record);
+  const link = record.inviteLinks?.get(url);
+  if (!link) throw badRequest("INVITE_HASH_EXPIRED");
+  link.is_revoked = true;
+  world.touch();
+  return structuredClone(link);
 }
 
 // ------------------------------------------------------------------------ updates
@@ -970,6 +1024,8 @@ export const METHODS: Record<string, MethodHandler> = {
   getchatmember: getChatMember,
   getchatadministrators: getChatAdministrators,
   getchatmembercount: getChatMemberCount,
+  createchatinvitelink: createChatInviteLink,
+  revokechatinvitelink: revokeChatInviteLink,
   sendmessage: sendMessage,
   sendphoto: sendPhoto,
   sendmediagroup: sendMediaGroup,
@@ -1028,11 +1084,9 @@ export const UNIMPLEMENTED_METHODS = new Set(
     "unbanChatSenderChat",
     "setChatPermissions",
     "exportChatInviteLink",
-    "createChatInviteLink",
     "editChatInviteLink",
     "createChatSubscriptionInviteLink",
     "editChatSubscriptionInviteLink",
-    "revokeChatInviteLink",
     "approveChatJoinRequest",
     "declineChatJoinRequest",
     "setChatPhoto",

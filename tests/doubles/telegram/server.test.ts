@@ -1223,3 +1223,101 @@ describe("editing published posts", () => {
     });
   });
 });
+
+describe("channel statistics: members, reactions, invite links", () => {
+  test("chat_member and message_reaction_count come only to a bot that asked for them", async () => {
+    const channel = telegram.addChannel({ username: "stats_news" });
+    const reader = telegram.addUser({ first_name: "Reader" });
+    const post = telegram.channelPost(channel.id, "hello");
+    await bot.api.getUpdates({ offset: -1, timeout: 0 }); // nothing asked: Telegram's default list
+    telegram.userJoins(channel.id, reader.id);
+    telegram.setReactions(channel.id, post.message_id, { "👍": 2 });
+    const unasked = await bot.api.getUpdates({ timeout: 0 });
+    expect(unasked.some((u) => u.chat_member || u.message_reaction_count)).toBe(false);
+
+    telegram.userLeaves(channel.id, reader.id);
+    telegram.setReactions(channel.id, post.message_id, { "👍": 3, "🔥": 1, paid: 4, "custom:777": 1 });
+    const asked = await bot.api.getUpdates({ timeout: 0, allowed_updates: ["chat_member", "message_reaction_count"] });
+    const member = asked.find((u) => u.chat_member)!.chat_member!;
+    expect(member).toMatchObject({
+      chat: { id: channel.id, type: "channel" },
+      from: { id: reader.id },
+      old_chat_member: { status: "member", user: { id: reader.id } },
+      new_chat_member: { status: "left", user: { id: reader.id } },
+    });
+    expect(member.date).toBeLessThan(10_000_000_000); // seconds
+    expect(asked.find((u) => u.message_reaction_count)!.message_reaction_count).toMatchObject({
+      chat: { id: channel.id },
+      message_id: post.message_id,
+      reactions: [
+        { type: { type: "emoji", emoji: "👍" }, total_count: 3 },
+        { type: { type: "emoji", emoji: "🔥" }, total_count: 1 },
+        { type: { type: "paid" }, total_count: 4 },
+        { type: { type: "custom_emoji", custom_emoji_id: "777" }, total_count: 1 },
+      ],
+    });
+  });
+
+  test("getChatMemberCount counts joins and leaves, or moves a set count", async () => {
+    const channel = telegram.addChannel({ username: "count_news" });
+    expect(await bot.api.getChatMemberCount(channel.id)).toBe(2); // the creator and the bot
+    const reader = telegram.addUser({ first_name: "Reader" });
+    telegram.userJoins(channel.id, reader.id);
+    expect(await bot.api.getChatMemberCount(channel.id)).toBe(3);
+    telegram.setMemberCount(channel.id, 100_000);
+    telegram.userLeaves(channel.id, reader.id);
+    expect(await bot.api.getChatMemberCount(channel.id)).toBe(99_999);
+    // leaving twice is nothing
+    expect(telegram.userLeaves(channel.id, reader.id)).toBeUndefined();
+  });
+
+  test("invite links: made with a name, named in the join, revoked; without can_invite_users Telegram's 400", async () => {
+    const channel = telegram.addChannel({ username: "links_news" });
+    const link = await bot.api.createChatInviteLink(channel.id, { name: "Partner" });
+    expect(link).toMatchObject({ name: "Partner", is_revoked: false, is_primary: false, creates_join_request: false, creator: { is_bot: true } });
+    expect(link.invite_link).toMatch(/^https:\/\/t\.me\/\+[\w-]{16}$/);
+    const reader = telegram.addUser({ first_name: "Reader" });
+    const update = telegram.userJoins(channel.id, reader.id, { inviteLink: link.invite_link })!;
+    expect(update.chat_member?.invite_link).toMatchObject({ invite_link: link.invite_link, name: "Partner" });
+
+    const revoked = await bot.api.revokeChatInviteLink(channel.id, link.invite_link);
+    expect(revoked).toMatchObject({ invite_link: link.invite_link, is_revoked: true });
+    expect(() => telegram.userJoins(channel.id, telegram.addUser().id, { inviteLink: link.invite_link })).toThrow(/revoked/);
+    const late = telegram.userJoins(channel.id, telegram.addUser().id, { inviteLink: link.invite_link, lateUpdate: true })!;
+    expect(late.chat_member?.invite_link?.is_revoked).toBe(true);
+
+    expect((await apiError(bot.api.createChatInviteLink(channel.id, { name: "x".repeat(33) }))).description).toMatch(/too long/);
+    telegram.setBotRights(channel.id, { can_invite_users: false });
+    const refused = await apiError(bot.api.createChatInviteLink(channel.id, { name: "No right" }));
+    expect([refused.error_code, refused.description]).toEqual([400, "Bad Request: not enough rights to manage chat invite links"]);
+    telegram.setBotRights(channel.id, "member");
+    expect((await apiError(bot.api.createChatInviteLink(channel.id))).description).toMatch(/need administrator rights/);
+  });
+
+  test("a webhook gets chat_member only once allowed_updates names it", async () => {
+    await telegram.close();
+    telegram = await startTelegramServer({ token: "123456789:TEST-token", webhookRetryMs: 100 });
+    const api = new Api(telegram.token, { apiRoot: telegram.apiRoot });
+    const received: { chat_member?: unknown; message?: unknown }[] = [];
+    const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+      received.push(await request.json());
+      return new Response(null, { status: 200 });
+    });
+    try {
+      const channel = telegram.addChannel({ username: "hook_news" });
+      await api.setWebhook(`http://127.0.0.1:${server.addr.port}/hook`, { allowed_updates: ["message"] });
+      const reader = telegram.addUser({ first_name: "Reader" });
+      telegram.userJoins(channel.id, reader.id);
+      telegram.userSends(reader.id, "hi");
+      await telegram.waitFor(() => received.some((u) => u.message), 5_000);
+      expect(received.some((u) => u.chat_member)).toBe(false);
+      await new Promise((r) => setTimeout(r, 1_100)); // one setWebhook a second
+      await api.setWebhook(`http://127.0.0.1:${server.addr.port}/hook`, { allowed_updates: ["message", "chat_member"] });
+      telegram.userLeaves(channel.id, reader.id);
+      await telegram.waitFor(() => received.some((u) => u.chat_member), 5_000);
+    } finally {
+      await telegram.close();
+      await server.shutdown();
+    }
+  });
+});

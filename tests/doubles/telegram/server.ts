@@ -17,7 +17,7 @@
 import { Buffer } from "node:buffer";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { BotCommand, BotCommandScope, Chat, Message, Update, User, UserFromGetMe } from "grammy/types";
+import type { BotCommand, BotCommandScope, Chat, ChatInviteLink, Message, Update, User, UserFromGetMe } from "grammy/types";
 import { BotApiError, defaultDescription, notFound, tooManyRequests, unauthorized } from "./errors.ts";
 import { detectedEntities } from "./formatting.ts";
 import { METHODS, UNIMPLEMENTED_METHODS } from "./methods.ts";
@@ -145,6 +145,18 @@ export interface TelegramServer {
   /** Changes the bot's rights in a channel; emits `my_chat_member` when they change. */
   setBotRights(channel: number | string, rights: BotMembership): void;
   /** The user blocks / unblocks the bot (emits `my_chat_member`). */
+  /** What getChatMemberCount answers from now on (moved by later joins and leaves). */
+  setMemberCount(channel: number | string, count: number): void;
+  /** A person subscribes, through one of the bot's invite links or not (`chat_member`); `lateUpdate` allows a revoked link. */
+  userJoins(channel: number | string, userId: number, options?: { inviteLink?: string; lateUpdate?: boolean }): Update | undefined;
+  /** A person leaves the channel (`chat_member` from member to left). */
+  userLeaves(channel: number | string, userId: number): Update | undefined;
+  /** The message's reactions become `counts` (`message_reaction_count` with the whole list). */
+  setReactions(channel: number | string, messageId: number, counts: Record<string, number>): Update | undefined;
+  /** Hands out an update once more (Telegram redelivers one not confirmed). */
+  repeatUpdate(update: Update): void;
+  /** The channel's invite links made by the bot, revoked ones too. */
+  inviteLinks(channel: number | string): ChatInviteLink[];
   blockBot(userId: number): void;
   unblockBot(userId: number): void;
   /** The user writes to the bot in private; `/commands` get a bot_command entity. */
@@ -436,6 +448,49 @@ class FakeTelegram implements TelegramServer {
 
   setMemberRights(channel: number | string, userId: number, rights: BotMembership) {
     this.world.setMemberStanding(this.world.chatFor(channel).chat.id, userId, rights);
+  }
+
+  /** What getChatMemberCount answers from now on (moved by later joins and leaves). */
+  setMemberCount(channel: number | string, count: number) {
+    this.world.chatFor(channel).memberCount = count;
+    this.world.touch();
+  }
+
+  /**
+   * `userId` subscribes to the channel, through one of the bot's invite links (its URL) or
+   * not: a `chat_member` update carrying the link. Telegram refuses a revoked link; with
+   * `lateUpdate` the join happened before the revoke and its update arrives now (the link
+   * then shows `is_revoked: true`). Answers the update (undefined when the bot gets none).
+   */
+  userJoins(channel: number | string, userId: number, options: { inviteLink?: string; lateUpdate?: boolean } = {}): Update | undefined {
+    const record = this.world.chatFor(channel);
+    let link;
+    if (options.inviteLink !== undefined) {
+      link = record.inviteLinks?.get(options.inviteLink);
+      if (!link) throw new Error(`telegram double: ${options.inviteLink} is no invite link of ${channel}`);
+      if (link.is_revoked && !options.lateUpdate) throw new Error(`telegram double: ${options.inviteLink} is revoked; Telegram refuses it`);
+    }
+    return this.world.changeMembership(record.chat.id, userId, "member", link);
+  }
+
+  /** `userId` leaves the channel: a `chat_member` update from `member` to `left`. */
+  userLeaves(channel: number | string, userId: number): Update | undefined {
+    return this.world.changeMembership(this.world.chatFor(channel).chat.id, userId, "left");
+  }
+
+  /** The message's reactions become `counts` (emoji → count): a `message_reaction_count` update with the whole list. */
+  setReactions(channel: number | string, messageId: number, counts: Record<string, number>): Update | undefined {
+    return this.world.setReactions(this.world.chatFor(channel).chat.id, messageId, counts);
+  }
+
+  /** Queues an update handed out before once more, as Telegram does when its delivery was not confirmed. */
+  repeatUpdate(update: Update) {
+    this.world.repeatUpdate(update);
+  }
+
+  /** The channel's invite links made by the bot, revoked ones too. */
+  inviteLinks(channel: number | string): ChatInviteLink[] {
+    return structuredClone([...(this.world.chatFor(channel).inviteLinks?.values() ?? [])]);
   }
 
   blockBot(userId: number) {

@@ -8,6 +8,7 @@ import type {
   CallbackQuery,
   Chat,
   ChatAdministratorRights,
+  ChatInviteLink,
   ChatMember,
   InlineKeyboardMarkup,
   Message,
@@ -67,6 +68,8 @@ export interface ChatRecord {
   bot?: NormalisedMembership;
   /** People other than the owner and the bot: subscribers and administrators, by user id. */
   members?: Map<number, NormalisedMembership>;
+  /** Links made with createChatInviteLink, by URL (revoked ones stay, `is_revoked: true`). */
+  inviteLinks?: Map<string, ChatInviteLink>;
 }
 
 export interface StoredFile {
@@ -275,6 +278,7 @@ export class World {
       owner,
       bot: "left",
       members: new Map(),
+      inviteLinks: new Map(),
     });
     this.setBotMembership(id, input.botRights ?? "administrator");
     return structuredClone(this.chats.get(id)!.chat as Chat.ChannelChat);
@@ -327,6 +331,71 @@ export class World {
     if (membership === "member") return { status: "member", user };
     if (membership === "kicked") return { status: "kicked", user, until_date: 0 };
     return { status: "administrator", user, can_be_edited: false, ...membership };
+  }
+
+  /** Subscribers now: a count set by the test, else the creator, the bot and the members. */
+  memberCountOf(record: ChatRecord): number {
+    if (record.memberCount !== undefined) return record.memberCount;
+    const members = [...record.members!.values()].filter((m) => m !== "left" && m !== "kicked").length;
+    return 1 + (record.bot === "left" || record.bot === "kicked" ? 0 : 1) + members;
+  }
+
+  /**
+   * A person joins (`member`) or leaves (`left`) a channel. Like Telegram, a `chat_member`
+   * update goes to the bot (only when it is an administrator, and getUpdates/the webhook hand
+   * it out only if `allowed_updates` names it); a join through a link carries that link.
+   * A set memberCount moves by one. Joining as a member again, or leaving when gone, emits nothing.
+   */
+  changeMembership(channelId: number, userId: number, to: "member" | "left", inviteLink?: ChatInviteLink): Update | undefined {
+    const record = this.chats.get(channelId);
+    if (!record || record.chat.type !== "channel") throw new Error(`telegram double: no channel ${channelId}`);
+    const before = this.memberOf(record, userId);
+    const wasMember = before.status !== "left" && before.status !== "kicked";
+    if (wasMember === (to === "member")) return undefined;
+    record.members!.set(userId, to);
+    if (record.memberCount !== undefined) record.memberCount = Math.max(record.memberCount + (to === "member" ? 1 : -1), 0);
+    const after = this.memberOf(record, userId);
+    this.touch();
+    if (typeof record.bot !== "object") return undefined;
+    return this.pushUpdate({
+      chat_member: {
+        chat: structuredClone(record.chat),
+        from: structuredClone(this.user(userId).user),
+        date: this.nowSeconds(),
+        old_chat_member: before,
+        new_chat_member: after,
+        ...(inviteLink ? { invite_link: structuredClone(inviteLink) } : {}),
+      },
+    } as Omit<Update, "update_id">);
+  }
+
+  /**
+   * A message's reactions now (emoji → count; `custom:<id>` for a custom emoji, `paid` for
+   * Star reactions): a `message_reaction_count` update with the whole list, as Telegram
+   * sends for channels whose administrator the bot is (anonymous, grouped).
+   */
+  setReactions(channelId: number, messageId: number, counts: Record<string, number>): Update | undefined {
+    const record = this.chats.get(channelId);
+    if (!record || record.chat.type !== "channel") throw new Error(`telegram double: no channel ${channelId}`);
+    if (!this.findMessage(record, messageId)) throw new Error(`telegram double: no message ${messageId} in ${channelId}`);
+    if (typeof record.bot !== "object") return undefined;
+    const reactions = Object.entries(counts).filter(([, n]) => n > 0).map(([key, total_count]) => ({
+      type: key === "paid"
+        ? { type: "paid" }
+        : key.startsWith("custom:")
+        ? { type: "custom_emoji", custom_emoji_id: key.slice("custom:".length) }
+        : { type: "emoji", emoji: key },
+      total_count,
+    }));
+    return this.pushUpdate({
+      message_reaction_count: { chat: structuredClone(record.chat), message_id: messageId, date: this.nowSeconds(), reactions },
+    } as unknown as Omit<Update, "update_id">);
+  }
+
+  /** Hands out the same update again (Telegram redelivers one whose delivery was not confirmed). */
+  repeatUpdate(update: Update) {
+    this.updates.push(structuredClone(update));
+    this.touch();
   }
 
   /** A user blocking/unblocking the bot also produces `my_chat_member` (kicked/member). */
@@ -478,6 +547,10 @@ export class World {
   }
 
   /** A new `media_group_id`, shared by the messages of one album (a decimal int64, like Telegram's). */
+  newInviteHash(): string {
+    return randomToken(16);
+  }
+
   newMediaGroupId(): string {
     return String(this.nextMediaGroupId++);
   }
@@ -523,9 +596,12 @@ export class World {
   /** getUpdates' `offset`: confirms (forgets) earlier updates; negative keeps the last -offset. */
   confirmUpdates(offset: number | undefined) {
     if (offset === undefined || offset === 0) return;
+    const before = this.updates.length;
     this.updates = offset > 0
       ? this.updates.filter((update) => update.update_id >= offset)
       : this.updates.slice(offset);
+    // a test waiting for an update to be taken (pendingUpdates) wakes now, not at the poll's end
+    if (this.updates.length !== before) this.touch();
   }
 
   /** The next updates to hand out; updates of types not allowed are dropped for good. */
