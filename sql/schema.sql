@@ -25,12 +25,74 @@ create table app_private.ai_tokens_total (
   constraint ai_tokens_total_tokens_check CHECK ((tokens >= 0))
 );
 
+create table app_private.channel_stats (
+  channel_id bigint not null,
+  subscribers integer,
+  sampled_at timestamp with time zone,
+  salt bytea default decode(replace((gen_random_uuid())::text, '-'::text, ''::text), 'hex'::text) not null,
+  constraint channel_stats_channel_id_fkey FOREIGN KEY (channel_id) REFERENCES app_public.channels(id) ON DELETE CASCADE,
+  constraint channel_stats_pkey PRIMARY KEY (channel_id),
+  constraint channel_stats_subscribers_check CHECK ((subscribers >= 0))
+);
+
+create table app_private.link_members (
+  channel_id bigint not null,
+  member_hash bytea not null,
+  invite_link_id bigint not null,
+  joined_at timestamp with time zone not null,
+  constraint link_members_channel_id_fkey FOREIGN KEY (channel_id) REFERENCES app_public.channels(id) ON DELETE CASCADE,
+  constraint link_members_invite_link_id_fkey FOREIGN KEY (invite_link_id) REFERENCES app_public.invite_links(id) ON DELETE CASCADE,
+  constraint link_members_pkey PRIMARY KEY (channel_id, member_hash)
+);
+CREATE INDEX link_members_link_idx ON app_private.link_members USING btree (invite_link_id);
+
 create table app_private.list_versions (
   project_id bigint not null,
   drafts bigint default 0 not null,
   content_plans bigint default 0 not null,
   constraint list_versions_pkey PRIMARY KEY (project_id),
   constraint list_versions_project_id_fkey FOREIGN KEY (project_id) REFERENCES app_public.projects(id) ON DELETE CASCADE
+);
+
+create table app_private.member_buckets (
+  channel_id bigint not null,
+  bucket timestamp with time zone not null,
+  joins integer default 0 not null,
+  leaves integer default 0 not null,
+  constraint member_buckets_channel_id_fkey FOREIGN KEY (channel_id) REFERENCES app_public.channels(id) ON DELETE CASCADE,
+  constraint member_buckets_pkey PRIMARY KEY (channel_id, bucket)
+);
+
+create table app_private.member_events (
+  id bigint generated always as identity not null,
+  channel_id bigint not null,
+  update_id bigint not null,
+  happened_at timestamp with time zone not null,
+  member_hash bytea not null,
+  kind text not null,
+  invite_link_id bigint,
+  recorded_at timestamp with time zone default now() not null,
+  constraint member_events_channel_id_fkey FOREIGN KEY (channel_id) REFERENCES app_public.channels(id) ON DELETE CASCADE,
+  constraint member_events_invite_link_id_fkey FOREIGN KEY (invite_link_id) REFERENCES app_public.invite_links(id) ON DELETE SET NULL,
+  constraint member_events_kind_check CHECK ((kind = ANY (ARRAY['join'::text, 'leave'::text]))),
+  constraint member_events_pkey PRIMARY KEY (id)
+);
+CREATE INDEX member_events_link_idx ON app_private.member_events USING btree (invite_link_id) WHERE (invite_link_id IS NOT NULL);
+CREATE INDEX member_events_recorded_idx ON app_private.member_events USING btree (recorded_at);
+CREATE UNIQUE INDEX member_events_content_key ON app_private.member_events USING btree (channel_id, member_hash, happened_at, kind);
+CREATE UNIQUE INDEX member_events_update_key ON app_private.member_events USING btree (channel_id, update_id);
+
+create table app_private.message_reactions (
+  channel_id bigint not null,
+  message_id bigint not null,
+  reactions jsonb not null,
+  total integer not null,
+  reacted_at timestamp with time zone not null,
+  update_id bigint not null,
+  constraint message_reactions_channel_id_fkey FOREIGN KEY (channel_id) REFERENCES app_public.channels(id) ON DELETE CASCADE,
+  constraint message_reactions_pkey PRIMARY KEY (channel_id, message_id),
+  constraint message_reactions_reactions_check CHECK ((jsonb_typeof(reactions) = 'object'::text)),
+  constraint message_reactions_total_check CHECK ((total >= 0))
 );
 
 create table app_private.metric_histograms (
@@ -109,6 +171,15 @@ create table app_private.sign_in_codes (
   constraint sign_in_codes_pkey PRIMARY KEY (id)
 );
 CREATE INDEX sign_in_codes_email_created_idx ON app_private.sign_in_codes USING btree (email, created_at DESC);
+
+create table app_private.subscriber_samples (
+  channel_id bigint not null,
+  sampled_at timestamp with time zone not null,
+  subscribers integer not null,
+  constraint subscriber_samples_channel_id_fkey FOREIGN KEY (channel_id) REFERENCES app_public.channels(id) ON DELETE CASCADE,
+  constraint subscriber_samples_pkey PRIMARY KEY (channel_id, sampled_at),
+  constraint subscriber_samples_subscribers_check CHECK ((subscribers >= 0))
+);
 
 create unlogged table app_private.telegram_call_counts (
   method text not null,
@@ -344,6 +415,25 @@ create table app_public.generation_jobs (
 );
 CREATE INDEX generation_jobs_project_idx ON app_public.generation_jobs USING btree (project_id, created_at DESC);
 CREATE TRIGGER _100_touch BEFORE UPDATE ON app_public.generation_jobs FOR EACH ROW EXECUTE FUNCTION app_private.touch_updated_at();
+
+create table app_public.invite_links (
+  id bigint generated always as identity not null,
+  project_id bigint not null,
+  channel_id bigint not null,
+  name text not null,
+  url text not null,
+  joins integer default 0 not null,
+  leaves integer default 0 not null,
+  created_at timestamp with time zone default now() not null,
+  revoked_at timestamp with time zone,
+  constraint invite_links_channel_id_fkey FOREIGN KEY (channel_id) REFERENCES app_public.channels(id) ON DELETE CASCADE,
+  constraint invite_links_name_check CHECK (((btrim(name) <> ''::text) AND (char_length(name) <= 32))),
+  constraint invite_links_pkey PRIMARY KEY (id),
+  constraint invite_links_project_id_fkey FOREIGN KEY (project_id) REFERENCES app_public.projects(id) ON DELETE CASCADE,
+  constraint invite_links_url_check CHECK ((length(url) <= 200)),
+  constraint invite_links_url_key UNIQUE (channel_id, url)
+);
+CREATE INDEX invite_links_project_idx ON app_public.invite_links USING btree (project_id, id);
 
 create table app_public.posts (
   id bigint generated always as identity not null,

@@ -6,7 +6,6 @@
 CREATE OR REPLACE FUNCTION app_private.queue_subscriber_sample(p_channel_id bigint, p_run_at timestamp with time zone)
  RETURNS void
  LANGUAGE plpgsql
- VOLATILE
 AS $function$
 /* why: every getChatMemberCount of every channel runs in one serial queue, one channel at a
    time, so sampling many channels holds at most one worker slot and never crowds
@@ -18,213 +17,123 @@ begin
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.queue_subscriber_samples()
- RETURNS integer
- LANGUAGE plpgsql
- VOLATILE
+CREATE OR REPLACE FUNCTION app_private.stats_iso(p_at timestamp with time zone)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
 AS $function$
-/* why: the hourly sample of every connected channel, spread evenly over 50 minutes so that a
-   thousand channels ask Telegram about one every few seconds, not all at once */
+  /* why: timestamps inside the statistics' JSON read as the API's others do (Date#toJSON) */
+  select to_char(p_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.add_invite_link(p_user_id bigint, p_project_id bigint, p_chat_id bigint, p_name text, p_url text, p_max integer)
+ RETURNS TABLE(id bigint, name text, url text, joins integer, leaves integer, created_at timestamp with time zone, revoked boolean)
+ LANGUAGE plpgsql
+AS $function$
+/* why: records the link Telegram made, for the channel it was made in; the project's row
+   is locked so two requests at once cannot both take the last place */
 declare
-  v_count integer;
+  v_channel_id bigint;
 begin
-  select count(*) into v_count from app_public.channels where status = 'connected';
-  perform app_private.queue_subscriber_sample(c.id,
-    now() + make_interval(secs => (c.n - 1) * 3000.0 / greatest(v_count, 1)))
-  from (select id, row_number() over (order by id) as n from app_public.channels where status = 'connected') c;
-  return v_count;
+  perform 1 from app_public.projects pr where pr.id = p_project_id and pr.user_id = p_user_id for update;
+  if not found then
+    raise exception 'Project not found' using errcode = 'NTFND', hint = 'projects.notFound';
+  end if;
+  select c.id into v_channel_id from app_public.channels c
+  where c.project_id = p_project_id and c.status = 'connected' and c.chat_id = p_chat_id;
+  if v_channel_id is null then
+    raise exception 'Connect a channel before creating invite links' using errcode = 'NOCHN', hint = 'inviteLinks.noChannel';
+  end if;
+  if (select count(*) from app_public.invite_links l where l.project_id = p_project_id) >= p_max then
+    raise exception 'A project can have at most % invite links', p_max using errcode = 'QUOTA', hint = 'inviteLinks.quotaReached';
+  end if;
+  return query
+  insert into app_public.invite_links as l (project_id, channel_id, name, url)
+  values (p_project_id, v_channel_id, p_name, p_url)
+  returning l.id, l.name, l.url, l.joins, l.leaves, l.created_at, false;
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.subscriber_sample_target(p_channel_id bigint)
- RETURNS bigint
+CREATE OR REPLACE FUNCTION app_public.admin_stats(p_user_id bigint)
+ RETURNS TABLE(user_count bigint, post_count bigint, scheduled_today_count bigint, bug_report_count bigint, new_bug_report_count bigint)
+ LANGUAGE plpgsql
+ STABLE
+AS $function$
+/*
+ * why: the admin dashboard's three counters; "today" is the current UTC day. The bug-report
+ * counts (all, and those still new) give the bug-report screens their total and badge now
+ * that their list comes a page at a time.
+ */
+begin
+  perform app_private.assert_admin(p_user_id);
+  return query select
+    (select count(*) from app_public.users),
+    (select count(*) from app_public.posts),
+    (select count(*) from app_public.posts
+      where scheduled_for >= date_trunc('day', now() at time zone 'UTC') at time zone 'UTC'
+        and scheduled_for < (date_trunc('day', now() at time zone 'UTC') + interval '1 day') at time zone 'UTC'),
+    b.total, b.new_count
+  from (select count(*) as total, count(*) filter (where status = 'new') as new_count from app_public.bug_reports) b;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.invite_link_prerequisites(p_user_id bigint, p_project_id bigint, p_max integer)
+ RETURNS TABLE(chat_id bigint, channel_link text)
+ LANGUAGE plpgsql
+ STABLE
+AS $function$
+/* why: before Telegram is asked for a link: the project is the user's, its channel is
+   connected, and the project has room for one more link (revoked ones count too, so
+   making and revoking cannot run up Telegram calls); answers the channel's chat and link */
+declare
+  v_chat_id bigint;
+  v_link text;
+begin
+  if not exists (select 1 from app_public.projects where id = p_project_id and user_id = p_user_id) then
+    raise exception 'Project not found' using errcode = 'NTFND', hint = 'projects.notFound';
+  end if;
+  select c.chat_id, c.link into v_chat_id, v_link from app_public.channels c where c.project_id = p_project_id and c.status = 'connected';
+  if v_chat_id is null then
+    raise exception 'Connect a channel before creating invite links' using errcode = 'NOCHN', hint = 'inviteLinks.noChannel';
+  end if;
+  if (select count(*) from app_public.invite_links l where l.project_id = p_project_id) >= p_max then
+    raise exception 'A project can have at most % invite links', p_max using errcode = 'QUOTA', hint = 'inviteLinks.quotaReached';
+  end if;
+  return query select v_chat_id, v_link;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.invite_link_to_revoke(p_user_id bigint, p_project_id bigint, p_link_id bigint)
+ RETURNS TABLE(chat_id bigint, channel_link text, url text, revoked boolean)
+ LANGUAGE plpgsql
+ STABLE
+AS $function$
+/* why: the link to revoke in Telegram, only the user's own (another's is not found) */
+begin
+  return query
+  select c.chat_id, c.link, l.url, l.revoked_at is not null
+  from app_public.invite_links l
+  join app_public.projects p on p.id = l.project_id and p.user_id = p_user_id
+  join app_public.channels c on c.id = l.channel_id
+  where l.id = p_link_id and l.project_id = p_project_id;
+  if not found then
+    raise exception 'Invite link not found' using errcode = 'NTFND', hint = 'inviteLinks.notFound';
+  end if;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.project_invite_links(p_user_id bigint, p_project_id bigint)
+ RETURNS TABLE(id bigint, name text, url text, joins integer, leaves integer, created_at timestamp with time zone, revoked boolean)
  LANGUAGE sql
  STABLE
 AS $function$
-  /* why: only a channel still connected is sampled; null when it is gone or pending */
-  select chat_id from app_public.channels where id = p_channel_id and status = 'connected'
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.record_subscriber_sample(p_channel_id bigint, p_subscribers integer)
- RETURNS void
- LANGUAGE plpgsql
- VOLATILE
-AS $function$
-/* why: Telegram's count replaces the running one; joins and leaves dated before it are in it
-   already (record_member_update moves the count only for later ones) */
-begin
-  if not exists (select 1 from app_public.channels where id = p_channel_id and status = 'connected') then
-    return;
-  end if;
-  insert into app_private.subscriber_samples (channel_id, sampled_at, subscribers)
-  values (p_channel_id, now(), p_subscribers) on conflict do nothing;
-  insert into app_private.channel_stats as s (channel_id, subscribers, sampled_at)
-  values (p_channel_id, p_subscribers, now())
-  on conflict (channel_id) do update set subscribers = excluded.subscribers, sampled_at = excluded.sampled_at;
-end;
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.record_member_update(p_update_id bigint, p_chat_id bigint, p_user_id bigint, p_date timestamp with time zone, p_old_status text, p_old_is_member boolean, p_new_status text, p_new_is_member boolean, p_invite_link text)
- RETURNS text
- LANGUAGE plpgsql
- VOLATILE
-AS $function$
-/* why: one `chat_member` update in one statement (README "Statistics"). A join is a change
-   from not being a member (left, kicked, restricted outside) to being one (member,
-   administrator, creator, restricted inside), a leave the reverse; anything else (a
-   promotion) counts nothing. A repeated update (the same update_id, or the same person,
-   moment and change) counts once. The person is kept only as a hash salted per channel. */
-declare
-  v_was boolean := p_old_status in ('creator', 'administrator', 'member') or (p_old_status = 'restricted' and coalesce(p_old_is_member, false));
-  v_is boolean := p_new_status in ('creator', 'administrator', 'member') or (p_new_status = 'restricted' and coalesce(p_new_is_member, false));
-  v_kind text;
-  v_channel_id bigint;
-  v_hash bytea;
-  v_link_id bigint;
-  v_event_id bigint;
-begin
-  v_kind := case when v_is and not v_was then 'join' when v_was and not v_is then 'leave' end;
-  if v_kind is null then return 'ignored'; end if;
-  select id into v_channel_id from app_public.channels where chat_id = p_chat_id and status = 'connected';
-  if v_channel_id is null then return 'ignored'; end if;
-
-  insert into app_private.channel_stats (channel_id) values (v_channel_id) on conflict do nothing;
-  select sha256(s.salt || int8send(p_user_id)) into v_hash from app_private.channel_stats s where s.channel_id = v_channel_id;
-  if v_kind = 'join' then
-    -- ours even when revoked since: Telegram still names the link the person used
-    select id into v_link_id from app_public.invite_links where channel_id = v_channel_id and url = p_invite_link;
-  else
-    select invite_link_id into v_link_id from app_private.link_members where channel_id = v_channel_id and member_hash = v_hash;
-  end if;
-
-  insert into app_private.member_events (channel_id, update_id, happened_at, member_hash, kind, invite_link_id)
-  values (v_channel_id, p_update_id, p_date, v_hash, v_kind, v_link_id)
-  on conflict do nothing
-  returning id into v_event_id;
-  if v_event_id is null then return 'repeated'; end if;
-
-  insert into app_private.member_buckets as b (channel_id, bucket, joins, leaves)
-  values (v_channel_id, date_bin('15 minutes', p_date, timestamptz '2000-01-01 00:00:00+00'),
-    (v_kind = 'join')::int, (v_kind = 'leave')::int)
-  on conflict (channel_id, bucket) do update set joins = b.joins + excluded.joins, leaves = b.leaves + excluded.leaves;
-  update app_private.channel_stats
-  set subscribers = greatest(subscribers + case when v_kind = 'join' then 1 else -1 end, 0)
-  where channel_id = v_channel_id and subscribers is not null and p_date >= date_trunc('second', sampled_at);
-
-  if v_link_id is not null then
-    if v_kind = 'join' then
-      update app_public.invite_links set joins = joins + 1 where id = v_link_id;
-      insert into app_private.link_members (channel_id, member_hash, invite_link_id, joined_at)
-      values (v_channel_id, v_hash, v_link_id, p_date)
-      on conflict (channel_id, member_hash) do update set invite_link_id = excluded.invite_link_id, joined_at = excluded.joined_at;
-    else
-      update app_public.invite_links set leaves = leaves + 1 where id = v_link_id;
-      delete from app_private.link_members where channel_id = v_channel_id and member_hash = v_hash;
-    end if;
-  elsif v_kind = 'join' then
-    -- a join through another way: an earlier link's membership ended unseen
-    delete from app_private.link_members where channel_id = v_channel_id and member_hash = v_hash;
-  end if;
-  return v_kind;
-end;
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.record_member_updates(p_updates jsonb)
- RETURNS integer
- LANGUAGE plpgsql
- VOLATILE
-AS $function$
-/* why: a big channel's backlog of member updates arrives by the hundred; the bot sends what
-   it has gathered in one call, each update by record_member_update's rule, in the order
-   they came; answers how many were joins or leaves not seen before */
-declare
-  v jsonb;
-  v_counted integer := 0;
-begin
-  for v in select value from jsonb_array_elements(p_updates) loop
-    if app_public.record_member_update((v ->> 'updateId')::bigint, (v ->> 'chatId')::bigint, (v ->> 'userId')::bigint,
-         to_timestamp((v ->> 'date')::float8), v ->> 'oldStatus', (v ->> 'oldIsMember')::boolean,
-         v ->> 'newStatus', (v ->> 'newIsMember')::boolean, v ->> 'inviteLink') in ('join', 'leave') then
-      v_counted := v_counted + 1;
-    end if;
-  end loop;
-  return v_counted;
-end;
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.record_reaction_count(p_update_id bigint, p_chat_id bigint, p_message_id bigint, p_date timestamp with time zone, p_reactions jsonb)
- RETURNS text
- LANGUAGE plpgsql
- VOLATILE
-AS $function$
-/* why: a `message_reaction_count` update carries every reaction the message has now, so it
-   replaces the message's counts, never adds to them; an older or repeated update (by date,
-   then update_id) changes nothing. Keys: the emoji, `custom:<id>` for a custom emoji,
-   `paid` for paid (Star) reactions. */
-declare
-  v_channel_id bigint;
-  v_counts jsonb;
-  v_total integer;
-  v_changed boolean;
-begin
-  select id into v_channel_id from app_public.channels where chat_id = p_chat_id and status = 'connected';
-  if v_channel_id is null then return 'ignored'; end if;
-  select coalesce(jsonb_object_agg(k, n), '{}'::jsonb), coalesce(sum(n), 0)
-  into v_counts, v_total
-  from (
-    select case r -> 'type' ->> 'type'
-             when 'emoji' then r -> 'type' ->> 'emoji'
-             when 'custom_emoji' then 'custom:' || (r -> 'type' ->> 'custom_emoji_id')
-             else r -> 'type' ->> 'type' end as k,
-           sum(greatest((r ->> 'total_count')::int, 0))::int as n
-    from jsonb_array_elements(coalesce(p_reactions, '[]'::jsonb)) r
-    group by 1
-  ) counts
-  where k is not null and n > 0;
-
-  insert into app_private.message_reactions as m (channel_id, message_id, reactions, total, reacted_at, update_id)
-  values (v_channel_id, p_message_id, v_counts, v_total, p_date, p_update_id)
-  on conflict (channel_id, message_id) do update
-    set reactions = excluded.reactions, total = excluded.total, reacted_at = excluded.reacted_at, update_id = excluded.update_id
-    where (m.reacted_at, m.update_id) < (excluded.reacted_at, excluded.update_id)
-  returning true into v_changed;
-  return case when v_changed then 'recorded' else 'stale' end;
-end;
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.prune_stats()
- RETURNS jsonb
- LANGUAGE plpgsql
- VOLATILE
-AS $function$
-/* why: storage stays bounded (README "Statistics"): raw member events live 30 days (longer
-   than Telegram keeps an update waiting), hourly samples thin to the day's last after 30
-   days, the 15-minute rollups live two years, and the reactions of a message that is no
-   post of ours go after 30 days */
-declare
-  v_events integer;
-  v_samples integer;
-  v_buckets integer;
-  v_reactions integer;
-begin
-  delete from app_private.member_events where recorded_at < now() - interval '30 days';
-  get diagnostics v_events = row_count;
-  delete from app_private.subscriber_samples s
-  where s.sampled_at < now() - interval '30 days'
-    and exists (select 1 from app_private.subscriber_samples t
-                where t.channel_id = s.channel_id and t.sampled_at > s.sampled_at
-                  and date_trunc('day', t.sampled_at, 'UTC') = date_trunc('day', s.sampled_at, 'UTC'));
-  get diagnostics v_samples = row_count;
-  delete from app_private.member_buckets where bucket < now() - interval '2 years';
-  get diagnostics v_buckets = row_count;
-  delete from app_private.message_reactions m
-  using app_public.channels c
-  where c.id = m.channel_id and m.reacted_at < now() - interval '30 days'
-    and not exists (select 1 from app_public.posts p
-                    where p.channel_chat_id = c.chat_id and p.channel_message_ids @> to_jsonb(m.message_id));
-  get diagnostics v_reactions = row_count;
-  return jsonb_build_object('events', v_events, 'samples', v_samples, 'buckets', v_buckets, 'reactions', v_reactions);
-end;
+  /* why: a project's links, newest first, revoked ones too with their figures (empty when the
+     project is not the user's: the route then checks ownership) */
+  select l.id, l.name, l.url, l.joins, l.leaves, l.created_at, l.revoked_at is not null
+  from app_public.invite_links l
+  join app_public.projects p on p.id = l.project_id and p.user_id = p_user_id
+  where l.project_id = p_project_id
+  order by l.id desc
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.project_stats(p_user_id bigint, p_project_id bigint, p_from timestamp with time zone, p_to timestamp with time zone)
@@ -303,107 +212,203 @@ begin
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_private.stats_iso(p_at timestamp with time zone)
- RETURNS text
- LANGUAGE sql
- IMMUTABLE
-AS $function$
-  /* why: timestamps inside the statistics' JSON read as the API's others do (Date#toJSON) */
-  select to_char(p_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.project_invite_links(p_user_id bigint, p_project_id bigint)
- RETURNS TABLE(id bigint, name text, url text, joins integer, leaves integer, created_at timestamp with time zone, revoked boolean)
- LANGUAGE sql
- STABLE
-AS $function$
-  /* why: a project's links, newest first, revoked ones too with their figures (empty when the
-     project is not the user's: the route then checks ownership) */
-  select l.id, l.name, l.url, l.joins, l.leaves, l.created_at, l.revoked_at is not null
-  from app_public.invite_links l
-  join app_public.projects p on p.id = l.project_id and p.user_id = p_user_id
-  where l.project_id = p_project_id
-  order by l.id desc
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.invite_link_prerequisites(p_user_id bigint, p_project_id bigint, p_max integer)
- RETURNS TABLE(chat_id bigint, channel_link text)
+CREATE OR REPLACE FUNCTION app_public.prune_stats()
+ RETURNS jsonb
  LANGUAGE plpgsql
- STABLE
 AS $function$
-/* why: before Telegram is asked for a link: the project is the user's, its channel is
-   connected, and the project has room for one more link (revoked ones count too, so
-   making and revoking cannot run up Telegram calls); answers the channel's chat and link */
+/* why: storage stays bounded (README "Statistics"): raw member events live 30 days (longer
+   than Telegram keeps an update waiting), hourly samples thin to the day's last after 30
+   days, the 15-minute rollups live two years, and the reactions of a message that is no
+   post of ours go after 30 days */
 declare
-  v_chat_id bigint;
-  v_link text;
+  v_events integer;
+  v_samples integer;
+  v_buckets integer;
+  v_reactions integer;
 begin
-  if not exists (select 1 from app_public.projects where id = p_project_id and user_id = p_user_id) then
-    raise exception 'Project not found' using errcode = 'NTFND', hint = 'projects.notFound';
-  end if;
-  select c.chat_id, c.link into v_chat_id, v_link from app_public.channels c where c.project_id = p_project_id and c.status = 'connected';
-  if v_chat_id is null then
-    raise exception 'Connect a channel before creating invite links' using errcode = 'NOCHN', hint = 'inviteLinks.noChannel';
-  end if;
-  if (select count(*) from app_public.invite_links l where l.project_id = p_project_id) >= p_max then
-    raise exception 'A project can have at most % invite links', p_max using errcode = 'QUOTA', hint = 'inviteLinks.quotaReached';
-  end if;
-  return query select v_chat_id, v_link;
+  delete from app_private.member_events where recorded_at < now() - interval '30 days';
+  get diagnostics v_events = row_count;
+  delete from app_private.subscriber_samples s
+  where s.sampled_at < now() - interval '30 days'
+    and exists (select 1 from app_private.subscriber_samples t
+                where t.channel_id = s.channel_id and t.sampled_at > s.sampled_at
+                  and date_trunc('day', t.sampled_at, 'UTC') = date_trunc('day', s.sampled_at, 'UTC'));
+  get diagnostics v_samples = row_count;
+  delete from app_private.member_buckets where bucket < now() - interval '2 years';
+  get diagnostics v_buckets = row_count;
+  delete from app_private.message_reactions m
+  using app_public.channels c
+  where c.id = m.channel_id and m.reacted_at < now() - interval '30 days'
+    and not exists (select 1 from app_public.posts p
+                    where p.channel_chat_id = c.chat_id and p.channel_message_ids @> to_jsonb(m.message_id));
+  get diagnostics v_reactions = row_count;
+  return jsonb_build_object('events', v_events, 'samples', v_samples, 'buckets', v_buckets, 'reactions', v_reactions);
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.add_invite_link(p_user_id bigint, p_project_id bigint, p_chat_id bigint, p_name text, p_url text, p_max integer)
- RETURNS TABLE(id bigint, name text, url text, joins integer, leaves integer, created_at timestamp with time zone, revoked boolean)
+CREATE OR REPLACE FUNCTION app_public.queue_subscriber_samples()
+ RETURNS integer
  LANGUAGE plpgsql
- VOLATILE
 AS $function$
-/* why: records the link Telegram made, for the channel it was made in; the project's row
-   is locked so two requests at once cannot both take the last place */
+/* why: the hourly sample of every connected channel, spread evenly over 50 minutes so that a
+   thousand channels ask Telegram about one every few seconds, not all at once */
+declare
+  v_count integer;
+begin
+  select count(*) into v_count from app_public.channels where status = 'connected';
+  perform app_private.queue_subscriber_sample(c.id,
+    now() + make_interval(secs => (c.n - 1) * 3000.0 / greatest(v_count, 1)))
+  from (select id, row_number() over (order by id) as n from app_public.channels where status = 'connected') c;
+  return v_count;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.record_member_update(p_update_id bigint, p_chat_id bigint, p_user_id bigint, p_date timestamp with time zone, p_old_status text, p_old_is_member boolean, p_new_status text, p_new_is_member boolean, p_invite_link text)
+ RETURNS text
+ LANGUAGE plpgsql
+AS $function$
+/* why: one `chat_member` update in one statement (README "Statistics"). A join is a change
+   from not being a member (left, kicked, restricted outside) to being one (member,
+   administrator, creator, restricted inside), a leave the reverse; anything else (a
+   promotion) counts nothing. A repeated update (the same update_id, or the same person,
+   moment and change) counts once. The person is kept only as a hash salted per channel. */
+declare
+  v_was boolean := p_old_status in ('creator', 'administrator', 'member') or (p_old_status = 'restricted' and coalesce(p_old_is_member, false));
+  v_is boolean := p_new_status in ('creator', 'administrator', 'member') or (p_new_status = 'restricted' and coalesce(p_new_is_member, false));
+  v_kind text;
+  v_channel_id bigint;
+  v_hash bytea;
+  v_link_id bigint;
+  v_event_id bigint;
+begin
+  v_kind := case when v_is and not v_was then 'join' when v_was and not v_is then 'leave' end;
+  if v_kind is null then return 'ignored'; end if;
+  select id into v_channel_id from app_public.channels where chat_id = p_chat_id and status = 'connected';
+  if v_channel_id is null then return 'ignored'; end if;
+
+  insert into app_private.channel_stats (channel_id) values (v_channel_id) on conflict do nothing;
+  select sha256(s.salt || int8send(p_user_id)) into v_hash from app_private.channel_stats s where s.channel_id = v_channel_id;
+  if v_kind = 'join' then
+    -- ours even when revoked since: Telegram still names the link the person used
+    select id into v_link_id from app_public.invite_links where channel_id = v_channel_id and url = p_invite_link;
+  else
+    select invite_link_id into v_link_id from app_private.link_members where channel_id = v_channel_id and member_hash = v_hash;
+  end if;
+
+  insert into app_private.member_events (channel_id, update_id, happened_at, member_hash, kind, invite_link_id)
+  values (v_channel_id, p_update_id, p_date, v_hash, v_kind, v_link_id)
+  on conflict do nothing
+  returning id into v_event_id;
+  if v_event_id is null then return 'repeated'; end if;
+
+  insert into app_private.member_buckets as b (channel_id, bucket, joins, leaves)
+  values (v_channel_id, date_bin('15 minutes', p_date, timestamptz '2000-01-01 00:00:00+00'),
+    (v_kind = 'join')::int, (v_kind = 'leave')::int)
+  on conflict (channel_id, bucket) do update set joins = b.joins + excluded.joins, leaves = b.leaves + excluded.leaves;
+  update app_private.channel_stats
+  set subscribers = greatest(subscribers + case when v_kind = 'join' then 1 else -1 end, 0)
+  where channel_id = v_channel_id and subscribers is not null and p_date >= date_trunc('second', sampled_at);
+
+  if v_link_id is not null then
+    if v_kind = 'join' then
+      update app_public.invite_links set joins = joins + 1 where id = v_link_id;
+      insert into app_private.link_members (channel_id, member_hash, invite_link_id, joined_at)
+      values (v_channel_id, v_hash, v_link_id, p_date)
+      on conflict (channel_id, member_hash) do update set invite_link_id = excluded.invite_link_id, joined_at = excluded.joined_at;
+    else
+      update app_public.invite_links set leaves = leaves + 1 where id = v_link_id;
+      delete from app_private.link_members where channel_id = v_channel_id and member_hash = v_hash;
+    end if;
+  elsif v_kind = 'join' then
+    -- a join through another way: an earlier link's membership ended unseen
+    delete from app_private.link_members where channel_id = v_channel_id and member_hash = v_hash;
+  end if;
+  return v_kind;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.record_member_updates(p_updates jsonb)
+ RETURNS integer
+ LANGUAGE plpgsql
+AS $function$
+/* why: a big channel's backlog of member updates arrives by the hundred; the bot sends what
+   it has gathered in one call, each update by record_member_update's rule, in the order
+   they came; answers how many were joins or leaves not seen before */
+declare
+  v jsonb;
+  v_counted integer := 0;
+begin
+  for v in select value from jsonb_array_elements(p_updates) loop
+    if app_public.record_member_update((v ->> 'updateId')::bigint, (v ->> 'chatId')::bigint, (v ->> 'userId')::bigint,
+         to_timestamp((v ->> 'date')::float8), v ->> 'oldStatus', (v ->> 'oldIsMember')::boolean,
+         v ->> 'newStatus', (v ->> 'newIsMember')::boolean, v ->> 'inviteLink') in ('join', 'leave') then
+      v_counted := v_counted + 1;
+    end if;
+  end loop;
+  return v_counted;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.record_reaction_count(p_update_id bigint, p_chat_id bigint, p_message_id bigint, p_date timestamp with time zone, p_reactions jsonb)
+ RETURNS text
+ LANGUAGE plpgsql
+AS $function$
+/* why: a `message_reaction_count` update carries every reaction the message has now, so it
+   replaces the message's counts, never adds to them; an older or repeated update (by date,
+   then update_id) changes nothing. Keys: the emoji, `custom:<id>` for a custom emoji,
+   `paid` for paid (Star) reactions. */
 declare
   v_channel_id bigint;
+  v_counts jsonb;
+  v_total integer;
+  v_changed boolean;
 begin
-  perform 1 from app_public.projects pr where pr.id = p_project_id and pr.user_id = p_user_id for update;
-  if not found then
-    raise exception 'Project not found' using errcode = 'NTFND', hint = 'projects.notFound';
-  end if;
-  select c.id into v_channel_id from app_public.channels c
-  where c.project_id = p_project_id and c.status = 'connected' and c.chat_id = p_chat_id;
-  if v_channel_id is null then
-    raise exception 'Connect a channel before creating invite links' using errcode = 'NOCHN', hint = 'inviteLinks.noChannel';
-  end if;
-  if (select count(*) from app_public.invite_links l where l.project_id = p_project_id) >= p_max then
-    raise exception 'A project can have at most % invite links', p_max using errcode = 'QUOTA', hint = 'inviteLinks.quotaReached';
-  end if;
-  return query
-  insert into app_public.invite_links as l (project_id, channel_id, name, url)
-  values (p_project_id, v_channel_id, p_name, p_url)
-  returning l.id, l.name, l.url, l.joins, l.leaves, l.created_at, false;
+  select id into v_channel_id from app_public.channels where chat_id = p_chat_id and status = 'connected';
+  if v_channel_id is null then return 'ignored'; end if;
+  select coalesce(jsonb_object_agg(k, n), '{}'::jsonb), coalesce(sum(n), 0)
+  into v_counts, v_total
+  from (
+    select case r -> 'type' ->> 'type'
+             when 'emoji' then r -> 'type' ->> 'emoji'
+             when 'custom_emoji' then 'custom:' || (r -> 'type' ->> 'custom_emoji_id')
+             else r -> 'type' ->> 'type' end as k,
+           sum(greatest((r ->> 'total_count')::int, 0))::int as n
+    from jsonb_array_elements(coalesce(p_reactions, '[]'::jsonb)) r
+    group by 1
+  ) counts
+  where k is not null and n > 0;
+
+  insert into app_private.message_reactions as m (channel_id, message_id, reactions, total, reacted_at, update_id)
+  values (v_channel_id, p_message_id, v_counts, v_total, p_date, p_update_id)
+  on conflict (channel_id, message_id) do update
+    set reactions = excluded.reactions, total = excluded.total, reacted_at = excluded.reacted_at, update_id = excluded.update_id
+    where (m.reacted_at, m.update_id) < (excluded.reacted_at, excluded.update_id)
+  returning true into v_changed;
+  return case when v_changed then 'recorded' else 'stale' end;
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.invite_link_to_revoke(p_user_id bigint, p_project_id bigint, p_link_id bigint)
- RETURNS TABLE(chat_id bigint, channel_link text, url text, revoked boolean)
+CREATE OR REPLACE FUNCTION app_public.record_subscriber_sample(p_channel_id bigint, p_subscribers integer)
+ RETURNS void
  LANGUAGE plpgsql
- STABLE
 AS $function$
-/* why: the link to revoke in Telegram, only the user's own (another's is not found) */
+/* why: Telegram's count replaces the running one; joins and leaves dated before it are in it
+   already (record_member_update moves the count only for later ones) */
 begin
-  return query
-  select c.chat_id, c.link, l.url, l.revoked_at is not null
-  from app_public.invite_links l
-  join app_public.projects p on p.id = l.project_id and p.user_id = p_user_id
-  join app_public.channels c on c.id = l.channel_id
-  where l.id = p_link_id and l.project_id = p_project_id;
-  if not found then
-    raise exception 'Invite link not found' using errcode = 'NTFND', hint = 'inviteLinks.notFound';
+  if not exists (select 1 from app_public.channels where id = p_channel_id and status = 'connected') then
+    return;
   end if;
+  insert into app_private.subscriber_samples (channel_id, sampled_at, subscribers)
+  values (p_channel_id, now(), p_subscribers) on conflict do nothing;
+  insert into app_private.channel_stats as s (channel_id, subscribers, sampled_at)
+  values (p_channel_id, p_subscribers, now())
+  on conflict (channel_id) do update set subscribers = excluded.subscribers, sampled_at = excluded.sampled_at;
 end;
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.revoke_invite_link(p_user_id bigint, p_project_id bigint, p_link_id bigint)
  RETURNS TABLE(id bigint, name text, url text, joins integer, leaves integer, created_at timestamp with time zone, revoked boolean)
  LANGUAGE plpgsql
- VOLATILE
 AS $function$
 /* why: a revoked link stays listed with its figures; joins through it still count for it */
 begin
@@ -416,4 +421,13 @@ begin
     raise exception 'Invite link not found' using errcode = 'NTFND', hint = 'inviteLinks.notFound';
   end if;
 end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.subscriber_sample_target(p_channel_id bigint)
+ RETURNS bigint
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: only a channel still connected is sampled; null when it is gone or pending */
+  select chat_id from app_public.channels where id = p_channel_id and status = 'connected'
 $function$;
