@@ -14,7 +14,7 @@ export const FUNCTION_AREAS: [area: string, pattern: RegExp][] = [
   // a limit shared by several functions or with TypeScript, named <what>_max, _ttl or _default
   ["limits", /_max$|_ttl$|_default$|^supported_timezones$/],
   ["metrics", /metric/],
-  ["stats", /stats|invite_link|member_update|reaction|subscriber/],
+  ["stats", /stats|invite_link|member_update|reaction|subscriber|best_received_posts/],
   ["sign_in", /sign_in|session/],
   ["autopilot", /autopilot|plan_slot|plan_fill|queue_health|queue_forecast/],
   ["notifications", /notify_owner|notification/],

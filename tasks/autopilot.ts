@@ -6,6 +6,7 @@
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
 import { type Ai, AI_NOT_CONFIGURED } from "../core/ai/client.ts";
+import { withExamples } from "../core/ai/examples.ts";
 import type { ProjectVoice } from "../core/ai/prompts.ts";
 import type { Limits } from "../core/config.ts";
 import type { Sql } from "../core/db.ts";
@@ -34,7 +35,7 @@ export function writeAutopilotPost(sql: Sql, ai: Ai | undefined, limits: Pick<Li
     const parsed = v.safeParse(ContentPayload, payload);
     if (!parsed.success) return helpers.logger.error("posts__autopilot_content: malformed payload, dropped");
     const { postId, postLength } = parsed.output;
-    const [post] = await sql<(ProjectVoice & { userId: number; title: string })[]>`
+    const [post] = await sql<(ProjectVoice & { userId: number; projectId: number; title: string })[]>`
       select * from app_public.autopilot_post_to_write(${postId})`;
     if (!post) return; // written, edited or removed meanwhile: nothing to do
     let written: WrittenPost = { text: null, entities: [], error: null, tokens: 0 };
@@ -42,7 +43,8 @@ export function writeAutopilotPost(sql: Sql, ai: Ai | undefined, limits: Pick<Li
     else written.error = await spentAiBudget(sql, post.userId, limits);
     if (ai && written.error === null) {
       // shutting down rethrows: the job runs again on restart
-      written = await writePost(ai, post, post.title, postLength, helpers, `autopilot post ${postId}`);
+      const voice = await withExamples(sql, post.userId, post.projectId, post);
+      written = await writePost(ai, voice, post.title, postLength, helpers, `autopilot post ${postId}`);
       if (written.tokens > 0) await sql`select app_public.record_ai_tokens(${post.userId}, ${written.tokens})`;
     }
     const note = written.error === null ? null : noAiNote(written.error);

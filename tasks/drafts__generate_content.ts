@@ -15,6 +15,7 @@ import * as v from "valibot";
 import { AI_NOT_CONFIGURED, type Ai } from "../core/ai/client.ts";
 import type { Limits } from "../core/config.ts";
 import type { Sql } from "../core/db.ts";
+import { withExamples } from "../core/ai/examples.ts";
 import type { ProjectVoice } from "../core/ai/prompts.ts";
 import { spentAiBudget, writePost } from "./write_post.ts";
 
@@ -34,7 +35,7 @@ export function generateContent(sql: Sql, ai: Ai | undefined, limits: Pick<Limit
     if (todo.length > 0) {
       const [project] = await sql<(ProjectVoice & { userId: number })[]>`
         select user_id, name, description, sources, writing_style, language from app_public.projects where id = ${todo[0].projectId}`;
-      const voice: ProjectVoice = project;
+      const voice: ProjectVoice = await withExamples(sql, project.userId, todo[0].projectId, project);
       for (const draft of todo) {
         const spent = await spentAiBudget(sql, project.userId, limits);
         if (spent) {

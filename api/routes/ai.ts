@@ -13,6 +13,7 @@ import { streamSSE } from "hono/streaming";
 import * as v from "valibot";
 import { type Ai, type AiMessage, aiError, requireAi } from "../../core/ai/client.ts";
 import { formattedPost } from "../../contract/markdown.ts";
+import { withExamples } from "../../core/ai/examples.ts";
 import { chatPrompt, postPrompt, type ProjectVoice, titlePrompt, titlesFrom, titlesPrompt, tokensFor } from "../../core/ai/prompts.ts";
 import { ChatSchema, GenerateContentSchema, GeneratePostSchema, type GenerationJob, GenerateTitlesSchema } from "../../contract/ai.ts";
 import { CHAT_CONTEXT_MESSAGES, CHAT_HISTORY_PAGE_SIZE, POST_CONTENT_MAX } from "../../contract/limits.ts";
@@ -138,8 +139,10 @@ export function aiRoutes({ sql, ai, log, config }: ApiDeps) {
     })
     .post("/generate-post", body(GeneratePostSchema), async (c) => {
       const { title, postLength } = c.req.valid("json");
+      const userId = currentUser(c).id;
+      const projectId = idParam(c.req.param("projectId"));
       const model = await accountAi(c);
-      const project = await projectVoice(sql, currentUser(c).id, idParam(c.req.param("projectId")));
+      const project = await withExamples(sql, userId, projectId, await projectVoice(sql, userId, projectId));
       const post = formattedPost(await model.complete(postPrompt(project, title, postLength), { maxTokens: tokensFor(postLength) }), POST_CONTENT_MAX);
       return c.json({ content: post.text, entities: post.entities });
     })

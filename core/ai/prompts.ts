@@ -15,6 +15,11 @@ export type ProjectVoice = {
   sources: string;
   writingStyle: WritingStyle;
   language: "ru" | "en" | string;
+  /**
+   * The texts of the project's best-received recent posts (core/ai/examples.ts), for a post's
+   * prompt only; already few and cut short by app_public.best_received_posts.
+   */
+  examples?: string[];
 };
 
 const FORMALITY = ["very casual, like a friend", "casual", "neutral", "formal", "very formal, official"];
@@ -75,9 +80,22 @@ export function titlesPrompt(project: ProjectVoice, count: number, existingTitle
   ];
 }
 
+/**
+ * What readers liked, as a model of the voice: the model is told to take the tone, rhythm
+ * and form, never the topics, facts or sentences (a post copied from the channel would be a
+ * repeat its readers notice). Nothing when the channel has no reactions yet.
+ */
+function examplesSection(examples: string[] | undefined) {
+  if (!examples?.length) return "";
+  const quoted = examples.map((text, i) => `Example ${i + 1}:\n"""\n${text}\n"""`).join("\n");
+  return "\n\nRecent posts of this channel that its readers reacted to most. They show the voice that works here: " +
+    "imitate their tone, rhythm, length of sentences and formatting habits, not their topics or facts, " +
+    "and never copy or retell them.\n" + quoted;
+}
+
 export function postPrompt(project: ProjectVoice, title: string, length: number): AiMessage[] {
   return [
-    { role: "system", content: systemPrompt(project, "markdown") },
+    { role: "system", content: systemPrompt(project, "markdown") + examplesSection(project.examples) },
     {
       role: "user",
       content: `Write a Telegram post titled "${title}".\n` +

@@ -179,13 +179,13 @@ end;
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.autopilot_post_to_write(p_post_id bigint)
- RETURNS TABLE(user_id bigint, title text, name text, description text, sources text, writing_style jsonb, language text)
+ RETURNS TABLE(user_id bigint, project_id bigint, title text, name text, description text, sources text, writing_style jsonb, language text)
  LANGUAGE sql
  STABLE
 AS $function$
   /* why: what the AI needs to write an autopilot post, while the post still waits for it
      (not written, not sent for approval); nothing once it was written, tried, or removed */
-  select pr.user_id, po.title, pr.name, pr.description, pr.sources, pr.writing_style, pr.language
+  select pr.user_id, pr.id, po.title, pr.name, pr.description, pr.sources, pr.writing_style, pr.language
   from app_public.posts po join app_public.projects pr on pr.id = po.project_id
   where po.id = p_post_id and po.awaiting_text and po.status = 'draft'
 $function$;
