@@ -5,14 +5,11 @@
  */
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
-import { type Ai, AI_NOT_CONFIGURED } from "../core/ai/client.ts";
+import type { Ai } from "../core/ai/client.ts";
 import type { ProjectVoice } from "../core/ai/prompts.ts";
 import type { Limits } from "../core/config.ts";
 import type { Sql } from "../core/db.ts";
 import { spentAiBudget, type WrittenPost, writePost } from "./write_post.ts";
-
-/** The note an autopilot post carries when it goes to approval without AI text. */
-export const noAiNote = (reason: string) => `The AI could not write this post (${reason}); it keeps its draft as it is`;
 
 const FillPayload = v.object({ projectId: v.number() });
 
@@ -38,14 +35,14 @@ export function writeAutopilotPost(sql: Sql, ai: Ai | undefined, limits: Pick<Li
       select * from app_public.autopilot_post_to_write(${postId})`;
     if (!post) return; // written, edited or removed meanwhile: nothing to do
     let written: WrittenPost = { text: null, entities: [], error: null, tokens: 0 };
-    if (!ai) written.error = AI_NOT_CONFIGURED;
+    if (!ai) written.error = "ai.notConfigured";
     else written.error = await spentAiBudget(sql, post.userId, limits);
     if (ai && written.error === null) {
       // shutting down rethrows: the job runs again on restart
       written = await writePost(ai, post, post.title, postLength, helpers, `autopilot post ${postId}`);
       if (written.tokens > 0) await sql`select app_public.record_ai_tokens(${post.userId}, ${written.tokens})`;
     }
-    const note = written.error === null ? null : noAiNote(written.error);
-    await sql`select id from app_public.record_autopilot_content(${postId}, ${written.text}, ${sql.json(written.entities)}, ${note})`;
+    // without text the post carries the AI's error code (posts.error.autopilotNoAi)
+    await sql`select id from app_public.record_autopilot_content(${postId}, ${written.text}, ${sql.json(written.entities)}, ${written.error})`;
   };
 }

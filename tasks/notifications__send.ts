@@ -2,13 +2,14 @@
  * Mails the project's owner about something that needs them (app_private.notify_owner
  * decides when: the kinds they want, one mail per project, kind and day). The mail is in
  * the project's language; a post's stored reason is said in it too, through the same
- * dictionary and templates as the interface (web/src/lib/postMessages.ts), so there is one
- * wording per reason.
+ * dictionary as the interface (web/src/lib/postMessages.ts words its code and params), so
+ * there is one wording per reason.
  */
 import type { Task } from "graphile-worker";
 import rosetta from "rosetta";
 import * as v from "valibot";
 import { NOTIFICATION_KINDS, type NotificationKind } from "../api/contract/notifications.ts";
+import type { PostReasonParams } from "../api/contract/post_reasons.ts";
 import type { Sql } from "../core/db.ts";
 import en from "../web/src/i18n/en.json" with { type: "json" };
 import ru from "../web/src/i18n/ru.json" with { type: "json" };
@@ -30,7 +31,8 @@ export type NotificationFacts = {
   timezone: string;
   postTitle: string | null;
   scheduledFor: string | null;
-  reason: string | null;
+  reasonCode: string | null;
+  reasonParams: PostReasonParams | null;
   runsDryAt: string | null;
   draftsLeft: number | null;
 };
@@ -105,7 +107,7 @@ export function notificationMail(kind: NotificationKind, facts: NotificationFact
       minute: kind === "queueLow" ? undefined : "2-digit",
     }).format(new Date(at))
     : "—";
-  const reason = facts.reason ? reasonText(t, facts.reason) : "";
+  const reason = facts.reasonCode ? reasonText(t, facts.reasonCode, facts.reasonParams ?? {}) : "";
   const { subject, lines, path } = words[kind](facts, when, reason);
   const link = `${publicUrl}/project/${projectId}/${path}`;
   return { to: facts.email, subject, text: [...lines.filter(Boolean), "", `${words.open} ${link}`, "", words.footer].join("\n") };

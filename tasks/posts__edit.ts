@@ -118,7 +118,8 @@ export function applyEdit(sql: Sql, telegram: Api | undefined): Task {
       if (describeTelegramError(err).code !== "telegram.messageNotModified") {
         const refusal = refusedForGood(err);
         if (!refusal) throw err;
-        return void await sql`select app_public.record_edit_failed(${postId}, ${`Telegram refused the edit: ${refusal.description}`})`;
+        const params = { description: refusal.description };
+        return void await sql`select app_public.record_edit_failed(${postId}, 'posts.error.editRefused', ${sql.json(params)})`;
       }
     }
     await sql`select app_public.record_edit_applied(${postId})`;

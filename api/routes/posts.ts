@@ -28,7 +28,7 @@ import { requireTelegram } from "./channels.ts";
 const POST_COLUMNS = [
   "id", "project_id", "draft_id", "series_id", "title", "content", "entities", "image_url", "image_urls", "options", "status", "created_at", "scheduled_for",
   "is_recurring", "recurring_type", "recurring_last_post", "approval_preview as approval_message_ids", "published_links",
-  "published_at", "last_error", "edited_at", "pending_edit", "plan_id", "awaiting_text",
+  "published_at", "last_error_code", "last_error_params", "edited_at", "pending_edit", "plan_id", "awaiting_text",
   "series_ends_after as ends_after", "series_ends_on::text as ends_on", "series_made as occurrences_made",
   // a post that went out in a chat that is not the project's channel now: read-only history
   "app_private.post_channel_changed(project_id, status, channel_chat_id, approved_chat_id) as channel_changed",

@@ -217,14 +217,14 @@ begin
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.record_autopilot_content(p_post_id bigint, p_content text, p_entities jsonb, p_note text)
+CREATE OR REPLACE FUNCTION app_public.record_autopilot_content(p_post_id bigint, p_content text, p_entities jsonb, p_ai_error text)
  RETURNS app_public.posts
  LANGUAGE plpgsql
 AS $function$
 /*
  * why: the AI's text goes into the autopilot post if it still has none (the owner may have
  * written one meanwhile); without it (AI unavailable, budget spent) the post keeps the
- * draft as it is and says why in last_error. Either way it now goes to approval, so a slot
+ * draft as it is and says why (posts.error.autopilotNoAi, with the AI's error code p_ai_error). Either way it now goes to approval, so a slot
  * is never silently lost.
  */
 declare
@@ -241,7 +241,10 @@ begin
   update app_public.posts set
     content = case when btrim(content) = '' and p_content is not null then p_content else content end,
     entities = case when btrim(content) = '' and p_content is not null then coalesce(p_entities, '[]') else entities end,
-    last_error = case when btrim(content) = '' then p_note else last_error end,
+    last_error_code = case when btrim(content) <> '' then last_error_code
+      when p_ai_error is not null then 'posts.error.autopilotNoAi' end,
+    last_error_params = case when btrim(content) <> '' then last_error_params
+      when p_ai_error is not null then jsonb_build_object('reason', p_ai_error) else '{}' end,
     awaiting_text = false
   where id = p_post_id returning * into v_post;
   perform app_private.queue_approval(v_post);

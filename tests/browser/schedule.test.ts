@@ -333,7 +333,7 @@ test("a series that ran out of drafts says it stopped, in the interface language
     projectId: p.project.id, scheduledFor: at.toAbsoluteString(), isRecurring: true, recurringType: "weekly", title: "Регулярный пост", content: "",
   }, p.cookie);
   // What the rotation does when no draft is left (spawn_series_occurrence).
-  await stack.sql`update app_public.posts set status = 'failed', last_error = 'schedule.seriesOutOfDrafts' where id = ${created.json.id}`;
+  await stack.sql`update app_public.posts set status = 'failed', last_error_code = 'schedule.seriesOutOfDrafts' where id = ${created.json.id}`;
   const page = await pageAs(p.cookie);
   await page.goto(`${stack.baseUrl}/project/${p.project.id}/schedule`);
   const banner = page.getByTestId("series-stopped");
