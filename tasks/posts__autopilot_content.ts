@@ -1,7 +1,7 @@
 /*
- * Autopilot: the content plan's slots fill the calendar from the drafts queue (the rules
- * live in app_public.autopilot_fill), and a post whose draft has no text gets AI text of
- * its slot's length in the project's voice before it goes to the approver.
+ * Autopilot: a post whose draft has no text gets AI text of its slot's length in the
+ * project's voice before it goes to the approver; without it (AI unavailable, budget spent)
+ * it goes as its draft is, saying why (posts.error.autopilotNoAi).
  */
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
@@ -10,19 +10,6 @@ import type { ProjectVoice } from "../core/ai/prompts.ts";
 import type { Limits } from "../core/config.ts";
 import type { Sql } from "../core/db.ts";
 import { spentAiBudget, type WrittenPost, writePost } from "./write_post.ts";
-
-const FillPayload = v.object({ projectId: v.number() });
-
-export const fillPlan = (sql: Sql): Task => async (payload, helpers) => {
-  const parsed = v.safeParse(FillPayload, payload);
-  if (!parsed.success) return helpers.logger.error("content_plans__fill: malformed payload, dropped");
-  await sql`select id from app_public.autopilot_fill(${parsed.output.projectId})`;
-};
-
-/** Hourly: one fill job per project with an active slot. */
-export const fillAllPlans = (sql: Sql): Task => async () => {
-  await sql`select app_public.queue_autopilot_fills()`;
-};
 
 const ContentPayload = v.object({ postId: v.number(), postLength: v.number() });
 
