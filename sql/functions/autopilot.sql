@@ -86,6 +86,16 @@ AS $function$
     job_key := 'autopilot:' || p_project_id, max_attempts := 5)
 $function$;
 
+CREATE OR REPLACE FUNCTION app_private.queue_low_days()
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  /* why: a queue that runs dry sooner than this many days is low: the interface warns and the
+     owner gets a mail (QUEUE_LOW_DAYS in TypeScript) */
+  select 3
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.queue_forecast(p_project_id bigint, p_now timestamp with time zone)
  RETURNS TABLE(drafts_left integer, runs_dry_at timestamp with time zone, low boolean, posts_per_week integer)
  LANGUAGE plpgsql
@@ -96,7 +106,7 @@ AS $function$
  * time not filled yet and every occurrence a running series has still to make takes one
  * draft, in time order; the queue runs dry at the first of them left without one. None
  * within queue_forecast_days_max: runs_dry_at is null (it lasts longer, or nothing takes
- * drafts). Low: it runs dry within queue_low_days_max.
+ * drafts). Low: it runs dry within queue_low_days.
  */
 declare
   v_until timestamptz := p_now + make_interval(days => app_private.queue_forecast_days_max());
@@ -117,7 +127,7 @@ begin
     where s.project_id = p_project_id and s.is_recurring and s.status = 'draft' and o.at > p_now
   ) e
   order by e.at offset drafts_left limit 1;
-  low := runs_dry_at is not null and runs_dry_at < p_now + make_interval(days => app_private.queue_low_days_max());
+  low := runs_dry_at is not null and runs_dry_at < p_now + make_interval(days => app_private.queue_low_days());
   return next;
 end;
 $function$;
@@ -133,7 +143,7 @@ AS $function$
  * the key refuses a second fill anyway. A slot time with no draft left stays empty until a
  * later run finds one. A draft with text goes to approval like any post; one without text
  * first gets AI text of the slot's length (posts__autopilot_content), which then asks for
- * approval. A queue left running dry within queue_low_days_max tells the owner (at most a
+ * approval. A queue left running dry within queue_low_days tells the owner (at most a
  * mail a day). p_now is the clock (tests drive days and DST nights through it).
  */
 declare

@@ -93,3 +93,6 @@ drop function if exists app_public.record_edit_failed(bigint, text);
 drop function if exists app_public.record_send_failed(bigint, text, boolean);
 drop function if exists app_public.record_autopilot_content(bigint, text, jsonb, text);
 drop function if exists app_public.owner_notification(bigint, text, bigint);
+
+-- The low-queue threshold is the autopilot's (sql/functions/autopilot.sql), named as what it is.
+drop function if exists app_private.queue_low_days_max();
