@@ -14,9 +14,9 @@ import { ApiError } from "../../core/errors.ts";
 import { ownProjectList } from "../ownership.ts";
 import { requireUser } from "../middleware/session.ts";
 import { revalidatedJson, versionedJson } from "../revalidate.ts";
+import { requireTelegram } from "../../core/telegram/checks.ts";
 import { removeMessages } from "../../core/telegram/post_message.ts";
 import { body, idParam, issueError, optionalJsonObject } from "../validate.ts";
-import { requireTelegram } from "./channels.ts";
 
 /**
  * The columns behind the API's Post, selected by every route that answers posts: the worker's
