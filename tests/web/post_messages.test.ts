@@ -57,7 +57,9 @@ test("an autopilot post sent without AI text says why in the interface's languag
 
 test("Telegram's own words and a reason stored before codes show as they are, inside the interface's sentence", () => {
   const t = translator(dictionaries.ru);
-  expect(reasonText(t, "posts.error.telegram", { description: "Bad Request: chat not found" })).toBe("Telegram отклонил пост: Bad Request: chat not found");
+  expect(reasonText(t, "posts.error.telegram", { description: "Bad Request: chat not found" })).toBe("Telegram: Bad Request: chat not found");
+  expect(reasonText(t, "posts.error.editRefused", { description: "Bad Request: message to edit not found" }))
+    .toBe("Telegram отклонил правку: Bad Request: message to edit not found");
   expect(reasonText(t, "posts.error.other", { text: "Something old" })).toBe("Something old");
   // a code of a newer server reads in its English, never as a bare key
   expect(reasonText(t, "posts.error.fromTheFuture" as PostReasonCode, {})).toBe("posts.error.fromTheFuture");
