@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { EntitiesSchema, formattingFits, type MessageEntity } from "./entities.ts";
 import { type PostOptions, PostOptionsSchema } from "./post_options.ts";
+import type { PostReasonCode, PostReasonParams } from "./post_reasons.ts";
 import { SERIES_ENDS_AFTER_MAX } from "./limits.ts";
 
 export const POST_STATUSES = ["draft", "scheduled", "approved", "sending", "published", "rejected", "failed", "uncertain"] as const;
@@ -103,8 +104,13 @@ export type Post = {
   approvalMessageIds: Record<string, unknown>;
   publishedLinks: Record<string, string>;
   publishedAt: string | null;
-  /** Why a post failed, is uncertain, went back to draft, or a series stopped. */
-  lastError: string | null;
+  /**
+   * Why a post failed, is uncertain, went back to draft, or a series stopped: a code of
+   * contract/post_reasons.ts (its English words are there, its params fill them), null
+   * when there is none. Replaces lastError, which held English prose.
+   */
+  lastErrorCode: PostReasonCode | null;
+  lastErrorParams: PostReasonParams;
   /** When the channel's message was last edited through an approved edit. */
   editedAt: string | null;
   /** A published post's edit waiting for the approver (README "Post format"). */
@@ -136,5 +142,5 @@ export type Post = {
 export type CalendarPostRow = Pick<
   Post,
   | "id" | "draftId" | "seriesId" | "title" | "status" | "scheduledFor" | "isRecurring" | "recurringType" | "recurringLastPost"
-  | "lastError" | "planId" | "awaitingText" | "endsAfter" | "endsOn" | "occurrencesMade" | "skippedOccurrences"
+  | "lastErrorCode" | "lastErrorParams" | "planId" | "awaitingText" | "endsAfter" | "endsOn" | "occurrencesMade" | "skippedOccurrences"
 > & { hasImage: boolean };

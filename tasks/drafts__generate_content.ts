@@ -12,6 +12,7 @@
  */
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
+import { errorMessage } from "../contract/error_codes.ts";
 import { AI_NOT_CONFIGURED, type Ai } from "../core/ai/client.ts";
 import type { Limits } from "../core/config.ts";
 import type { Sql } from "../core/db.ts";
@@ -39,13 +40,14 @@ export function generateContent(sql: Sql, ai: Ai | undefined, limits: Pick<Limit
       for (const draft of todo) {
         const spent = await spentAiBudget(sql, project.userId, limits);
         if (spent) {
-          await sql`select app_public.record_draft_generation(${jobId}, ${draft.draftId}, ${null}, ${spent})`;
+          await sql`select app_public.record_draft_generation(${jobId}, ${draft.draftId}, ${null}, ${errorMessage(spent)})`;
           continue;
         }
         // shutting down rethrows: the drafts still to do resume on restart
         const { text: content, entities, error, tokens } = await writePost(ai, voice, draft.title, draft.postLength, helpers, `draft ${draft.draftId}`);
         if (tokens > 0) await sql`select app_public.record_ai_tokens(${project.userId}, ${tokens})`;
-        await sql`select app_public.record_draft_generation(${jobId}, ${draft.draftId}, ${content}, ${error}, ${sql.json(entities)})`;
+        const message = error === null ? null : errorMessage(error);
+        await sql`select app_public.record_draft_generation(${jobId}, ${draft.draftId}, ${content}, ${message}, ${sql.json(entities)})`;
       }
     }
     await sql`select app_public.finish_generation_job(${jobId})`;

@@ -2,8 +2,8 @@
  * Mails the project's owner about something that needs them (app_private.notify_owner
  * decides when: the kinds they want, one mail per project, kind and day). The mail is in
  * the project's language; a post's stored reason is said in it too, through the same
- * dictionary and templates as the interface (web/src/lib/postMessages.ts), so there is one
- * wording per reason.
+ * dictionary as the interface (web/src/lib/postMessages.ts words its code and params), so
+ * there is one wording per reason.
  */
 import type { Task } from "graphile-worker";
 import rosetta from "rosetta";
@@ -36,7 +36,7 @@ export function notificationMail(kind: NotificationKind, facts: NotificationFact
       minute: kind === "queueLow" ? undefined : "2-digit",
     }).format(new Date(at))
     : "—";
-  const reason = facts.reason ? reasonText(t, facts.reason) : "";
+  const reason = facts.reasonCode ? reasonText(t, facts.reasonCode, facts.reasonParams ?? {}) : "";
   const { subject, lines, path } = words[kind](facts, when, reason);
   const link = `${publicUrl}/project/${projectId}/${path}`;
   return { to: facts.email, subject, text: [...lines.filter(Boolean), "", `${words.open} ${link}`, "", words.footer].join("\n") };

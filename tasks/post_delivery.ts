@@ -2,6 +2,7 @@
 import type { Api } from "grammy";
 import type { MessageEntity } from "../contract/entities.ts";
 import type { PostOptions } from "../contract/post_options.ts";
+import type { PostReason, PostReasonParams } from "../contract/post_reasons.ts";
 import type { Sql } from "../core/db.ts";
 import { channelRightsProblem, lostRightsReason, RIGHTS_FRESH_MS } from "../core/telegram/channel_rights.ts";
 
@@ -21,7 +22,9 @@ export type Delivery = {
   /** The approval preview: once sent, the approver's chat, its messages and the one with the buttons (before that, the claim of the job sending it). */
   approvalPreview: { chatId?: number; messageIds?: number[]; buttonsMessageId?: number };
   channelMessageIds: number[];
-  lastError: string | null;
+  /** Why the post failed or is uncertain (contract/post_reasons.ts). */
+  lastErrorCode: string | null;
+  lastErrorParams: PostReasonParams | null;
   projectLanguage: string;
   projectTimezone: string;
   /** The project's connected channel, its pinned approver and when Telegram last confirmed both. */
@@ -43,7 +46,7 @@ export async function deliveryQuery(sql: Sql, fn: DeliveryFunction, args: (numbe
   const [row] = await sql.unsafe<Delivery[]>(
     `select (d).post_id, (d).status, (d).title, (d).content, (d).image_url, (d).scheduled_for, (d).channel_chat_id,
             (d).channel_link, (d).admin_chat_id, coalesce((d).approval_preview, '{}') as approval_preview,
-            coalesce((d).channel_message_ids, '{}') as channel_message_ids, (d).last_error,
+            coalesce((d).channel_message_ids, '{}') as channel_message_ids, (d).last_error_code, (d).last_error_params,
             coalesce((d).project_language, 'ru') as project_language,
             coalesce((d).project_timezone, 'Europe/Moscow') as project_timezone,
             (d).channel_id, (d).approver_handle, (d).rights_checked_at, (d).sent_chat_id,
@@ -58,10 +61,10 @@ export async function deliveryQuery(sql: Sql, fn: DeliveryFunction, args: (numbe
 /**
  * Before a preview or a publication (README "Trust model"): does the pinned approver still
  * administer the channel, and may the bot still post there? A confirmation younger than
- * RIGHTS_FRESH_MS is reused. Answers the reason the post fails, or null to go on; throws
+ * RIGHTS_FRESH_MS is reused. Answers the reason the post fails (a code and params), or null to go on; throws
  * when Telegram gives no definite answer (the job is retried).
  */
-export async function lostChannelRights(telegram: Api, sql: Sql, post: Delivery): Promise<string | null> {
+export async function lostChannelRights(telegram: Api, sql: Sql, post: Delivery): Promise<PostReason | null> {
   if (post.channelId === null || post.channelChatId === null || post.adminChatId === null) return null;
   if (post.rightsCheckedAt && Date.now() - Date.parse(post.rightsCheckedAt) < RIGHTS_FRESH_MS) return null;
   const problem = await channelRightsProblem(telegram, post.channelChatId, post.adminChatId);

@@ -5,6 +5,7 @@
 import type { Api } from "grammy";
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
+import { postReasonMessage } from "../contract/post_reasons.ts";
 import { ADMIN_TEXTS, adminLanguage } from "../texts/telegram.ts";
 import { callbackData } from "../core/telegram/callback_data.ts";
 import { describeTelegramError } from "../core/telegram/errors.ts";
@@ -22,7 +23,8 @@ export function notifyAdmin(sql: Sql, telegram: Api | undefined): Task {
     if (!post || !telegram || !post.adminChatId || post.status !== kind) return;
     const texts = ADMIN_TEXTS[adminLanguage(post.projectLanguage)];
     const channel = post.channelLink ?? "";
-    const reason = post.lastError ?? "";
+    // the reason in the catalogue's English, as the bot has always said it
+    const reason = post.lastErrorCode ? postReasonMessage(post.lastErrorCode, post.lastErrorParams ?? {}) : "";
     try {
       if (kind === "failed") {
         await telegram.sendMessage(post.adminChatId, texts.failed(post.title, channel, reason), undefined, helpers.abortSignal);

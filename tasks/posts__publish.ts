@@ -17,10 +17,11 @@
 import type { Api } from "grammy";
 import type { JobHelpers, Task } from "graphile-worker";
 import * as v from "valibot";
+import type { PostReasonCode, PostReasonParams } from "../contract/post_reasons.ts";
 import type { Sql } from "../core/db.ts";
 import type { FileStorage } from "../core/storage.ts";
 import { describeTelegramError } from "../core/telegram/errors.ts";
-import { messageLink, postParts, removeMessages, sendPost } from "../core/telegram/post_message.ts";
+import { messageLink, MissingImageError, postParts, removeMessages, sendPost } from "../core/telegram/post_message.ts";
 import { chatWaitMs } from "../core/telegram/send_budget.ts";
 import { deliveryQuery, lostChannelRights } from "./post_delivery.ts";
 
@@ -60,7 +61,7 @@ function publish(sql: Sql, telegram: Api | undefined, storage: FileStorage) {
     const approved = await deliveryQuery(sql, "app_public.post_delivery_info", [postId]);
     if (telegram && approved?.status === "approved") {
       const lost = await lostChannelRights(telegram, sql, approved);
-      if (lost) return void await sql`select app_public.fail_post_for_channel_rights(${postId}, ${lost})`;
+      if (lost) return void await sql`select app_public.fail_post_for_channel_rights(${postId}, ${lost.code}, ${sql.json(lost.params)})`;
     }
     // A channel takes 20 messages a minute: a post that would wait for its turn gives its
     // slot back and comes back then, so one account's burst of posts never sits in every
@@ -71,10 +72,10 @@ function publish(sql: Sql, telegram: Api | undefined, storage: FileStorage) {
     }
     const post = await deliveryQuery(sql, "app_public.begin_sending", [postId, workerId]);
     if (!post) return;
-    const failed = (reason: string, definite: boolean) =>
-      sql`select app_public.record_send_failed(${postId}, ${reason}, ${definite})`;
-    if (!telegram) return void await failed("The Telegram bot is not configured on the server", true);
-    if (!post.channelChatId || !post.channelLink) return void await failed("The project has no connected channel", true);
+    const failed = (code: PostReasonCode, params: PostReasonParams, definite: boolean) =>
+      sql`select app_public.record_send_failed(${postId}, ${code}, ${sql.json(params)}, ${definite})`;
+    if (!telegram) return void await failed("posts.error.botNotConfigured", {}, true);
+    if (!post.channelChatId || !post.channelLink) return void await failed("posts.error.noChannel", {}, true);
 
     // begin_sending answers only a post approved for the channel the project has now.
     const chatId = post.channelChatId;
@@ -100,20 +101,18 @@ function publish(sql: Sql, telegram: Api | undefined, storage: FileStorage) {
     } catch (err) {
       const failure = describeTelegramError(err);
       if (sent.length > 0) {
-        const reason = `Telegram: ${failure.description}`;
-        if (!failure.definite) return void await failed(`${reason} (the photo is in the channel; the text may not be)`, false);
+        const { description } = failure;
+        if (!failure.definite) return void await failed("posts.error.textUncertain", { description }, false);
         const { refusal } = await removeMessages(telegram, chatId, sent);
-        if (refusal) {
-          return void await failed(`${reason}. The photo went out without its text and could not be removed: ${refusal.description}`, true);
-        }
+        if (refusal) return void await failed("posts.error.photoAlone", { description, removal: refusal.description }, true);
         await recordSent(chatId, []);
       }
       if (failure.code === "telegram.rateLimited" && failure.retryAfter !== undefined) {
         await sql`select app_public.postpone_sending(${postId}, ${failure.retryAfter})`;
-      } else if (err instanceof Error && /is missing from storage/.test(err.message)) {
-        await failed("The post's image is missing from storage", true);
+      } else if (err instanceof MissingImageError) {
+        await failed("posts.error.imageMissing", {}, true);
       } else {
-        await failed(`Telegram: ${failure.description}`, failure.definite);
+        await failed("posts.error.telegram", { description: failure.description }, failure.definite);
       }
       return;
     }

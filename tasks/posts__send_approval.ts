@@ -9,6 +9,7 @@
 import type { Api } from "grammy";
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
+import type { PostReasonCode, PostReasonParams } from "../contract/post_reasons.ts";
 import type { Sql } from "../core/db.ts";
 import type { FileStorage } from "../core/storage.ts";
 import { ADMIN_TEXTS, adminLanguage, formatWhen } from "../texts/telegram.ts";
@@ -26,12 +27,13 @@ export function sendApproval(sql: Sql, telegram: Api | undefined, storage: FileS
     const { postId } = parsed.output;
     const post = await deliveryQuery(sql, "app_public.claim_post_for_approval", [postId, helpers.job.id]);
     if (!post) return; // already sent, or the post moved on
-    const fail = (reason: string) => sql`select app_public.record_approval_failed(${postId}, ${reason})`;
-    if (!telegram) return void await fail("The Telegram bot is not configured on the server");
-    if (!post.adminChatId) return void await fail("The project's admin has not messaged the bot yet");
+    const fail = (code: PostReasonCode, params: PostReasonParams = {}) =>
+      sql`select app_public.record_approval_failed(${postId}, ${code}, ${sql.json(params)})`;
+    if (!telegram) return void await fail("posts.error.botNotConfigured");
+    if (!post.adminChatId) return void await fail("posts.error.adminNotRegistered");
     // Only someone who still administers the channel sees the post (nothing is sent otherwise).
     const lost = await lostChannelRights(telegram, sql, post);
-    if (lost) return void await sql`select app_public.fail_post_for_channel_rights(${postId}, ${lost})`;
+    if (lost) return void await sql`select app_public.fail_post_for_channel_rights(${postId}, ${lost.code}, ${sql.json(lost.params)})`;
     const texts = ADMIN_TEXTS[adminLanguage(post.projectLanguage)];
     try {
       const header = await telegram.sendMessage(
@@ -56,7 +58,7 @@ export function sendApproval(sql: Sql, telegram: Api | undefined, storage: FileS
     } catch (err) {
       const refusal = refusedForGood(err);
       if (!refusal) throw err;
-      await fail(`Telegram refused to deliver the approval request: ${refusal.description}`);
+      await fail("posts.error.approvalUndelivered", { description: refusal.description });
     }
   };
 }

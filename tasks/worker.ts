@@ -31,23 +31,29 @@ import type { Ai } from "../core/ai/client.ts";
 import { EventEmitter } from "node:events";
 import { Logger, run, type Runner, type TaskList, type WorkerEvents } from "graphile-worker";
 import type { Config } from "../core/config.ts";
-import { connect, isDatabaseUnreachable } from "../core/db.ts";
+import { connect, isDatabaseUnreachable, type Sql } from "../core/db.ts";
 import type { Log } from "../core/log.ts";
 import type { FileStorage } from "../core/storage.ts";
-import { fillAllPlans, fillPlan, writeAutopilotPost } from "./autopilot.ts";
+import { fillPlan } from "./content_plans__fill.ts";
+import { fillAllPlans } from "./content_plans__fill_all.ts";
 import { generateContent } from "./drafts__generate_content.ts";
-import { createMailer } from "./mailer.ts";
+import { createMailer, type Mailer } from "./mailer.ts";
 import { sendNotification } from "./notifications__send.ts";
+import { applyEdit } from "./posts__apply_edit.ts";
+import { writeAutopilotPost } from "./posts__autopilot_content.ts";
 import { notifyAdmin } from "./posts__notify_admin.ts";
-import { applyEdit, sendEditApproval } from "./posts__edit.ts";
+import { sendEditApproval } from "./posts__send_edit_approval.ts";
 import { pinPost } from "./posts__pin.ts";
 import { sendToChannel } from "./posts__publish.ts";
 import { retractApproval } from "./posts__retract_approval.ts";
 import { sendApproval } from "./posts__send_approval.ts";
 import { askApprover } from "./approver_requests__ask.ts";
 import { spawnOccurrence } from "./posts__spawn_occurrence.ts";
+import { cleanupSessions } from "./sessions__cleanup.ts";
 import { sendSignInCode } from "./sign_in_codes__send.ts";
+import { queueSubscriberSamples } from "./channels__queue_subscriber_samples.ts";
 import { sampleSubscribers } from "./channels__sample_subscribers.ts";
+import { pruneStats } from "./stats__prune.ts";
 import { cleanupUploads } from "./uploads__cleanup.ts";
 import { deleteUploads } from "./uploads__delete.ts";
 
@@ -81,19 +87,35 @@ export type WorkerHandle = { runners: Runner[]; stop(): Promise<void> };
 
 export type WorkerDeps = { storage: FileStorage; telegram?: Api; ai?: Ai };
 
-export async function startWorker(connectionString: string, config: Config, log: Log, deps: WorkerDeps): Promise<WorkerHandle> {
-  const mailer = createMailer(config, log);
-  // The tasks' and the heartbeat's connections: the same client, row shape and types as the API's.
-  const sql = connect(connectionString, { max: CONCURRENCY + AI_CONCURRENCY + 1 });
-  // what this process is doing now, for recover_from_live_workers
-  const runningJobs = new Set<string>();
-  const sendingPosts = new Map<number, number>();
-  const taskList: TaskList = {
+/**
+ * The tasks queued by time alone, never by add_job (the worker's crontab). The autopilot
+ * pass keeps the next 7 days filled as time moves on and drafts arrive.
+ */
+export const CRONTAB = [
+  "17 3 * * * sessions__cleanup",
+  "42 * * * * uploads__cleanup",
+  "7 * * * * content_plans__fill_all",
+  // every connected channel's hourly subscriber sample, spread over the hour (README "Statistics")
+  "3 * * * * channels__queue_subscriber_samples",
+  "29 4 * * * stats__prune",
+];
+
+/**
+ * Every task, by identifier: each is tasks/<identifier>.ts (tests/tasks_registry.test.ts
+ * pairs them with the identifiers SQL queues). AI jobs run in a runner of their own.
+ */
+export function taskLists(
+  sql: Sql,
+  mailer: Mailer,
+  config: Pick<Config, "publicUrl" | "limits">,
+  deps: WorkerDeps,
+  /** The posts this process is sending now (for recover_from_live_workers). */
+  sendingPosts = new Map<number, number>(),
+) {
+  const tasks: TaskList = {
     sign_in_codes__send: sendSignInCode(mailer, sql),
     uploads__delete: deleteUploads(deps.storage),
-    sessions__cleanup: async () => {
-      await sql`select app_public.delete_expired_sign_in_state()`;
-    },
+    sessions__cleanup: cleanupSessions(sql),
     uploads__cleanup: cleanupUploads(sql, deps.storage),
     approver_requests__ask: askApprover(sql, deps.telegram),
     posts__send_approval: sendApproval(sql, deps.telegram, deps.storage),
@@ -108,19 +130,24 @@ export async function startWorker(connectionString: string, config: Config, log:
     content_plans__fill: fillPlan(sql),
     content_plans__fill_all: fillAllPlans(sql),
     channels__sample_subscribers: sampleSubscribers(sql, deps.telegram),
-    // every connected channel's hourly sample, spread over the hour (README "Statistics")
-    channels__queue_subscriber_samples: async () => {
-      await sql`select app_public.queue_subscriber_samples()`;
-    },
-    // raw member events after 30 days, hourly samples thinned to one a day (README "Statistics")
-    stats__prune: async () => {
-      await sql`select app_public.prune_stats()`;
-    },
+    channels__queue_subscriber_samples: queueSubscriberSamples(sql),
+    stats__prune: pruneStats(sql),
   };
-  const aiTaskList: TaskList = {
+  const aiTasks: TaskList = {
     drafts__generate_content: generateContent(sql, deps.ai, config.limits),
     posts__autopilot_content: writeAutopilotPost(sql, deps.ai, config.limits),
   };
+  return { tasks, aiTasks };
+}
+
+export async function startWorker(connectionString: string, config: Config, log: Log, deps: WorkerDeps): Promise<WorkerHandle> {
+  const mailer = createMailer(config, log);
+  // The tasks' and the heartbeat's connections: the same client, row shape and types as the API's.
+  const sql = connect(connectionString, { max: CONCURRENCY + AI_CONCURRENCY + 1 });
+  // what this process is doing now, for recover_from_live_workers
+  const runningJobs = new Set<string>();
+  const sendingPosts = new Map<number, number>();
+  const { tasks, aiTasks } = taskLists(sql, mailer, config, deps, sendingPosts);
   // Our own emitter, listened to before run() creates its pools, so no id is missed.
   // graphile-worker locks a job (and its named queue) with its *pool's* id, not the id of
   // the worker running it: the pool's id is what the heartbeat must keep alive, or every
@@ -149,18 +176,11 @@ export async function startWorker(connectionString: string, config: Config, log:
   const runners = [
     await run({
       ...common,
-      taskList,
+      taskList: tasks,
       concurrency: CONCURRENCY,
-      // the autopilot pass keeps the next 7 days filled as time moves on and drafts arrive
-      crontab: [
-        "17 3 * * * sessions__cleanup",
-        "42 * * * * uploads__cleanup",
-        "7 * * * * content_plans__fill_all",
-        "3 * * * * channels__queue_subscriber_samples",
-        "29 4 * * * stats__prune",
-      ].join("\n"),
+      crontab: CRONTAB.join("\n"),
     }),
-    await run({ ...common, taskList: aiTaskList, concurrency: AI_CONCURRENCY }),
+    await run({ ...common, taskList: aiTasks, concurrency: AI_CONCURRENCY }),
   ];
 
   // After the database was out of reach, every other worker's heartbeat is as old as the

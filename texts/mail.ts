@@ -5,6 +5,7 @@
  * the two languages' keys equal.
  */
 import { SIGN_IN_CODE_TTL_MINUTES } from "../contract/limits.ts";
+import type { PostReasonParams } from "../contract/post_reasons.ts";
 
 export function signInCodeMail(code: string) {
   const text = [
@@ -25,7 +26,8 @@ export type NotificationFacts = {
   timezone: string;
   postTitle: string | null;
   scheduledFor: string | null;
-  reason: string | null;
+  reasonCode: string | null;
+  reasonParams: PostReasonParams | null;
   runsDryAt: string | null;
   draftsLeft: number | null;
 };

@@ -9,7 +9,7 @@ import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { requireUser } from "../middleware/session.ts";
 import { issueError } from "../validate.ts";
-import { parseMultipart, readImageField, storeUpload } from "./uploads.ts";
+import { parseMultipart, readImageField, storeUpload } from "../multipart.ts";
 
 /** A file input left empty still sends a part: a nameless, empty file means "no screenshot". */
 function hasFile(form: FormData, field: string) {

@@ -4,7 +4,6 @@
  * is stored, so a failure leaves nothing behind. It is stored pending until the named
  * approver allows it in Telegram (bot/features/approver_requests.ts).
  */
-import type { Api } from "grammy";
 import { Hono } from "hono";
 import { ChannelCreateSchema, channelUsername } from "../../contract/channels.ts";
 import { APPROVER_REQUEST_TTL_HOURS } from "../../contract/limits.ts";
@@ -14,68 +13,8 @@ import { type AppEnv, currentUser } from "../env.ts";
 import { ApiError } from "../../core/errors.ts";
 import { ownProjectList } from "../ownership.ts";
 import { requireUser } from "../middleware/session.ts";
-import { approverCheck, botProblem } from "../../core/telegram/channel_rights.ts";
-import { describeTelegramError } from "../../core/telegram/errors.ts";
+import { channelChatId, confirmApprover, confirmBot, requireTelegram, telegramUnavailable } from "../../core/telegram/checks.ts";
 import { body, idParam } from "../validate.ts";
-
-export function telegramUnavailable(err: unknown): ApiError {
-  const failure = describeTelegramError(err);
-  if (failure.code === "telegram.unauthorized") return new ApiError("telegram.unauthorized");
-  return new ApiError("telegram.unreachable", { params: { description: failure.description } });
-}
-
-export function requireTelegram(telegram: Api | undefined): Api {
-  if (!telegram) throw new ApiError("telegram.notConfigured");
-  return telegram;
-}
-
-/** The channel's chat id from Telegram, or why it cannot be used (not found, not a channel). */
-async function channelChatId(telegram: Api, username: string): Promise<number> {
-  try {
-    const chat = await telegram.getChat(`@${username}`);
-    if (chat.type !== "channel") throw new ApiError("channels.notAChannel", { params: { channel: `@${username}` } });
-    return chat.id;
-  } catch (err) {
-    if (err instanceof ApiError) throw err;
-    const failure = describeTelegramError(err);
-    if (failure.code === "telegram.chatNotFound" || failure.code === "telegram.badRequest") {
-      throw new ApiError("channels.notFound", { params: { channel: `@${username}` } });
-    }
-    throw telegramUnavailable(err);
-  }
-}
-
-/** Telegram's non-definite failures while checking rights become 503s the client can retry. */
-async function askingTelegram<T>(check: () => Promise<T>): Promise<T> {
-  try {
-    return await check();
-  } catch (err) {
-    throw telegramUnavailable(err);
-  }
-}
-
-/**
- * The approver must be the channel's creator or an administrator who may post (README
- * "Trust model"); answers their name as Telegram shows it, or refuses naming both.
- */
-export async function confirmApprover(telegram: Api, chatId: number, link: string, approver: { userId: number; handle: string }) {
-  const check = await askingTelegram(() => approverCheck(telegram, chatId, approver.userId));
-  if (check.problem) {
-    throw new ApiError("channels.approverNotAdmin", { params: { handle: approver.handle, channel: link } });
-  }
-  return check.name;
-}
-
-/** The bot must be an administrator of the channel allowed to post. */
-async function confirmBot(telegram: Api, chatId: number, link: string) {
-  const problem = await askingTelegram(() => botProblem(telegram, chatId));
-  if (problem === "botNotAdmin") {
-    throw new ApiError("channels.botNotAdmin", { params: { channel: link } });
-  }
-  if (problem === "botCannotPost") {
-    throw new ApiError("channels.missingPostPermission", { params: { channel: link } });
-  }
-}
 
 type ChannelRow = Omit<Channel, "config" | "approver" | "awaiting"> & {
   config: Channel["config"];

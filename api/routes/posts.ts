@@ -13,9 +13,9 @@ import { type AppEnv, currentUser } from "../env.ts";
 import { ApiError } from "../../core/errors.ts";
 import { requireUser } from "../middleware/session.ts";
 import { listView, versionedList } from "../revalidate.ts";
+import { requireTelegram } from "../../core/telegram/checks.ts";
 import { removeMessages } from "../../core/telegram/post_message.ts";
 import { body, idParam, issueError, optionalJsonObject } from "../validate.ts";
-import { requireTelegram } from "./channels.ts";
 
 /**
  * The columns behind the API's Post, selected by every route that answers posts: the worker's
@@ -27,7 +27,7 @@ import { requireTelegram } from "./channels.ts";
 export const POST_COLUMNS = [
   "id", "project_id", "draft_id", "series_id", "title", "content", "entities", "image_url", "image_urls", "options", "status", "created_at", "scheduled_for",
   "is_recurring", "recurring_type", "recurring_last_post", "approval_preview as approval_message_ids", "published_links",
-  "published_at", "last_error", "edited_at", "pending_edit", "plan_id", "awaiting_text",
+  "published_at", "last_error_code", "last_error_params", "edited_at", "pending_edit", "plan_id", "awaiting_text",
   "series_ends_after as ends_after", "series_ends_on::text as ends_on", "series_made as occurrences_made",
   // a post that went out in a chat that is not the project's channel now: read-only history
   "app_private.post_channel_changed(project_id, status, channel_chat_id, approved_chat_id) as channel_changed",
@@ -38,7 +38,7 @@ export const POST_COLUMNS = [
 /** The calendar's lean view (CalendarPostRow): a chip's fields and a series' rule, no text. */
 export const CALENDAR_COLUMNS = [
   "id", "draft_id", "series_id", "title", "status", "scheduled_for", "is_recurring", "recurring_type", "recurring_last_post",
-  "last_error", "plan_id", "awaiting_text", "series_ends_after as ends_after", "series_ends_on::text as ends_on",
+  "last_error_code", "last_error_params", "plan_id", "awaiting_text", "series_ends_after as ends_after", "series_ends_on::text as ends_on",
   "series_made as occurrences_made",
   `array(select to_char(s at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') from unnest(series_skips) s order by s) as skipped_occurrences`,
   "coalesce(image_url, '') <> '' as has_image",

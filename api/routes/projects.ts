@@ -10,7 +10,7 @@ import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { requireUser } from "../middleware/session.ts";
 import { body, idParam } from "../validate.ts";
-import { confirmApprover, requireTelegram } from "./channels.ts";
+import { confirmApprover, requireTelegram } from "../../core/telegram/checks.ts";
 
 export function projectRoutes({ sql, telegram, config }: ApiDeps) {
   return new Hono<AppEnv>()

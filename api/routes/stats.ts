@@ -12,7 +12,7 @@ import { type AppEnv, currentUser } from "../env.ts";
 import { requireUser } from "../middleware/session.ts";
 import { ownProjectList } from "../ownership.ts";
 import { body, idParam } from "../validate.ts";
-import { requireTelegram, telegramUnavailable } from "./channels.ts";
+import { requireTelegram, telegramUnavailable } from "../../core/telegram/checks.ts";
 
 const DAY_MS = 86_400_000;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;

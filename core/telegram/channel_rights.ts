@@ -8,6 +8,7 @@
  */
 import type { Api } from "grammy";
 import type { ChatMember } from "grammy/types";
+import type { PostReason } from "../../contract/post_reasons.ts";
 import { describeTelegramError } from "./errors.ts";
 
 /** How long a confirmation of the channel's rights is trusted (the issue allows up to 10 minutes). */
@@ -76,11 +77,10 @@ export async function channelRightsProblem(telegram: Api, chatId: number, approv
 
 /**
  * The reason a post fails when a check before its preview or publication finds the rights
- * gone: a sentence the owner reads in the post's details (the SPA translates it by its shape,
- * web/src/lib/postMessages.ts).
+ * gone, as its code and params (contract/post_reasons.ts): whoever shows it words it.
  */
-export function lostRightsReason(problem: RightsProblem, approverHandle: string, channelLink: string): string {
+export function lostRightsReason(problem: RightsProblem, approverHandle: string, channelLink: string): PostReason {
   return problem === "approverNotAdmin"
-    ? `@${approverHandle.replace(/^@/, "")} is no longer an administrator of ${channelLink} who may post messages`
-    : `The bot is no longer an administrator of ${channelLink} who may post messages`;
+    ? { code: "posts.error.approverLost", params: { handle: approverHandle.replace(/^@/, ""), channel: channelLink } }
+    : { code: "posts.error.botLost", params: { channel: channelLink } };
 }

@@ -67,11 +67,18 @@ export function linkPreview(options: PostOptions | undefined): LinkPreviewOption
   }
 }
 
+/** A post's image that is gone from storage: the post cannot go out as it is, whatever Telegram says. */
+export class MissingImageError extends Error {
+  constructor(imageUrl: string) {
+    super(`the post's image ${imageUrl} is missing from storage`);
+  }
+}
+
 async function photoSource(imageUrl: string, storage: FileStorage): Promise<InputFile | string> {
   const local = imageUrl.match(/^\/api\/uploads\/([A-Za-z0-9_-]+\.(?:png|jpg|webp|gif))$/);
   if (!local) return imageUrl;
   const file = await storage.get(local[1]);
-  if (!file) throw new Error(`the post's image ${imageUrl} is missing from storage`);
+  if (!file) throw new MissingImageError(imageUrl);
   return new InputFile(file.bytes, local[1]);
 }
 

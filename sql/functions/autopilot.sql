@@ -86,6 +86,16 @@ AS $function$
     job_key := 'autopilot:' || p_project_id, max_attempts := 5)
 $function$;
 
+CREATE OR REPLACE FUNCTION app_private.queue_low_days()
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  /* why: a queue that runs dry sooner than this many days is low: the interface warns and the
+     owner gets a mail (QUEUE_LOW_DAYS in TypeScript) */
+  select 3
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.queue_forecast(p_project_id bigint, p_now timestamp with time zone)
  RETURNS TABLE(drafts_left integer, runs_dry_at timestamp with time zone, low boolean, posts_per_week integer)
  LANGUAGE plpgsql
@@ -96,7 +106,7 @@ AS $function$
  * time not filled yet and every occurrence a running series has still to make takes one
  * draft, in time order; the queue runs dry at the first of them left without one. None
  * within queue_forecast_days_max: runs_dry_at is null (it lasts longer, or nothing takes
- * drafts). Low: it runs dry within queue_low_days_max.
+ * drafts). Low: it runs dry within queue_low_days.
  */
 declare
   v_until timestamptz := p_now + make_interval(days => app_private.queue_forecast_days_max());
@@ -117,7 +127,7 @@ begin
     where s.project_id = p_project_id and s.is_recurring and s.status = 'draft' and o.at > p_now
   ) e
   order by e.at offset drafts_left limit 1;
-  low := runs_dry_at is not null and runs_dry_at < p_now + make_interval(days => app_private.queue_low_days_max());
+  low := runs_dry_at is not null and runs_dry_at < p_now + make_interval(days => app_private.queue_low_days());
   return next;
 end;
 $function$;
@@ -133,7 +143,7 @@ AS $function$
  * the key refuses a second fill anyway. A slot time with no draft left stays empty until a
  * later run finds one. A draft with text goes to approval like any post; one without text
  * first gets AI text of the slot's length (posts__autopilot_content), which then asks for
- * approval. A queue left running dry within queue_low_days_max tells the owner (at most a
+ * approval. A queue left running dry within queue_low_days tells the owner (at most a
  * mail a day). p_now is the clock (tests drive days and DST nights through it).
  */
 declare
@@ -217,14 +227,14 @@ begin
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.record_autopilot_content(p_post_id bigint, p_content text, p_entities jsonb, p_note text)
+CREATE OR REPLACE FUNCTION app_public.record_autopilot_content(p_post_id bigint, p_content text, p_entities jsonb, p_ai_error text)
  RETURNS app_public.posts
  LANGUAGE plpgsql
 AS $function$
 /*
  * why: the AI's text goes into the autopilot post if it still has none (the owner may have
  * written one meanwhile); without it (AI unavailable, budget spent) the post keeps the
- * draft as it is and says why in last_error. Either way it now goes to approval, so a slot
+ * draft as it is and says why (posts.error.autopilotNoAi, with the AI's error code p_ai_error). Either way it now goes to approval, so a slot
  * is never silently lost.
  */
 declare
@@ -241,7 +251,10 @@ begin
   update app_public.posts set
     content = case when btrim(content) = '' and p_content is not null then p_content else content end,
     entities = case when btrim(content) = '' and p_content is not null then coalesce(p_entities, '[]') else entities end,
-    last_error = case when btrim(content) = '' then p_note else last_error end,
+    last_error_code = case when btrim(content) <> '' then last_error_code
+      when p_ai_error is not null then 'posts.error.autopilotNoAi' end,
+    last_error_params = case when btrim(content) <> '' then last_error_params
+      when p_ai_error is not null then jsonb_build_object('reason', p_ai_error) else '{}' end,
     awaiting_text = false
   where id = p_post_id returning * into v_post;
   perform app_private.queue_approval(v_post);

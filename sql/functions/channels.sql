@@ -133,7 +133,7 @@ AS $function$
   select * from app_public.channels where project_id = p_project_id and status = 'connected' limit 1
 $function$;
 
-CREATE OR REPLACE FUNCTION app_private.withdraw_approvals(p_project_id bigint, p_reason text, p_retract text)
+CREATE OR REPLACE FUNCTION app_private.withdraw_approvals(p_project_id bigint, p_reason_code text, p_reason_params jsonb, p_retract text)
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
@@ -154,7 +154,7 @@ begin
   loop
     perform app_private.retract_approval(v_post, p_retract);
     perform app_private.unqueue_post_jobs(v_post.id);
-    perform app_private.withdraw_approval(v_post.id, p_reason);
+    perform app_private.withdraw_approval(v_post.id, p_reason_code, p_reason_params);
   end loop;
 end;
 $function$;
@@ -312,8 +312,7 @@ begin
   if not found then
     raise exception 'Channel not found' using errcode = 'NTFND', hint = 'channels.noSuchChannel';
   end if;
-  perform app_private.withdraw_approvals(p_project_id,
-    format('The channel %s was disconnected before this post went out; publish it again to send it for approval', v_link),
+  perform app_private.withdraw_approvals(p_project_id, 'posts.error.channelDisconnected', jsonb_build_object('channel', v_link),
     'channelChanged');
 end;
 $function$;
@@ -328,7 +327,7 @@ AS $function$
   delete from app_public.channels c using gone where c.id = gone.channel_id and c.status = 'pending'
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.fail_post_for_channel_rights(p_post_id bigint, p_reason text)
+CREATE OR REPLACE FUNCTION app_public.fail_post_for_channel_rights(p_post_id bigint, p_reason_code text, p_reason_params jsonb)
  RETURNS void
  LANGUAGE sql
 AS $function$
@@ -337,7 +336,8 @@ AS $function$
      sent, and nobody in Telegram is sent anything (the former approver may no longer be
      entitled to see the post) */
   with failed as (
-    update app_public.posts set status = 'failed', last_error = p_reason, sending_worker_id = null
+    update app_public.posts set status = 'failed', last_error_code = p_reason_code, last_error_params = p_reason_params,
+      sending_worker_id = null
     where id = p_post_id
       and (status = 'approved' or (status = 'scheduled' and not (approval_preview ? 'chatId')))
     returning project_id, id

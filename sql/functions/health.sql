@@ -59,8 +59,7 @@ begin
                           where h.worker_id = p.sending_worker_id and h.seen_at > now() - p_dead_after))
     for update skip locked
   loop
-    perform app_public.record_send_failed(v_post.id,
-      'The worker stopped while sending; the post may or may not be in the channel', false);
+    perform app_public.record_send_failed(v_post.id, 'posts.error.workerStopped', '{}', false);
     v_count := v_count + 1;
   end loop;
   delete from app_private.worker_heartbeats where seen_at < now() - interval '1 day';
@@ -102,8 +101,7 @@ begin
       and p.sending_started_at < now() - p_after and p.id <> all(p_sending_post_ids)
     for update skip locked
   loop
-    perform app_public.record_send_failed(v_post.id,
-      'The database went away while the post was being sent; it may or may not be in the channel', false);
+    perform app_public.record_send_failed(v_post.id, 'posts.error.databaseLost', '{}', false);
     v_count := v_count + 1;
   end loop;
   return v_count;

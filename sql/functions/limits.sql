@@ -76,16 +76,6 @@ AS $function$
   select 60
 $function$;
 
-CREATE OR REPLACE FUNCTION app_private.queue_low_days_max()
- RETURNS integer
- LANGUAGE sql
- IMMUTABLE PARALLEL SAFE
-AS $function$
-  /* why: a queue that runs dry sooner than this many days is low: the interface warns and the
-     owner gets a mail (QUEUE_LOW_DAYS in TypeScript) */
-  select 3
-$function$;
-
 CREATE OR REPLACE FUNCTION app_private.series_ends_after_max()
  RETURNS integer
  LANGUAGE sql

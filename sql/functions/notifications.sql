@@ -41,13 +41,13 @@ AS $function$
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.owner_notification(p_project_id bigint, p_kind text, p_post_id bigint)
- RETURNS TABLE(email text, project_name text, language text, timezone text, post_title text, scheduled_for timestamp with time zone, reason text, runs_dry_at timestamp with time zone, drafts_left integer)
+ RETURNS TABLE(email text, project_name text, language text, timezone text, post_title text, scheduled_for timestamp with time zone, reason_code text, reason_params jsonb, runs_dry_at timestamp with time zone, drafts_left integer)
  LANGUAGE sql
  STABLE
 AS $function$
   /* why: what the mail about one event says, read when it is sent; nothing when the owner
      has switched that kind off meanwhile */
-  select u.email, p.name, p.language, p.timezone, po.title, po.scheduled_for, po.last_error,
+  select u.email, p.name, p.language, p.timezone, po.title, po.scheduled_for, po.last_error_code, po.last_error_params,
          f.runs_dry_at, f.drafts_left
   from app_public.projects p
   join app_public.users u on u.id = p.user_id

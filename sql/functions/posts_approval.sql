@@ -77,7 +77,7 @@ begin
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_private.withdraw_approval(p_post_id bigint, p_reason text)
+CREATE OR REPLACE FUNCTION app_private.withdraw_approval(p_post_id bigint, p_reason_code text, p_reason_params jsonb)
  RETURNS void
  LANGUAGE sql
 AS $function$
@@ -86,7 +86,7 @@ AS $function$
      claimed), the chat that preview asked about and the chat it was approved for, so it
      needs a new Publish and approval and is never sent to a chat nobody approved. */
   update app_public.posts set status = 'draft', approval_preview = '{}', approval_chat_id = null,
-    approved_chat_id = null, last_error = p_reason
+    approved_chat_id = null, last_error_code = p_reason_code, last_error_params = p_reason_params
   where id = p_post_id
 $function$;
 
@@ -114,7 +114,8 @@ begin
   end if;
   if length(v_post.content) > app_private.post_text_max() then
     update app_public.posts set status = 'failed',
-      last_error = format('schedule.captionTooLong: %s/%s', length(v_post.content), app_private.post_text_max())
+      last_error_code = 'schedule.captionTooLong',
+      last_error_params = jsonb_build_object('current', length(v_post.content), 'max', app_private.post_text_max())
     where id = p_post_id;
     return null;
   end if;
@@ -124,7 +125,7 @@ begin
   end if;
   v_channel := app_private.project_channel(v_post.project_id);
   if v_channel.id is null then
-    perform app_private.withdraw_approval(p_post_id, 'Connect a channel before publishing');
+    perform app_private.withdraw_approval(p_post_id, 'schedule.noChannelToPublish', '{}');
     return null;
   end if;
   update app_public.posts set status = 'scheduled', approval_chat_id = v_channel.chat_id,
@@ -167,12 +168,13 @@ begin
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.record_approval_failed(p_post_id bigint, p_reason text)
+CREATE OR REPLACE FUNCTION app_public.record_approval_failed(p_post_id bigint, p_reason_code text, p_reason_params jsonb)
  RETURNS void
  LANGUAGE sql
 AS $function$
   /* why: the admin could not be reached (blocked the bot, no chat): the post returns to draft with the reason */
-  update app_public.posts set status = 'draft', last_error = p_reason, approval_preview = '{}'
+  update app_public.posts set status = 'draft', last_error_code = p_reason_code, last_error_params = p_reason_params,
+    approval_preview = '{}'
   where id = p_post_id and status = 'scheduled' and not (approval_preview ? 'chatId')
 $function$;
 
@@ -220,7 +222,7 @@ begin
   if app_private.project_channel(p_project_id) is null then
     raise exception 'Connect a channel before publishing' using errcode = 'NOCHN', hint = 'schedule.noChannelToPublish';
   end if;
-  update app_public.posts set status = 'scheduled', last_error = null where id = p_post_id returning * into v_post;
+  update app_public.posts set status = 'scheduled', last_error_code = null, last_error_params = '{}' where id = p_post_id returning * into v_post;
   perform app_private.queue_approval_at(v_post, now());
   return v_post;
 end;

@@ -101,19 +101,19 @@ AS $function$
   /* why: Telegram edited the channel's message: the post now reads as approved, and says when */
   update app_public.posts set content = pending_edit ->> 'content', entities = pending_edit -> 'entities',
     options = options || jsonb_build_object('buttons', pending_edit -> 'buttons'), edited_at = now(), pending_edit = null,
-    last_error = null
+    last_error_code = null, last_error_params = '{}'
   where id = p_post_id and status = 'published' and pending_edit ? 'approved'
   returning *
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.record_edit_failed(p_post_id bigint, p_reason text)
+CREATE OR REPLACE FUNCTION app_public.record_edit_failed(p_post_id bigint, p_reason_code text, p_reason_params jsonb)
  RETURNS app_public.posts
  LANGUAGE sql
 AS $function$
   /* why: Telegram refused the approved edit for good (the message was deleted in the
      channel, the bot may no longer edit it): the edit is dropped, the post keeps reading as
      it does in the channel, and the reason says why */
-  update app_public.posts set pending_edit = null, last_error = p_reason
+  update app_public.posts set pending_edit = null, last_error_code = p_reason_code, last_error_params = p_reason_params
   where id = p_post_id and status = 'published' and pending_edit ? 'approved'
   returning *
 $function$;

@@ -11,9 +11,9 @@ AS $function$
   /* why: a post with its project's connected channel and that channel's pinned approver */
   select p_post.id, p_post.status, p_post.title, p_post.content, p_post.image_url, p_post.scheduled_for,
          c.chat_id, c.link, c.approver_user_id,
-         p_post.approval_preview, p_post.channel_message_ids, p_post.last_error, pr.language, pr.timezone,
+         p_post.approval_preview, p_post.channel_message_ids, pr.language, pr.timezone,
          c.id, c.approver_handle, c.rights_checked_at, p_post.channel_chat_id, p_post.entities, p_post.options,
-         p_post.image_urls
+         p_post.image_urls, p_post.last_error_code, p_post.last_error_params
   from app_public.projects pr
   left join app_public.channels c on c.project_id = pr.id and c.status = 'connected'
   where pr.id = p_post.project_id
@@ -85,7 +85,7 @@ begin
           'https://t.me/' || regexp_replace(d.channel_link, '^@', '') || '/' || (p.channel_message_ids ->> 0))
         from app_private.delivery(p) d where d.channel_link is not null and d.channel_chat_id = p.channel_chat_id), '{}')
       else p.published_links end,
-    last_error = null
+    last_error_code = null, last_error_params = '{}'
   where p.id = p_post_id and p.status = 'uncertain'
   returning * into v_post;
   if found and not p_in_channel then
@@ -129,8 +129,7 @@ begin
   end if;
   if v_post.approved_chat_id is null
      or v_post.approved_chat_id is distinct from (app_private.project_channel(v_post.project_id)).chat_id then
-    perform app_private.withdraw_approval(p_post_id,
-      'The channel changed after this post was approved; publish it again to send it for approval');
+    perform app_private.withdraw_approval(p_post_id, 'posts.error.channelChanged', '{}');
     return null;
   end if;
   update app_public.posts set status = 'sending', sending_worker_id = p_worker_id, sending_started_at = now()
@@ -205,7 +204,7 @@ declare
 begin
   update app_public.posts set status = 'published', channel_message_ids = to_jsonb(p_message_ids),
     channel_chat_id = p_chat_id, published_links = p_links, published_at = now(), sending_worker_id = null,
-    last_error = null
+    last_error_code = null, last_error_params = '{}'
   where id = p_post_id and status in ('sending', 'uncertain')
   returning * into v_post;
   if not found then
@@ -221,7 +220,7 @@ begin
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.record_send_failed(p_post_id bigint, p_reason text, p_definite boolean)
+CREATE OR REPLACE FUNCTION app_public.record_send_failed(p_post_id bigint, p_reason_code text, p_reason_params jsonb, p_definite boolean)
  RETURNS app_public.posts
  LANGUAGE plpgsql
 AS $function$
@@ -234,7 +233,7 @@ declare
   v_post app_public.posts;
 begin
   update app_public.posts set status = case when p_definite then 'failed' else 'uncertain' end,
-    last_error = p_reason, sending_worker_id = null
+    last_error_code = p_reason_code, last_error_params = p_reason_params, sending_worker_id = null
   where id = p_post_id and status = 'sending'
   returning * into v_post;
   if found then

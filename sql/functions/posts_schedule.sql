@@ -284,7 +284,7 @@ begin
     series_ends_after = case when v_recurring then p_ends_after end,
     series_ends_on = case when v_recurring then p_ends_on end,
     approval_preview = '{}',
-    last_error = null
+    last_error_code = null, last_error_params = '{}'
   where id = p_post_id
   returning * into v_post;
   if v_recurring then

@@ -154,7 +154,7 @@ AS $function$
 /*
  * why: the rotation. The series' next occurrence becomes its own post taking the next
  * available draft by order (skipped dates passed over); the series advances
- * (recurring_last_post, series_made) and the next spawn is queued, unless it has ended. With no draft left the series stops and says why (last_error). p_now is
+ * (recurring_last_post, series_made) and the next spawn is queued, unless it has ended. With no draft left the series stops and says why (last_error_code). p_now is
  * the clock (tests drive days through it).
  */
 declare
@@ -178,7 +178,7 @@ begin
   end if;
   select * into v_draft from app_public.available_series_drafts(v_series.project_id) limit 1;
   if not found then
-    update app_public.posts set status = 'failed', last_error = 'schedule.seriesOutOfDrafts' where id = v_series.id;
+    update app_public.posts set status = 'failed', last_error_code = 'schedule.seriesOutOfDrafts', last_error_params = '{}' where id = v_series.id;
     return null;
   end if;
   -- the series' options, when it has any, else the draft's

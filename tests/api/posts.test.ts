@@ -46,7 +46,7 @@ describe("scheduling posts", () => {
     // what the client sees, not the worker's bookkeeping (sending worker, message ids)
     expect(Object.keys(listed).sort()).toEqual([
       "approvalMessageIds", "awaitingText", "channelChanged", "content", "createdAt", "draftId", "editedAt", "endsAfter", "endsOn", "entities", "id", "imageUrl", "imageUrls",
-      "isRecurring", "lastError", "occurrencesMade", "options", "pendingEdit", "planId", "projectId", "publishedAt", "publishedLinks", "recurringLastPost",
+      "isRecurring", "lastErrorCode", "lastErrorParams", "occurrencesMade", "options", "pendingEdit", "planId", "projectId", "publishedAt", "publishedLinks", "recurringLastPost",
       "recurringType", "scheduledFor", "seriesId", "skippedOccurrences", "status", "title",
     ]);
 

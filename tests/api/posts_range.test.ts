@@ -114,7 +114,7 @@ describe("revalidation by the posts version", () => {
     expect((await get(path, first.etag)).status).toBe(304);
 
     // a change anywhere in this project's posts (even outside the range, even by the worker) does
-    await stack.sql`update app_public.posts set last_error = 'x' where project_id = ${projectId} and title = 'Long after'`;
+    await stack.sql`update app_public.posts set last_error_code = 'posts.error.noChannel' where project_id = ${projectId} and title = 'Long after'`;
     const changed = await get(path, first.etag);
     expect(changed.status).toBe(200);
     expect(changed.etag).not.toBe(first.etag);

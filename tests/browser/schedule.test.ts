@@ -334,7 +334,7 @@ test("a series that ran out of drafts says it stopped, in the interface language
     projectId: p.project.id, scheduledFor: at.toAbsoluteString(), isRecurring: true, recurringType: "weekly", title: "Регулярный пост", content: "",
   }, p.cookie);
   // What the rotation does when no draft is left (spawn_series_occurrence).
-  await stack.sql`update app_public.posts set status = 'failed', last_error = 'schedule.seriesOutOfDrafts' where id = ${created.json.id}`;
+  await stack.sql`update app_public.posts set status = 'failed', last_error_code = 'schedule.seriesOutOfDrafts' where id = ${created.json.id}`;
   const page = await pageAs(p.cookie);
   await page.goto(`${stack.baseUrl}/project/${p.project.id}/schedule`);
   const banner = page.getByTestId("series-stopped");
@@ -356,6 +356,25 @@ test("a series that ran out of drafts says it stopped, in the interface language
   expect(await details.getByTestId("post-edit").count()).toBe(0);
   await page.waitForTimeout(300);
   await screenshot(page, "schedule-series-stopped-details-en");
+  await page.context().close();
+}, 60_000);
+
+test("a failed post's details say why in the interface language, with the names the reason carries", async () => {
+  const p = await projectWithChannel(stack);
+  const at = new Date(Date.now() + 26 * 3600_000).toISOString();
+  // What the worker records when the approver lost their rights (fail_post_for_channel_rights).
+  await stack.sql`
+    insert into app_public.posts (project_id, title, content, status, scheduled_for, last_error_code, last_error_params)
+    values (${p.project.id}, 'Без прав', 'Текст', 'failed', ${at},
+            'posts.error.approverLost', ${stack.sql.json({ handle: "olga_admin", channel: `@${p.channel.username}` })})`;
+  const page = await pageAs(p.cookie);
+  await page.goto(`${stack.baseUrl}/project/${p.project.id}/schedule`);
+  const failed = page.getByTestId("calendar-post").filter({ hasText: "Без прав" });
+  await expect.poll(() => failed.count(), soon).toBe(1);
+  await failed.click();
+  const error = page.getByTestId("post-details").getByTestId("post-details-error");
+  await expect.poll(() => error.textContent(), soon)
+    .toContain(`@olga_admin больше не администратор канала @${p.channel.username} с правом публикации.`);
   await page.context().close();
 }, 60_000);
 

@@ -24,7 +24,7 @@ function slotAhead(leadMs: number) {
 }
 
 type ListedPost = { id: number; planId: number | null; draftId: number | null; title: string; scheduledFor: string; status: string;
-  content: string; awaitingText: boolean; lastError: string | null };
+  content: string; awaitingText: boolean; lastErrorCode: string | null; lastErrorParams: Record<string, string> };
 
 async function postsOf(p: { base: string; cookie: string }) {
   return (await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json as ListedPost[];
@@ -93,7 +93,8 @@ test("AI unavailable: the slot's post goes to the approver with its draft as it 
   }, p.cookie);
   const post = await planPost(p, created.json.id, (x) => !x.awaitingText);
   expect(post.content).toBe("");
-  expect(post.lastError).toMatch(/^The AI could not write this post \(.+\); it keeps its draft as it is$/);
+  expect(post.lastErrorCode).toBe("posts.error.autopilotNoAi");
+  expect(post.lastErrorParams.reason).toMatch(/^ai\./);
   const [job] = await stack.sql`select run_at from graphile_worker.jobs where key = ${`post:${post.id}:approval`}`;
   expect(new Date(job.runAt).getTime()).toBe(slot.at.getTime() - 2 * 3600_000);
   stack.openai!.reset();
@@ -104,14 +105,14 @@ test.each([
     "the account's own",
     // over its own 300,000, under the service's 5,000,000
     (userId: number) => stack.sql`select app_public.record_ai_tokens(${userId}, 400000)`,
-    "The daily AI budget of this account is spent. It renews at midnight UTC.",
+    "ai.dailyBudgetSpent",
   ],
   [
     "every account's together",
     // other accounts spent the service's day; this one has used nothing
     () => stack.sql`insert into app_private.ai_tokens_total (day, tokens) values (app_private.utc_today(), 5000000)
       on conflict (day) do update set tokens = app_private.ai_tokens_total.tokens + 5000000`,
-    "The AI has reached this service's daily limit for all accounts. It renews at midnight UTC.",
+    "ai.globalDailyLimit",
   ],
 ] as const)("when %s AI day is spent: the slot's post is not written (no AI call), goes to approval as it is, and says why", async (_, spend, reason) => {
   const p = await projectWithChannel(stack, { drafts: ["Spent budget"] });
@@ -125,7 +126,7 @@ test.each([
     }, p.cookie);
     const post = await planPost(p, created.json.id, (x) => !x.awaitingText);
     expect(post.content).toBe("");
-    expect(post.lastError).toBe(`The AI could not write this post (${reason}); it keeps its draft as it is`);
+    expect(post).toMatchObject({ lastErrorCode: "posts.error.autopilotNoAi", lastErrorParams: { reason } });
     expect(stack.openai!.journal.length).toBe(calls);
   } finally {
     // the service's day is shared by the tests after this one

@@ -163,8 +163,12 @@ test("an approved edit Telegram refuses for good is dropped with the reason; the
   });
   expect((await deleted.json()).ok).toBe(true);
   await decideEdit(p, postId, true);
-  await expect.poll(async () => (await stack.sql`select pending_edit, last_error from app_public.posts where id = ${postId}`)[0], { timeout: 15_000 })
-    .toMatchObject({ pendingEdit: null, lastError: expect.stringMatching(/^Telegram refused the edit: .*message to edit not found/) });
+  await expect.poll(async () => (await stack.sql`select pending_edit, last_error_code, last_error_params from app_public.posts where id = ${postId}`)[0], { timeout: 15_000 })
+    .toMatchObject({
+      pendingEdit: null,
+      lastErrorCode: "posts.error.editRefused",
+      lastErrorParams: { description: expect.stringMatching(/message to edit not found/) },
+    });
   const shown = (await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json.find((x: { id: number }) => x.id === postId);
   expect(shown).toMatchObject({ content: TEXT, editedAt: null, status: "published" });
   expect(telegram.messageInfo(p.channel.id, message.message_id)).toBeUndefined();

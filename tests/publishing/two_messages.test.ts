@@ -29,7 +29,7 @@ async function approvedLongPost(title: string, arm: () => void) {
 }
 
 const post = async (postId: number) =>
-  (await stack.sql`select status, last_error, channel_message_ids, published_links from app_public.posts where id = ${postId}`)[0];
+  (await stack.sql`select status, last_error_code, last_error_params, channel_message_ids, published_links from app_public.posts where id = ${postId}`)[0];
 const statusOf = async (postId: number) => (await post(postId)).status;
 const channel = (p: P) => stack.telegram!.messages(p.channel.id);
 const photosSent = (p: P) =>
@@ -58,7 +58,7 @@ test("the text refused after the photo: the photo is taken back, the post failed
   expect(channel(p)).toHaveLength(0);
   const row = await post(postId);
   expect(row.channelMessageIds).toEqual([]);
-  expect(row.lastError).toMatch(/message must be non-empty/);
+  expect(row).toMatchObject({ lastErrorCode: "posts.error.telegram", lastErrorParams: { description: "Bad Request: message must be non-empty" } });
   const notice = await adminNotice(p, /Не удалось опубликовать пост «Refused text»/);
   expect(notice.text).toMatch(/message must be non-empty/);
 }, 60_000);
@@ -72,7 +72,13 @@ test("the text refused and the photo cannot be removed: failed, and the reason s
   const messages = channel(p);
   expect(messages).toHaveLength(1);
   const row = await post(postId);
-  expect(row.lastError).toMatch(/photo went out without its text and could not be removed/);
+  expect(row).toMatchObject({
+    lastErrorCode: "posts.error.photoAlone",
+    lastErrorParams: {
+      description: "Forbidden: not enough rights to send text messages to the chat",
+      removal: "Bad Request: message can't be deleted",
+    },
+  });
   // the photo stays recorded with the post, so deleting the post from the channel can find it
   expect(row.channelMessageIds).toEqual([messages[0].message_id]);
 }, 60_000);
@@ -105,7 +111,8 @@ test("the text's answer is lost and it never arrived: uncertain; 'Send again' ta
   expect(notice.text).toMatch(/the photo is in the channel; the text may not be/);
   // the lost connection is described without the Bot API URL (it carries the bot's token)
   expect(notice.text).not.toContain(stack.telegram!.token);
-  expect((await post(postId)).lastError).not.toContain(stack.telegram!.token);
+  expect((await post(postId)).lastErrorCode).toBe("posts.error.textUncertain");
+  expect(JSON.stringify((await post(postId)).lastErrorParams)).not.toContain(stack.telegram!.token);
   stack.telegram!.userPressesButton(p.admin.id, p.admin.id, notice.message_id, `resend:${postId}`);
   await expect.poll(() => statusOf(postId), { timeout: 20_000 }).toBe("published");
   const messages = expectWholeOnce(p);

@@ -158,9 +158,9 @@ describe("the queue", () => {
       const [writing] = await tx`select * from app_public.autopilot_post_to_write(${post.id})`;
       expect(writing.title).toBe("Empty");
       // the AI was unavailable: the post goes to approval as it is, with the reason
-      await tx`select app_public.record_autopilot_content(${post.id}, null, null, 'AI down')`;
-      const [after] = await tx`select content, last_error from app_public.posts where id = ${post.id}`;
-      expect(after).toEqual({ content: "", last_error: "AI down" });
+      await tx`select app_public.record_autopilot_content(${post.id}, null, null, 'ai.unreachable')`;
+      const [after] = await tx`select content, last_error_code, last_error_params from app_public.posts where id = ${post.id}`;
+      expect(after).toEqual({ content: "", last_error_code: "posts.error.autopilotNoAi", last_error_params: { reason: "ai.unreachable" } });
       const [approval] = await tx`select run_at from graphile_worker.jobs where key = ${`post:${post.id}:approval`}`;
       expect(new Date(approval.run_at).toISOString()).toBe("2027-01-04T04:00:00.000Z");
       // nothing is left to write now

@@ -108,7 +108,7 @@ describe("guarded transitions", () => {
       const [done] = await tx`select * from app_public.record_published(${post.id}, -100123, ${[55]}::bigint[], '{"chan": "https://t.me/chan/55"}')`;
       expect(done.status).toBe("published");
       expect(done.published_links).toEqual({ chan: "https://t.me/chan/55" });
-      expect((await tx`select app_public.record_send_failed(${post.id}, 'late', true) is null as stale`)[0].stale).toBe(true);
+      expect((await tx`select app_public.record_send_failed(${post.id}, 'posts.error.telegram', '{}', true) is null as stale`)[0].stale).toBe(true);
       expect(await status(tx, post.id)).toBe("published");
       await rejects(tx, `select app_public.update_post(${userId}, ${projectId}, ${post.id}, ${drafts[0].id}, now() + interval '1 day', 'none', '', '')`, "EDPUB", "cannot edit published");
     });
@@ -134,8 +134,8 @@ describe("guarded transitions", () => {
       await tx`update app_public.posts set scheduled_for = now() where id = ${post.id}`;
       await tx`update app_public.channels set chat_id = -100777 where project_id = ${projectId}`;
       expect((await tx`select (app_public.begin_sending(${post.id}, 'w1')).post_id`)[0].post_id).toBeNull();
-      const [after] = await tx`select status, last_error from app_public.posts where id = ${post.id}`;
-      expect(after).toEqual({ status: "draft", last_error: "The channel changed after this post was approved; publish it again to send it for approval" });
+      const [after] = await tx`select status, last_error_code, last_error_params from app_public.posts where id = ${post.id}`;
+      expect(after).toEqual({ status: "draft", last_error_code: "posts.error.channelChanged", last_error_params: {} });
     });
   });
 
@@ -147,9 +147,8 @@ describe("guarded transitions", () => {
                sending_started_at = now() - interval '1 minute' where id = ${post.id}`;
       await tx`select app_public.record_heartbeat(${["live-worker"]}::text[])`;
       expect((await tx`select app_public.recover_from_dead_workers('10 seconds') as n`)[0].n).toBe(1);
-      const [after] = await tx`select status, last_error from app_public.posts where id = ${post.id}`;
-      expect(after.status).toBe("uncertain");
-      expect(after.last_error).toMatch(/may or may not be in the channel/);
+      const [after] = await tx`select status, last_error_code from app_public.posts where id = ${post.id}`;
+      expect(after).toEqual({ status: "uncertain", last_error_code: "posts.error.workerStopped" });
       const jobs = await tx`select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
                             where t.identifier = 'posts__notify_admin'`;
       expect(jobs.map((j) => j.payload)).toContainEqual({ postId: Number(post.id), kind: "uncertain" });
@@ -241,9 +240,9 @@ describe("recurring rotation", () => {
       expect(taken).toEqual(takes);
       const spawned = takes.filter((title) => title !== null).length;
       expect((await tx`select count(*)::int as n from app_public.posts where series_id = ${series.id}`)[0].n).toBe(spawned);
-      const [after] = await tx`select status, last_error, recurring_last_post from app_public.posts where id = ${series.id}`;
+      const [after] = await tx`select status, last_error_code, recurring_last_post from app_public.posts where id = ${series.id}`;
       expect(new Date(after.recurring_last_post).getTime()).toBe(start.getTime() + (spawned - 1) * 86_400_000);
-      if (takes.at(-1) === null) expect(after).toMatchObject({ status: "failed", last_error: "schedule.seriesOutOfDrafts" });
+      if (takes.at(-1) === null) expect(after).toMatchObject({ status: "failed", last_error_code: "schedule.seriesOutOfDrafts" });
     });
   });
 

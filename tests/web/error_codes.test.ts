@@ -17,8 +17,7 @@ import * as postsContract from "../../contract/posts.ts";
 import * as projectsContract from "../../contract/projects.ts";
 import { SQL_ERRORS } from "../../core/errors.ts";
 import { ApiRequestError } from "../../web/src/api/fetcher.ts";
-import { errorText, serverMessage } from "../../web/src/lib/messages.ts";
-import { POST_REASONS, reasonText } from "../../web/src/lib/postMessages.ts";
+import { errorText, jobErrorText, serverMessage } from "../../web/src/lib/messages.ts";
 import { translator } from "../helpers/i18n.ts";
 
 const ROOT = new URL("../../", import.meta.url);
@@ -137,20 +136,6 @@ test("the shared schemas' messages are catalogue codes", () => {
   expect(style.issues?.[0].message).toBe("projects.writingStyleInvalid");
 });
 
-test("each stored post reason is still written in those words by the code that writes it", async () => {
-  const written = [
-    ...await sources("sql/functions", [".sql"]),
-    ...await sources("core", [".ts"]),
-    ...await sources("tasks", [".ts"]),
-  ].map((file) => file.text).join("\n");
-  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  for (const { template } of POST_REASONS) {
-    // a name is filled in by SQL's format (%s) or a template literal (${…})
-    const pattern = template.split(/\{\w+\}/).map(escape).join(String.raw`(?:%s|\$\{[^}]*\})`);
-    expect(new RegExp(pattern).test(written), template).toBe(true);
-  }
-});
-
 test("the interface says a server answer by its code, with the answer's names and numbers", () => {
   const t = translator(dictionaries.ru);
   const answer = (status: number, code: string, message: string) =>
@@ -167,10 +152,8 @@ test("the interface says a server answer by its code, with the answer's names an
   expect(errorText(translator(dictionaries.en), "auth.codeLength")).toBe("String must contain exactly 6 character(s)");
 });
 
-test("stored reasons that are messages of a code read in the interface language", () => {
+test("a generation job's stored error that is the message of a code reads in the interface language", () => {
   const t = translator(dictionaries.ru);
-  expect(reasonText(t, "Connect a channel before publishing")).toBe(ru["schedule.noChannelToPublish"]);
-  expect(reasonText(t, "schedule.captionTooLong: 5000/4096")).toContain("5000/4096");
-  expect(reasonText(t, ERROR_CODES["ai.notConfigured"].message)).toBe(ru["ai.notConfigured"]);
-  expect(reasonText(t, "Telegram: Bad Request: chat not found")).toBe("Telegram: Bad Request: chat not found");
+  expect(jobErrorText(t, ERROR_CODES["ai.notConfigured"].message)).toBe(ru["ai.notConfigured"]);
+  expect(jobErrorText(t, "model overloaded")).toBe("model overloaded");
 });

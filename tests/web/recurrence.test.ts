@@ -38,7 +38,8 @@ const post = (fields: Partial<Post> & { id: number; scheduledFor: string }): Pos
   approvalMessageIds: {},
   publishedLinks: {},
   publishedAt: null,
-  lastError: null,
+  lastErrorCode: null,
+  lastErrorParams: {},
   ...fields,
 });
 const draft = (id: number, title: string, order: number, scheduledPostId: number | null = null): DraftSummary => ({
@@ -113,7 +114,7 @@ describe("calendarPosts", () => {
 
   test("real occurrences show as posts; a stopped series shows none and is reported", () => {
     const occurrence = post({ id: 30, seriesId: 7, draftId: 1, status: "published", scheduledFor: "2025-03-11T06:00:00Z" });
-    const stopped = daily({ status: "failed", lastError: "schedule.seriesOutOfDrafts", recurringLastPost: "2025-03-11T06:00:00Z" });
+    const stopped = daily({ status: "failed", lastErrorCode: "schedule.seriesOutOfDrafts", recurringLastPost: "2025-03-11T06:00:00Z" });
     const shown = calendarPosts([stopped, occurrence], drafts, march);
     expect(shown.map((p) => p.id)).toEqual([30]);
     expect(stoppedSeries([stopped, occurrence]).map((p) => p.id)).toEqual([7]);

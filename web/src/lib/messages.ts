@@ -1,4 +1,4 @@
-import { type ErrorCode, errorParams, isErrorCode, messageParams } from "../../../contract/error_codes.ts";
+import { ERROR_CODES, type ErrorCode, errorParams, isErrorCode, messageParams } from "../../../contract/error_codes.ts";
 import { ApiRequestError } from "../api/fetcher.ts";
 import type { TFunction, TranslationKey } from "../i18n/i18n.tsx";
 
@@ -12,6 +12,16 @@ export function errorText(t: TFunction, code: string, message?: string): string 
   const params = isErrorCode(code) ? { ...errorParams(code), ...(message && messageParams(code, message)) } : undefined;
   const text = t(code as TranslationKey, params);
   return text === code ? message || code : text;
+}
+
+/**
+ * A content-generation job's stored error (the message of an error code, or the AI's own
+ * words) in the interface language. Posts' reasons are codes (lib/postMessages.ts); a job
+ * still stores the message, so its code is found by the catalogue's templates.
+ */
+export function jobErrorText(t: TFunction, message: string): string {
+  const code = (Object.keys(ERROR_CODES) as ErrorCode[]).find((candidate) => messageParams(candidate, message));
+  return code ? errorText(t, code, message) : message;
 }
 
 /** The server's words for a failed request, by its code; undefined when it sent none. */

@@ -213,7 +213,7 @@ export default function SchedulePage() {
                   {t("schedule.seriesStoppedTitle", { series: seriesName(t, series, timeZone) })}
                 </Text>
                 <Text size="sm" c="dimmed">
-                  {reasonText(t, series.lastError ?? "schedule.seriesOutOfDrafts")}
+                  {reasonText(t, series.lastErrorCode ?? "schedule.seriesOutOfDrafts", series.lastErrorParams)}
                 </Text>
               </div>
               <Anchor component="button" type="button" size="sm" fw={500} onClick={() => setDetailsId(series.id)} className={classes.stoppedAction}>

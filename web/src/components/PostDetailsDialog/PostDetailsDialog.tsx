@@ -323,7 +323,7 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
           )}
         </dl>
 
-        {post.lastError && (
+        {post.lastErrorCode && (
           <Alert
             variant="light"
             color={ERROR_COLORS[statusKind(post)] ?? "orange"}
@@ -332,7 +332,7 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
             data-testid="post-details-error"
             className={classes.error}
           >
-            {reasonText(t, post.lastError)}
+            {reasonText(t, post.lastErrorCode, post.lastErrorParams)}
             {post.status === "uncertain" && !virtual && !history && (
               <>
                 <Text size="sm" fw={500} mt="sm">

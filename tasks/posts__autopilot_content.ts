@@ -1,32 +1,16 @@
 /*
- * Autopilot: the content plan's slots fill the calendar from the drafts queue (the rules
- * live in app_public.autopilot_fill), and a post whose draft has no text gets AI text of
- * its slot's length in the project's voice before it goes to the approver.
+ * Autopilot: a post whose draft has no text gets AI text of its slot's length in the
+ * project's voice before it goes to the approver; without it (AI unavailable, budget spent)
+ * it goes as its draft is, saying why (posts.error.autopilotNoAi).
  */
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
-import { type Ai, AI_NOT_CONFIGURED } from "../core/ai/client.ts";
+import type { Ai } from "../core/ai/client.ts";
 import { withExamples } from "../core/ai/examples.ts";
 import type { ProjectVoice } from "../core/ai/prompts.ts";
 import type { Limits } from "../core/config.ts";
 import type { Sql } from "../core/db.ts";
 import { spentAiBudget, type WrittenPost, writePost } from "./write_post.ts";
-
-/** The note an autopilot post carries when it goes to approval without AI text. */
-export const noAiNote = (reason: string) => `The AI could not write this post (${reason}); it keeps its draft as it is`;
-
-const FillPayload = v.object({ projectId: v.number() });
-
-export const fillPlan = (sql: Sql): Task => async (payload, helpers) => {
-  const parsed = v.safeParse(FillPayload, payload);
-  if (!parsed.success) return helpers.logger.error("content_plans__fill: malformed payload, dropped");
-  await sql`select id from app_public.autopilot_fill(${parsed.output.projectId})`;
-};
-
-/** Hourly: one fill job per project with an active slot. */
-export const fillAllPlans = (sql: Sql): Task => async () => {
-  await sql`select app_public.queue_autopilot_fills()`;
-};
 
 const ContentPayload = v.object({ postId: v.number(), postLength: v.number() });
 
@@ -39,7 +23,7 @@ export function writeAutopilotPost(sql: Sql, ai: Ai | undefined, limits: Pick<Li
       select * from app_public.autopilot_post_to_write(${postId})`;
     if (!post) return; // written, edited or removed meanwhile: nothing to do
     let written: WrittenPost = { text: null, entities: [], error: null, tokens: 0 };
-    if (!ai) written.error = AI_NOT_CONFIGURED;
+    if (!ai) written.error = "ai.notConfigured";
     else written.error = await spentAiBudget(sql, post.userId, limits);
     if (ai && written.error === null) {
       // shutting down rethrows: the job runs again on restart
@@ -47,7 +31,7 @@ export function writeAutopilotPost(sql: Sql, ai: Ai | undefined, limits: Pick<Li
       written = await writePost(ai, voice, post.title, postLength, helpers, `autopilot post ${postId}`);
       if (written.tokens > 0) await sql`select app_public.record_ai_tokens(${post.userId}, ${written.tokens})`;
     }
-    const note = written.error === null ? null : noAiNote(written.error);
-    await sql`select id from app_public.record_autopilot_content(${postId}, ${written.text}, ${sql.json(written.entities)}, ${note})`;
+    // without text the post carries the AI's error code (posts.error.autopilotNoAi)
+    await sql`select id from app_public.record_autopilot_content(${postId}, ${written.text}, ${sql.json(written.entities)}, ${written.error})`;
   };
 }

@@ -1,0 +1,7 @@
+/* Daily (the worker's crontab): expired sessions and sign-in codes are deleted. */
+import type { Task } from "graphile-worker";
+import type { Sql } from "../core/db.ts";
+
+export const cleanupSessions = (sql: Sql): Task => async () => {
+  await sql`select app_public.delete_expired_sign_in_state()`;
+};
