@@ -453,7 +453,6 @@ create table app_public.posts (
   updated_at timestamp with time zone default now() not null,
   series_id bigint,
   channel_message_ids jsonb default '[]'::jsonb not null,
-  last_error text,
   sending_worker_id text,
   sending_started_at timestamp with time zone,
   published_at timestamp with time zone,
@@ -472,6 +471,8 @@ create table app_public.posts (
   series_ends_on date,
   series_skips timestamp with time zone[] default '{}'::timestamp with time zone[] not null,
   series_made integer default 0 not null,
+  last_error_code text,
+  last_error_params jsonb default '{}'::jsonb not null,
   constraint posts_approval_preview_check CHECK ((jsonb_typeof(approval_preview) = 'object'::text)),
   constraint posts_channel_message_ids_check CHECK ((jsonb_typeof(channel_message_ids) = 'array'::text)),
   constraint posts_content_check CHECK ((length(content) <= 20000)),
@@ -552,4 +553,4 @@ create table app_public.users (
 CREATE INDEX users_email_trgm_idx ON app_public.users USING gin (email gin_trgm_ops);
 CREATE TRIGGER _100_touch BEFORE UPDATE ON app_public.users FOR EACH ROW EXECUTE FUNCTION app_private.touch_updated_at();
 
-create type app_public.post_delivery as (post_id bigint, status text, title text, content text, image_url text, scheduled_for timestamp with time zone, channel_chat_id bigint, channel_link text, admin_chat_id bigint, approval_preview jsonb, channel_message_ids jsonb, last_error text, project_language text, project_timezone text, channel_id bigint, approver_handle text, rights_checked_at timestamp with time zone, sent_chat_id bigint, entities jsonb, options jsonb, image_urls text[]);
+create type app_public.post_delivery as (post_id bigint, status text, title text, content text, image_url text, scheduled_for timestamp with time zone, channel_chat_id bigint, channel_link text, admin_chat_id bigint, approval_preview jsonb, channel_message_ids jsonb, project_language text, project_timezone text, channel_id bigint, approver_handle text, rights_checked_at timestamp with time zone, sent_chat_id bigint, entities jsonb, options jsonb, image_urls text[], last_error_code text, last_error_params jsonb);

@@ -86,16 +86,6 @@ AS $function$
     job_key := 'autopilot:' || p_project_id, max_attempts := 5)
 $function$;
 
-CREATE OR REPLACE FUNCTION app_private.queue_low_days()
- RETURNS integer
- LANGUAGE sql
- IMMUTABLE PARALLEL SAFE
-AS $function$
-  /* why: a queue that runs dry sooner than this many days is low: the interface warns and the
-     owner gets a mail (QUEUE_LOW_DAYS in TypeScript) */
-  select 3
-$function$;
-
 CREATE OR REPLACE FUNCTION app_private.queue_forecast(p_project_id bigint, p_now timestamp with time zone)
  RETURNS TABLE(drafts_left integer, runs_dry_at timestamp with time zone, low boolean, posts_per_week integer)
  LANGUAGE plpgsql
@@ -130,6 +120,16 @@ begin
   low := runs_dry_at is not null and runs_dry_at < p_now + make_interval(days => app_private.queue_low_days());
   return next;
 end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.queue_low_days()
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  /* why: a queue that runs dry sooner than this many days is low: the interface warns and the
+     owner gets a mail (QUEUE_LOW_DAYS in TypeScript) */
+  select 3
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.autopilot_fill(p_project_id bigint, p_now timestamp with time zone DEFAULT now())

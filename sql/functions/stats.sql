@@ -54,29 +54,6 @@ begin
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.admin_stats(p_user_id bigint)
- RETURNS TABLE(user_count bigint, post_count bigint, scheduled_today_count bigint, bug_report_count bigint, new_bug_report_count bigint)
- LANGUAGE plpgsql
- STABLE
-AS $function$
-/*
- * why: the admin dashboard's three counters; "today" is the current UTC day. The bug-report
- * counts (all, and those still new) give the bug-report screens their total and badge now
- * that their list comes a page at a time.
- */
-begin
-  perform app_private.assert_admin(p_user_id);
-  return query select
-    (select count(*) from app_public.users),
-    (select count(*) from app_public.posts),
-    (select count(*) from app_public.posts
-      where scheduled_for >= date_trunc('day', now() at time zone 'UTC') at time zone 'UTC'
-        and scheduled_for < (date_trunc('day', now() at time zone 'UTC') + interval '1 day') at time zone 'UTC'),
-    b.total, b.new_count
-  from (select count(*) as total, count(*) filter (where status = 'new') as new_count from app_public.bug_reports) b;
-end;
-$function$;
-
 CREATE OR REPLACE FUNCTION app_public.best_received_posts(p_user_id bigint, p_project_id bigint)
  RETURNS TABLE(post_id bigint, content text, reactions integer)
  LANGUAGE sql
