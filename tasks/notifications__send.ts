@@ -1,20 +1,15 @@
 /*
  * Mails the project's owner about something that needs them (app_private.notify_owner
  * decides when: the kinds they want, one mail per project, kind and day). The mail is in
- * the project's language; a post's stored reason is said in it too, through the same
- * dictionary as the interface (web/src/lib/postMessages.ts words its code and params), so
- * there is one wording per reason.
+ * the project's language; a post's stored reason is said in it too, from the dictionary the
+ * interface shares (texts/reasons.*.json), so there is one wording per reason.
  */
 import type { Task } from "graphile-worker";
-import rosetta from "rosetta";
 import * as v from "valibot";
 import { NOTIFICATION_KINDS, type NotificationKind } from "../contract/notifications.ts";
 import type { Sql } from "../core/db.ts";
-import en from "../web/src/i18n/en.json" with { type: "json" };
-import ru from "../web/src/i18n/ru.json" with { type: "json" };
-import type { TFunction } from "../web/src/i18n/i18n.tsx";
-import { reasonText } from "../web/src/lib/postMessages.ts";
 import { type NotificationFacts, NOTIFICATION_WORDS } from "../texts/mail.ts";
+import { reasonWords } from "../texts/reasons.ts";
 import type { Mail, Mailer } from "./mailer.ts";
 
 const Payload = v.object({
@@ -27,8 +22,6 @@ const Payload = v.object({
 export function notificationMail(kind: NotificationKind, facts: NotificationFacts, projectId: number, publicUrl: string): Mail {
   const language = facts.language === "en" ? "en" : "ru";
   const words = NOTIFICATION_WORDS[language];
-  const dictionary = rosetta<Record<string, string>>({ dictionary: language === "en" ? en : ru });
-  const t = ((key: string, params?: Record<string, unknown>) => dictionary.t([key], params, "dictionary") || key) as TFunction;
   const at = kind === "queueLow" ? facts.runsDryAt : facts.scheduledFor;
   const when = at
     ? new Intl.DateTimeFormat(language === "en" ? "en-GB" : "ru-RU", {
@@ -36,7 +29,7 @@ export function notificationMail(kind: NotificationKind, facts: NotificationFact
       minute: kind === "queueLow" ? undefined : "2-digit",
     }).format(new Date(at))
     : "—";
-  const reason = facts.reasonCode ? reasonText(t, facts.reasonCode, facts.reasonParams ?? {}) : "";
+  const reason = facts.reasonCode ? reasonWords(language, facts.reasonCode, facts.reasonParams ?? {}) : "";
   const { subject, lines, path } = words[kind](facts, when, reason);
   const link = `${publicUrl}/project/${projectId}/${path}`;
   return { to: facts.email, subject, text: [...lines.filter(Boolean), "", `${words.open} ${link}`, "", words.footer].join("\n") };

@@ -5,6 +5,7 @@
  */
 import { expect, test } from "vitest";
 import { NOTIFICATION_WORDS } from "../texts/mail.ts";
+import { REASON_TEXTS, reasonWords } from "../texts/reasons.ts";
 import { ADMIN_TEXTS, REGISTRATION_TEXTS } from "../texts/telegram.ts";
 
 /** Each text's name with its kind: a string, or a function of n arguments. */
@@ -23,4 +24,21 @@ test.each([
       if (typeof value === "string") expect(value.trim(), `${language}.${key}`).not.toBe("");
     }
   }
+});
+
+test("a post's reasons: both languages word the same codes with the same placeholders", () => {
+  const placeholders = (words: Record<string, string>) =>
+    Object.fromEntries(Object.entries(words).map(([code, text]) => [code, [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort()]));
+  expect(placeholders(REASON_TEXTS.en)).toEqual(placeholders(REASON_TEXTS.ru));
+});
+
+test("a reason reads in the owner's language with its params; an AI failure inside it in its own words", () => {
+  expect(reasonWords("ru", "posts.error.botLost", { channel: "@news" })).toContain("@news");
+  expect(reasonWords("ru", "posts.error.botLost", { channel: "@news" })).not.toBe(reasonWords("en", "posts.error.botLost", { channel: "@news" }));
+  expect(reasonWords("en", "schedule.captionTooLong", { current: 5000, max: 4096 })).toContain("5000/4096");
+  const nested = reasonWords("en", "posts.error.autopilotNoAi", { reason: "ai.rateLimited" });
+  expect(nested).not.toContain("ai.rateLimited");
+  expect(nested).toContain("Too many AI requests");
+  // a code this server has no words for reads in the catalogue's English, never as the bare code
+  expect(reasonWords("ru", "posts.error.other", { text: "Telegram is down" })).toBe("Telegram is down");
 });

@@ -4,10 +4,9 @@
  * Russian words by that code.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import ru from "../../web/src/i18n/ru.json" with { type: "json" };
 import { ERROR_CODES, type ErrorCode } from "../../contract/error_codes.ts";
 import { errorText } from "../../web/src/lib/messages.ts";
-import { translator } from "../helpers/i18n.ts";
+import { DICTIONARIES, translator } from "../helpers/i18n.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
 
 let stack: Stack;
@@ -25,8 +24,8 @@ afterAll(() => stack.close());
 function expectAnswer(res: { status: number; json: { message: string; code: string } }, code: ErrorCode, message: string) {
   expect(res.json).toEqual({ message, code });
   expect(res.status).toBe(ERROR_CODES[code].status);
-  const shown = errorText(translator(ru), res.json.code, res.json.message);
-  expect(shown).toBe(errorText(translator(ru), code));
+  const shown = errorText(translator(DICTIONARIES.ru), res.json.code, res.json.message);
+  expect(shown).toBe(errorText(translator(DICTIONARIES.ru), code));
   expect(shown).toMatch(/[а-я]/);
 }
 

@@ -5,8 +5,6 @@
  */
 import * as v from "valibot";
 import { expect, test } from "vitest";
-import en from "../../web/src/i18n/en.json" with { type: "json" };
-import ru from "../../web/src/i18n/ru.json" with { type: "json" };
 import * as aiContract from "../../contract/ai.ts";
 import * as authContract from "../../contract/auth.ts";
 import * as bugReportsContract from "../../contract/bug_reports.ts";
@@ -18,11 +16,11 @@ import * as projectsContract from "../../contract/projects.ts";
 import { SQL_ERRORS } from "../../core/errors.ts";
 import { ApiRequestError } from "../../web/src/api/fetcher.ts";
 import { errorText, jobErrorText, serverMessage } from "../../web/src/lib/messages.ts";
-import { translator } from "../helpers/i18n.ts";
+import { DICTIONARIES, translator } from "../helpers/i18n.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 const CODES = Object.keys(ERROR_CODES) as ErrorCode[];
-const dictionaries = { en: en as Record<string, string>, ru: ru as Record<string, string> };
+const dictionaries = DICTIONARIES;
 
 /** The files under `dir` (relative to the repository) whose names end with one of `endings`. */
 async function sources(dir: string, endings: string[]): Promise<{ path: string; text: string }[]> {
@@ -140,7 +138,7 @@ test("the interface says a server answer by its code, with the answer's names an
   const t = translator(dictionaries.ru);
   const answer = (status: number, code: string, message: string) =>
     new ApiRequestError(status, JSON.stringify({ message, code }), { message, code });
-  expect(serverMessage(t, answer(404, "drafts.notFound", "Draft not found"))).toBe(ru["drafts.notFound"]);
+  expect(serverMessage(t, answer(404, "drafts.notFound", "Draft not found"))).toBe(DICTIONARIES.ru["drafts.notFound"]);
   const quota = serverMessage(t, answer(409, "drafts.quotaReached", "A project can have at most 50 drafts. Delete drafts you no longer need."));
   expect(quota).toContain("50");
   expect(quota).toMatch(/[а-я]/);
@@ -154,6 +152,6 @@ test("the interface says a server answer by its code, with the answer's names an
 
 test("a generation job's stored error that is the message of a code reads in the interface language", () => {
   const t = translator(dictionaries.ru);
-  expect(jobErrorText(t, ERROR_CODES["ai.notConfigured"].message)).toBe(ru["ai.notConfigured"]);
+  expect(jobErrorText(t, ERROR_CODES["ai.notConfigured"].message)).toBe(DICTIONARIES.ru["ai.notConfigured"]);
   expect(jobErrorText(t, "model overloaded")).toBe("model overloaded");
 });

@@ -4,14 +4,12 @@
  * English message, and the names reach the text. Nothing reads a reason back from words.
  */
 import { expect, test } from "vitest";
-import en from "../../web/src/i18n/en.json" with { type: "json" };
-import ru from "../../web/src/i18n/ru.json" with { type: "json" };
 import { POST_REASON_CODES, type PostReasonCode, postReasonMessage } from "../../contract/post_reasons.ts";
 import { lostRightsReason } from "../../core/telegram/channel_rights.ts";
 import { reasonText } from "../../web/src/lib/postMessages.ts";
-import { translator } from "../helpers/i18n.ts";
+import { DICTIONARIES, translator } from "../helpers/i18n.ts";
 
-const dictionaries = { en: en as Record<string, string>, ru: ru as Record<string, string> };
+const dictionaries = DICTIONARIES;
 const names = (text: string, pattern: RegExp) => [...text.matchAll(pattern)].map((m) => m[1]).sort();
 
 test("every reason code has words in both languages, naming what its English message names", () => {
@@ -30,7 +28,7 @@ test("the channel-trust reasons read in Russian with their names", () => {
   expect(reasonText(t, approver.code, approver.params)).toContain("@olga_admin больше не администратор канала @city_news");
   for (const problem of ["botNotAdmin", "botCannotPost"] as const) {
     const bot = lostRightsReason(problem, "olga_admin", "@city_news");
-    expect(reasonText(t, bot.code, bot.params)).toBe(ru["posts.error.botLost"].replace("{{channel}}", "@city_news"));
+    expect(reasonText(t, bot.code, bot.params)).toBe(DICTIONARIES.ru["posts.error.botLost"].replace("{{channel}}", "@city_news"));
   }
   expect(reasonText(t, "posts.error.channelDisconnected", { channel: "@city_news" })).toContain("Канал @city_news отключили");
 });

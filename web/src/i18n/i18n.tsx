@@ -3,19 +3,28 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import rosetta from "rosetta";
 import { DEFAULT_LANGUAGE, LANGUAGES } from "../../../contract/limits.ts";
 // Types only: each dictionary is its own chunk, and a visit loads just the language it shows.
+import type reasonsEn from "../../../texts/reasons.en.json";
+import type reasonsRu from "../../../texts/reasons.ru.json";
 import type en from "./en.json";
 import type ru from "./ru.json";
 
 export type Language = (typeof LANGUAGES)[number];
-export type TranslationKey = keyof typeof ru;
+/** The interface's words, and a post's reasons shared with the server's mail (texts/reasons.*.json). */
+export type TranslationKey = keyof typeof ru | keyof typeof reasonsRu;
 export type TranslationParams = Record<string, string | number>;
 
 type Dictionary = Record<string, string>;
 
 // Both dictionaries must carry the same keys: tsc fails here when one of them lacks a key.
 const loaders: Record<Language, () => Promise<Dictionary>> = {
-  ru: () => import("./ru.json").then(({ default: dictionary }): Record<keyof typeof en, string> => dictionary),
-  en: () => import("./en.json").then(({ default: dictionary }): Record<TranslationKey, string> => dictionary),
+  ru: () =>
+    Promise.all([import("./ru.json"), import("../../../texts/reasons.ru.json")]).then(
+      ([{ default: words }, { default: reasons }]): Record<keyof typeof en | keyof typeof reasonsEn, string> => ({ ...words, ...reasons }),
+    ),
+  en: () =>
+    Promise.all([import("./en.json"), import("../../../texts/reasons.en.json")]).then(
+      ([{ default: words }, { default: reasons }]): Record<TranslationKey, string> => ({ ...words, ...reasons }),
+    ),
 };
 
 const i18n = rosetta<Dictionary>();

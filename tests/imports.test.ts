@@ -1,0 +1,90 @@
+/*
+ * The floors of the tree, as imports: contract/ (what every process and the SPA agree on) is
+ * the ground and imports only pure libraries; core/ (what the server processes share) stands
+ * on it alone; the processes' folders (api/, tasks/, bot/) stand on both and not on each
+ * other; web/ stands on contract/ only, and nothing outside web/ reaches into it. An arrow
+ * running up a floor makes a low module depend on a high one (core/ on Hono, a worker on
+ * the browser app) and is refused here, naming the file and the import.
+ */
+import { dirname, join, normalize, relative } from "node:path";
+import { expect, test } from "vitest";
+
+const ROOT = normalize(join(dirname(new URL(import.meta.url).pathname), ".."));
+
+/** Which top-level folders a folder's files may import; npm packages are checked apart. */
+const FLOORS: Record<string, string[]> = {
+  contract: ["contract"],
+  core: ["core", "contract"],
+  texts: ["texts", "contract"],
+  sql: ["sql", "core", "contract"],
+  api: ["api", "core", "contract", "texts"],
+  tasks: ["tasks", "core", "contract", "texts"],
+  bot: ["bot", "core", "contract", "texts"],
+  web: ["web", "contract", "texts"],
+  scripts: ["scripts", "api", "tasks", "bot", "core", "contract", "sql"],
+};
+
+/** Only these packages may be imported by contract/: the SPA and every process load it. */
+const CONTRACT_PACKAGES = ["valibot", "markdown-it"];
+
+/** The web framework and the browser's libraries belong to their floors, never to core/. */
+const NOT_IN_CORE = /^(hono|@hono\/|react|@mantine\/|swr)/;
+
+/**
+ * Imports that cross a floor on purpose, each with its reason. The API process hosts the bot
+ * when Telegram pushes updates by webhook (README "Scaling out"): its entry point composes
+ * both, while api/routes and the rest of api/ know nothing of the bot.
+ */
+const ALLOWED: Record<string, string[]> = {
+  "api/main.ts": ["bot/bot.ts"],
+};
+
+const SPECIFIER = /(?:^|[\s;])(?:import|export)\s(?:[^"';]*?\sfrom\s)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+
+async function* sources(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(join(ROOT, dir))) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory && !["node_modules", "dist"].includes(entry.name)) yield* sources(path);
+    else if (entry.isFile && /\.(ts|tsx)$/.test(entry.name)) yield path;
+  }
+}
+
+async function importsOf(file: string) {
+  const text = await Deno.readTextFile(join(ROOT, file));
+  // comments may name a path without importing it
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+  return [...code.matchAll(SPECIFIER)].map((m) => m[1] ?? m[2]);
+}
+
+test("every import stays on its floor or goes down: core on contract alone, nothing outside web/ imports web/", async () => {
+  const violations: string[] = [];
+  for (const [folder, floors] of Object.entries(FLOORS)) {
+    for await (const file of sources(folder)) {
+      for (const specifier of await importsOf(file)) {
+        if (specifier.startsWith(".")) {
+          const target = relative(ROOT, normalize(join(ROOT, dirname(file), specifier)));
+          const top = target.split("/")[0];
+          if (!floors.includes(top) && !ALLOWED[file]?.includes(target)) violations.push(`${file} → ${target}`);
+        } else if (folder === "core" && NOT_IN_CORE.test(specifier)) {
+          violations.push(`${file} → package ${specifier}`);
+        } else if (folder === "contract") {
+          const name = specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0];
+          if (!CONTRACT_PACKAGES.includes(name)) violations.push(`${file} → package ${specifier}`);
+        }
+      }
+    }
+  }
+  expect(violations).toEqual([]);
+});
+
+test("the check sees imports of every form, so a clean result means something", async () => {
+  const sample = `import a from "../x/a.ts";\nimport type { B } from "../y/b.ts";\nexport { c } from "./c.ts";\n` +
+    `const d = await import("../z/d.ts");\n// import e from "../no/e.ts";\n/* import f from "../no/f.ts" */\nimport "./side.css";`;
+  const file = "tests/.imports-sample.ts";
+  await Deno.writeTextFile(join(ROOT, file), sample);
+  try {
+    expect(await importsOf(file)).toEqual(["../x/a.ts", "../y/b.ts", "./c.ts", "../z/d.ts", "./side.css"]);
+  } finally {
+    await Deno.remove(join(ROOT, file));
+  }
+});
