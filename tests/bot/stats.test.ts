@@ -197,8 +197,12 @@ test("the hourly pass samples each connected channel once (a second pass before 
   const others = [1, 2].map((n) => telegram().addChannel({ username: `other_${n}_${Date.now().toString(36)}` }));
   expect(others).toHaveLength(2); // not connected to any project: never sampled
   telegram().setMemberCount(p.channel.id, 5_000);
-  await stack.sql`select app_public.queue_subscriber_samples()`;
-  await stack.sql`select app_public.queue_subscriber_samples()`; // the next hour's pass before this one ran: still one job
+  // the next hour's pass before this one ran: still one job. One transaction, so the worker
+  // cannot take the first job in between (a job already running is not "waiting")
+  await stack.sql.begin(async (tx) => {
+    await tx`select app_public.queue_subscriber_samples()`;
+    await tx`select app_public.queue_subscriber_samples()`;
+  });
   const sampled = await until(() => stats(), (s) => s.subscribers.current === 5_000);
   expect(sampled.subscribers.points.map((point) => point.count)).toEqual([2, 5_000]);
   const samples = telegram().requests.filter((r) => r.method === "getChatMemberCount");

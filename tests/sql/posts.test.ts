@@ -196,7 +196,7 @@ describe("guarded transitions", () => {
                                  ${[stillSending.id]}::bigint[], '10 seconds') as n`;
       expect(n).toBe(1);
       expect(await status(tx, lost.id)).toBe("uncertain");
-      expect((await tx`select last_error from app_public.posts where id = ${lost.id}`)[0].last_error).toMatch(/database went away/);
+      expect((await tx`select last_error_code from app_public.posts where id = ${lost.id}`)[0].last_error_code).toBe("posts.error.databaseLost");
       expect(await status(tx, stillSending.id)).toBe("sending");
       expect(await status(tx, othersSend.id)).toBe("sending"); // another process's: its own heartbeat decides
       const locks = await tx`select id, locked_by from graphile_worker._private_jobs where id in (${ended}, ${running}, ${justTaken}, ${othersJob}) order by id`;
