@@ -176,9 +176,22 @@ test("5,000 drafts: a virtualized list that scrolls, drags with the mouse and th
   // loaded machine a step taken before the last one settled moves by less
   const announced = () => page.locator('[id^="DndLiveRegion"]').textContent();
   await expect.poll(announced, soon).toContain(`позиция ${liftedIndex + 1} из`);
+  const position = async () => Number(/позиция (\d+) из/.exec((await announced()) ?? "")?.[1] ?? 0);
+  /** Whether the list announces `goal` (or further) within `ms`. */
+  const reaches = async (goal: number, ms: number) => {
+    for (const end = Date.now() + ms; Date.now() < end; await page.waitForTimeout(100)) {
+      if ((await position()) >= goal) return true;
+    }
+    return (await position()) >= goal;
+  };
   for (const step of [1, 2, 3]) {
-    await page.keyboard.press("ArrowDown");
-    await expect.poll(announced, soon).toContain(`позиция ${liftedIndex + 1 + step} из`);
+    const goal = liftedIndex + 1 + step;
+    // a press that dnd-kit reads back to the same place (next to a two-line row, in CI once
+    // in some runs) is pressed again, at most twice more: the list announces every place
+    for (let press = 1; !(await reaches(goal, press === 1 ? 0 : 3_000)); press += 1) {
+      expect(press, `ArrowDown toward position ${goal}`).toBeLessThanOrEqual(3);
+      await page.keyboard.press("ArrowDown");
+    }
     await page.waitForTimeout(450);
   }
   // Where the row lands is the place the list says last. Next to a two-line row that is
