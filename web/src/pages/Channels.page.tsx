@@ -91,7 +91,7 @@ export default function ChannelsPage() {
       />
 
       {isLoading ? (
-        <Card padding="lg" aria-busy="true" aria-label={t("common.loading")}>
+        <Card padding="lg" role="status" aria-busy="true" aria-label={t("common.loading")}>
           <Group gap="md">
             <Skeleton circle height={40} />
             <Stack gap={8} style={{ flex: 1 }}>

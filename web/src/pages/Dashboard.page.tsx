@@ -56,7 +56,7 @@ export default function DashboardPage() {
       />
 
       {isLoading ? (
-        <SimpleGrid cols={GRID_COLS} spacing="md" aria-busy="true" aria-label={t("common.loading")}>
+        <SimpleGrid cols={GRID_COLS} spacing="md" role="status" aria-busy="true" aria-label={t("common.loading")}>
           {[0, 1, 2].map((index) => (
             <Card key={index} padding="lg">
               <Skeleton height={20} width="60%" mb="md" />

@@ -247,7 +247,7 @@ export default function DraftsPage() {
       {generation.job && <GenerationBanner job={generation.job} />}
 
       {isLoading ? (
-        <Card padding={0} className={classes.listCard} aria-busy="true" aria-label={t("common.loading")}>
+        <Card padding={0} className={classes.listCard} role="status" aria-busy="true" aria-label={t("common.loading")}>
           <div className={classes.toolbar}>
             <Skeleton height={16} width={120} />
           </div>

@@ -86,7 +86,7 @@ export default function PublishedPage() {
       />
 
       {isLoading ? (
-        <Card padding={0} aria-busy="true" aria-label={t("common.loading")}>
+        <Card padding={0} role="status" aria-busy="true" aria-label={t("common.loading")}>
           {[0, 1, 2].map((index) => (
             <div key={index} className={classes.row}>
               <Skeleton circle height={36} />

@@ -7,7 +7,7 @@ import { useT } from "../../i18n/i18n.tsx";
 export function TableSkeleton({ rows = 4 }: { rows?: number }) {
   const t = useT();
   return (
-    <Card padding="lg" aria-busy="true" aria-label={t("common.loading")}>
+    <Card padding="lg" role="status" aria-busy="true" aria-label={t("common.loading")}>
       <Stack gap="md">
         {Array.from(
           { length: rows },
