@@ -56,6 +56,11 @@ async function seed() {
   const rejected = await schedule({ draftId: p.drafts[3].id, title: "Анонс выходных", scheduledFor: hours(30) });
   // a series with an end, so its dates' details say how it ends
   const series = await schedule({ scheduledFor: hours(5), isRecurring: true, recurringType: "daily", endsAfter: 10 });
+  // a series stopped by a failure, for the schedule's banner: made before the content plan's
+  // slots exist, while a draft is still free (autopilot takes the free ones for its slots)
+  await schedule({ scheduledFor: hours(6), isRecurring: true, recurringType: "weekly" }).then((id) =>
+    stack.sql`update app_public.posts set status = 'failed' where id = ${id}`
+  );
   // The content plan's slots: an active one, a paused one, one in another timezone.
   for (const slot of [
     { dayOfWeek: 1, time: "09:00", postLength: 1500 },
@@ -75,11 +80,8 @@ async function seed() {
     (${p.project.id}, ${owner.userId}, 'user', 'Предложи идею поста'),
     (${p.project.id}, ${owner.userId}, 'assistant', 'Расскажите о новом парке: что там есть и как добраться.')`;
   const bare = await stack.call("POST", "/api/projects", { name: "Без канала", adminHandle: "bare_admin" }, p.cookie);
-  // The banners' states: a series stopped by a failure (the schedule), a channel waiting for
-  // its approver (channels), and drafts with nothing planned to take them (the hint's link).
-  await schedule({ scheduledFor: hours(6), isRecurring: true, recurringType: "weekly" }).then((id) =>
-    stack.sql`update app_public.posts set status = 'failed' where id = ${id}`
-  );
+  // The banners' states: a channel waiting for its approver (channels), and drafts with
+  // nothing planned to take them (the hint's link); the stopped series is made above.
   const telegram = stack.telegram!;
   const approver = telegram.addUser({ username: "axe_waiting_admin", first_name: "Ольга", language_code: "ru", startedBot: true });
   await stack.sql`select app_public.record_admin_chat('axe_waiting_admin', ${approver.id})`;
