@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import type { ChannelStats, InviteLink } from "../../contract/stats.ts";
 import { projectWithChannel } from "../helpers/publishing.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
+import { until } from "../helpers/until.ts";
 
 let stack: Stack;
 let p: Awaited<ReturnType<typeof projectWithChannel>>;
@@ -37,16 +38,6 @@ async function handled(update: Update | undefined) {
 
   // the runner takes the next updates before this one's handler is done: give it time to finish
   await new Promise((r) => setTimeout(r, 200));
-}
-
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`never reached: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 const today = () => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Moscow" }).format(new Date());

@@ -9,29 +9,20 @@ import { BOT_ALLOWED_UPDATES } from "../../core/telegram/webhook.ts";
 import { asAppRole } from "../helpers/db.ts";
 import { projectWithChannel } from "../helpers/publishing.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
-
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`never reached: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { until } from "../helpers/until.ts";
 
 /** A join and a reaction on a published post reach the owner's statistics. */
 async function joinAndReact(stack: Stack, p: Awaited<ReturnType<typeof projectWithChannel>>) {
   const telegram = stack.telegram!;
   const stats = async () => (await stack.call("GET", `${p.base}/stats`, undefined, p.cookie)).json as ChannelStats;
-  const before = await until(stats, (s) => s.subscribers.current !== null);
+  const before = await until(stats, (s) => s.subscribers.current !== null, 20_000);
   const message = telegram.channelPost(p.channel.id, "published");
   const at = new Date(Date.now() - 60_000).toISOString();
   await stack.sql`insert into app_public.posts (project_id, title, content, status, scheduled_for, published_at, channel_chat_id, channel_message_ids)
     values (${p.project.id}, 'Post', 'text', 'published', ${at}, ${at}, ${p.channel.id}, ${stack.sql.json([message.message_id])})`;
   telegram.userJoins(p.channel.id, telegram.addUser({ first_name: "Reader" }).id);
   telegram.setReactions(p.channel.id, message.message_id, { "🔥": 3 });
-  const after = await until(stats, (s) => s.subscribers.current === before.subscribers.current! + 1 && s.posts[0]?.reactions.total === 3);
+  const after = await until(stats, (s) => s.subscribers.current === before.subscribers.current! + 1 && s.posts[0]?.reactions.total === 3, 20_000);
   expect(after.days.reduce((sum, d) => sum + d.joins, 0)).toBe(1);
   expect(after.posts[0].reactions.byEmoji).toEqual({ "🔥": 3 });
 }
