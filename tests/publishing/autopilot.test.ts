@@ -52,7 +52,9 @@ test("a slot minutes ahead: top draft, AI text of the slot's length, preview, Ap
   const telegram = stack.telegram!;
   stack.openai!.reply(writesToLength);
   const p = await projectWithChannel(stack, { drafts: ["Bakery opening", "Second in line"] });
-  const slot = slotAhead(75_000);
+  // Slots are whole minutes, so the test waits for the next one at least 30 s ahead (30-90 s):
+  // time enough to fill the slot, write, preview and approve before it, even on a loaded machine.
+  const slot = slotAhead(30_000);
 
   const created = await stack.call("POST", `${p.base}/content-plans`, {
     dayOfWeek: slot.dayOfWeek, time: slot.time, timezone: "Europe/Moscow", postLength: 400,
