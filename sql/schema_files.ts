@@ -96,7 +96,7 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
   ],
   stats: [
     "add_invite_link", "best_received_posts", "invite_link_prerequisites", "invite_link_to_revoke",
-    "project_invite_links", "project_stats", "prune_stats", "queue_subscriber_sample",
+    "project_invite_links", "project_stats", "project_suggested_times", "prune_stats", "queue_subscriber_sample",
     "queue_subscriber_samples", "record_member_update", "record_member_updates", "record_reaction_count",
     "record_subscriber_sample", "revoke_invite_link", "stats_iso", "subscriber_sample_target",
   ],
