@@ -28,11 +28,12 @@ export function useContentPlans(projectId: number | null) {
 
 /**
  * The times the best-times grid suggests (README "Statistics"), read when the owner asks for
- * them (`open`): a week's reactions change them, so an opening reads them again.
+ * them (`open`): reactions keep coming, so every opening reads them again, however soon.
  */
 export function useSuggestedTimes(projectId: number, open: boolean) {
   const { data, error, isLoading, mutate } = useSWR<SuggestedTimes>(open ? suggestedTimesKey(projectId) : null, {
     revalidateIfStale: true,
+    dedupingInterval: 0,
   });
   return { suggested: data, isLoading, error: error as unknown, mutate };
 }
