@@ -67,7 +67,7 @@ export type SuggestedTime = {
   hour: number;
   avgReactions: number;
   posts: number;
-  /** A slot of the plan, in the project's timezone, already posts on that day within that hour. */
+  /** The plan has a slot (active or paused) in the project's timezone on that day within that hour. */
   inPlan: boolean;
 };
 

@@ -27,11 +27,11 @@ export function useContentPlans(projectId: number | null) {
 }
 
 /**
- * The times the best-times grid suggests (README "Statistics"), read when the owner asks for
- * them (`open`): reactions keep coming, so every opening reads them again, however soon.
+ * The times the best-times grid suggests (README "Statistics"), read when the owner opens
+ * them: reactions keep coming, so every opening reads them again, however soon.
  */
-export function useSuggestedTimes(projectId: number, open: boolean) {
-  const { data, error, isLoading, mutate } = useSWR<SuggestedTimes>(open ? suggestedTimesKey(projectId) : null, {
+export function useSuggestedTimes(projectId: number) {
+  const { data, error, isLoading, mutate } = useSWR<SuggestedTimes>(suggestedTimesKey(projectId), {
     revalidateIfStale: true,
     dedupingInterval: 0,
   });

@@ -30,7 +30,7 @@ export function SuggestedTimes({ projectId, projectTimeZone }: SuggestedTimesPro
   const locale = LOCALES[language];
   const namesOf = dayNames(locale);
   const titleId = useId();
-  const { suggested, isLoading, error, mutate } = useSuggestedTimes(projectId, true);
+  const { suggested, isLoading, error, mutate } = useSuggestedTimes(projectId);
   const [adding, setAdding] = useState<string | null>(null);
 
   const add = async (time: SuggestedTime) => {
