@@ -60,3 +60,22 @@ export type QueueHealth = {
   /** Drafts the plan and the running series take in a week. */
   postsPerWeek: number;
 };
+
+/** One time the best-times grid suggests: weekday 1 = Monday … 7 = Sunday, hour 0–23, in the project's timezone. */
+export type SuggestedTime = {
+  weekday: number;
+  hour: number;
+  avgReactions: number;
+  posts: number;
+  /** The plan has a slot (active or paused) in the project's timezone on that day within that hour. */
+  inPlan: boolean;
+};
+
+/**
+ * GET /api/projects/{id}/content-plans/suggested-times (README "Statistics"): the best times,
+ * once the last 90 days hold enough posts with reactions; until then how many more posts
+ * with reactions that takes, and how many more different times they must cover.
+ */
+export type SuggestedTimes =
+  | { ready: true; times: SuggestedTime[] }
+  | { ready: false; postsNeeded: number; timesNeeded: number };

@@ -52,7 +52,7 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
     "health", "record_heartbeat", "recover_from_dead_workers", "recover_from_live_workers",
   ],
   limits: [
-    "approver_request_ttl", "bulk_add_lines_max", "content_plan_slots_max", "drafts_per_generation_max",
+    "approver_request_ttl", "bulk_add_lines_max", "content_plan_slots_max", "default_timezone", "drafts_per_generation_max",
     "generated_post_length_default", "photo_caption_max", "post_text_max", "queue_forecast_days_max",
     "series_ends_after_max", "series_horizon_days_max", "series_per_project_max",
     "series_skips_max", "session_ttl", "sign_in_code_attempts_max", "sign_in_code_ttl",
@@ -96,7 +96,7 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
   ],
   stats: [
     "add_invite_link", "best_received_posts", "invite_link_prerequisites", "invite_link_to_revoke",
-    "project_invite_links", "project_stats", "prune_stats", "queue_subscriber_sample",
+    "project_invite_links", "project_stats", "project_suggested_times", "prune_stats", "queue_subscriber_sample",
     "queue_subscriber_samples", "record_member_update", "record_member_updates", "record_reaction_count",
     "record_subscriber_sample", "revoke_invite_link", "stats_iso", "subscriber_sample_target",
   ],

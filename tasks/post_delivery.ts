@@ -48,7 +48,7 @@ export async function deliveryQuery(sql: Sql, fn: DeliveryFunction, args: (numbe
             (d).channel_link, (d).admin_chat_id, coalesce((d).approval_preview, '{}') as approval_preview,
             coalesce((d).channel_message_ids, '{}') as channel_message_ids, (d).last_error_code, (d).last_error_params,
             coalesce((d).project_language, 'ru') as project_language,
-            coalesce((d).project_timezone, 'Europe/Moscow') as project_timezone,
+            coalesce((d).project_timezone, app_private.default_timezone()) as project_timezone,
             (d).channel_id, (d).approver_handle, (d).rights_checked_at, (d).sent_chat_id,
             coalesce((d).entities, '[]') as entities, coalesce((d).options, '{}') as options,
             coalesce((d).image_urls, '{}') as image_urls

@@ -8,8 +8,7 @@
  */
 import { dirname, join, normalize, relative } from "node:path";
 import { expect, test } from "vitest";
-
-const ROOT = normalize(join(dirname(new URL(import.meta.url).pathname), ".."));
+import { ROOT, sources } from "./helpers/tree.ts";
 
 /** Which top-level folders a folder's files may import; npm packages are checked apart. */
 const FLOORS: Record<string, string[]> = {
@@ -40,14 +39,6 @@ const ALLOWED: Record<string, string[]> = {
 };
 
 const SPECIFIER = /(?:^|[\s;])(?:import|export)\s(?:[^"';]*?\sfrom\s)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
-
-async function* sources(dir: string): AsyncGenerator<string> {
-  for await (const entry of Deno.readDir(join(ROOT, dir))) {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory && !["node_modules", "dist"].includes(entry.name)) yield* sources(path);
-    else if (entry.isFile && /\.(ts|tsx)$/.test(entry.name)) yield path;
-  }
-}
 
 async function importsOf(file: string) {
   const text = await Deno.readTextFile(join(ROOT, file));

@@ -1,6 +1,6 @@
-/* The content plan's slots of a project (spec §3 Content plan): each handler is one SQL call. */
+/* The content plan's slots of a project (spec §3 Content plan) and the times it suggests: each handler is one SQL call. */
 import { Hono } from "hono";
-import { type ContentPlan, ContentPlanCreateSchema, ContentPlanUpdateSchema, type QueueHealth } from "../../contract/content_plans.ts";
+import { type ContentPlan, ContentPlanCreateSchema, ContentPlanUpdateSchema, type QueueHealth, type SuggestedTimes } from "../../contract/content_plans.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { requireUser } from "../middleware/session.ts";
@@ -20,6 +20,11 @@ export function contentPlanRoutes({ sql }: ApiDeps) {
         () => sql`app_public.content_plans_version(${userId}, ${projectId})`,
         (version) => sql`select ${version}, * from app_public.project_content_plans(${userId}, ${projectId})`,
       );
+    })
+    .get("/suggested-times", async (c) => {
+      const [{ suggested }] = await sql<{ suggested: SuggestedTimes }[]>`
+        select app_public.project_suggested_times(${currentUser(c).id}, ${idParam(c.req.param("projectId"))}) as suggested`;
+      return c.json(suggested);
     })
     .post("/", body(ContentPlanCreateSchema), async (c) => {
       const p = c.req.valid("json");

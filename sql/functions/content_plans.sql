@@ -30,7 +30,7 @@ begin
       using errcode = 'QUOTA', hint = 'contentPlans.quotaReached';
   end if;
   insert into app_public.content_plans (project_id, day_of_week, time, timezone, post_length, active)
-  values (p_project_id, p_day_of_week, p_time, coalesce(p_timezone, 'Europe/Moscow'), p_post_length, coalesce(p_active, true))
+  values (p_project_id, p_day_of_week, p_time, coalesce(p_timezone, app_private.default_timezone()), p_post_length, coalesce(p_active, true))
   returning * into v_plan;
   if v_plan.active then
     perform app_private.queue_autopilot_fill(p_project_id);

@@ -30,6 +30,16 @@ AS $function$
   select 50
 $function$;
 
+CREATE OR REPLACE FUNCTION app_private.default_timezone()
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  /* why: the timezone a project or a slot gets when none is given, in one place for every
+     function and column default (DEFAULT_TIMEZONE in TypeScript) */
+  select 'Europe/Moscow'::text
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.drafts_per_generation_max()
  RETURNS integer
  LANGUAGE sql

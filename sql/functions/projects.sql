@@ -20,7 +20,7 @@ begin
   values (
     p_user_id, btrim(p_name), coalesce(p_description, ''),
     coalesce(p_writing_style, '{"formality": 2, "seriousness": 2, "emojiUsage": 1}'),
-    ltrim(btrim(p_admin_handle), '@'), coalesce(p_timezone, 'Europe/Moscow'), coalesce(p_language, 'ru'),
+    ltrim(btrim(p_admin_handle), '@'), coalesce(p_timezone, app_private.default_timezone()), coalesce(p_language, 'ru'),
     coalesce(p_sources, '')
   )
   returning * into v_project;

@@ -11,6 +11,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playw
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { screenshot } from "../helpers/browser.ts";
 import { projectWithChannel } from "../helpers/publishing.ts";
+import { pastWeekAt, publishedWithReactions } from "../helpers/reactions.ts";
 import { type Stack, uniqueEmail } from "../helpers/stack.ts";
 import { closeBrowserStack, openBrowserStack } from "../helpers/web.ts";
 
@@ -69,6 +70,10 @@ async function seed() {
   ]) {
     const created = await stack.call("POST", `${p.base}/content-plans`, slot, p.cookie);
     if (created.status !== 201) throw new Error(`content plan: ${created.text}`);
+  }
+  // Enough posts with reactions over past weeks for the content plan to suggest times.
+  for (const [weekday, hour, reactions] of [[1, 9, 6], [4, 19, 9], [6, 12, 3]]) {
+    for (let week = 1; week < 5; week++) await publishedWithReactions(stack.sql, p.project.id, p.channel.id, pastWeekAt(3, weekday, hour, week), reactions);
   }
   const link = { [String(p.channel.username)]: `https://t.me/${p.channel.username}/7` };
   await stack.sql`update app_public.posts set status = 'published', scheduled_for = now() - interval '1 minute',
@@ -254,6 +259,11 @@ async function audit(combination: Combination): Promise<Finding[]> {
   // The content plan shows with the calendar, once its slots are there.
   await checkScreen(page, "schedule", `${project}/schedule`, "content-plan-slot", true);
   expect(await page.getByTestId("series-stopped").count()).toBe(1);
+  // The times the plan suggests, with their "Add" buttons and the badge of the one in the plan.
+  await page.getByTestId("content-plan-suggest").click();
+  await expect.poll(() => page.getByTestId("suggested-time-in-plan").count(), soon).toBe(1);
+  await check(page, "schedule suggested times", '[data-testid="suggested-times"]');
+  await page.getByTestId("content-plan-suggest").click();
   await checkDialog(page, "schedule dialog", () => page.getByTestId("new-post").click());
   // A recurring post's end: its three ways, and the count of posts.
   await checkDialog(page, "schedule dialog with a series end", async () => {

@@ -2,13 +2,15 @@
  * The content plan on the Schedule page (spec §3 Content plan, issue 17) in Chromium against
  * the real API: add a slot and see it in its day, change its length, switch it off, remove it;
  * the form's own check names the spec's range, and a refusal of the server (the weekly quota)
- * is shown in the interface language; the phone layout and the dark theme.
+ * is shown in the interface language; the phone layout and the dark theme; the times it
+ * suggests from the reactions, one added in a click.
  */
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { CONTENT_PLAN_SLOTS_MAX } from "../../contract/limits.ts";
+import { CONTENT_PLAN_SLOTS_MAX, GENERATED_POST_LENGTH } from "../../contract/limits.ts";
 import { screenshot } from "../helpers/browser.ts";
 import { projectWithChannel } from "../helpers/publishing.ts";
+import { pastWeekAt, publishedWithReactions } from "../helpers/reactions.ts";
 import type { Stack } from "../helpers/stack.ts";
 import { closeBrowserStack, openBrowserStack, signedInPage } from "../helpers/web.ts";
 
@@ -263,4 +265,56 @@ test("a small plan at 390 px and in the dark theme: pictures to look at", async 
     await sectionShot(page, `${name}-section`);
     await page.context().close();
   }
+}, 120_000);
+
+test("Suggest times: first how many posts with reactions are missing, then the best hours, one added to the plan in a click", async () => {
+  const p = await projectWithChannel(stack, { timezone: "Europe/Moscow" });
+  /** A post at `weekday` (1 = Monday) `hour` Moscow time (UTC+3 all year), with its reactions recorded as the bot records them. */
+  const publish = (weekday: number, hour: number, weeksBack: number, reactions: number) =>
+    publishedWithReactions(stack.sql, p.project.id, p.channel.id, pastWeekAt(3, weekday, hour, weeksBack), reactions);
+  for (let week = 0; week < 4; week++) await publish(4, 19, week, 9 - week);
+  for (let week = 0; week < 3; week++) await publish(1, 8, week, 2);
+
+  const page = await pageAs(p.cookie);
+  await page.goto(`${stack.baseUrl}/project/${p.project.id}/schedule`);
+  const plan = page.getByTestId("content-plan");
+  await expect.poll(() => plan.getByTestId("content-plan-empty").count(), soon).toBe(1);
+  const suggest = plan.getByTestId("content-plan-suggest");
+  expect(await suggest.textContent()).toBe("Подобрать время");
+  await suggest.click();
+  const panel = plan.getByTestId("suggested-times");
+  await expect.poll(() => panel.getByTestId("suggested-times-wait").count(), soon).toBe(1);
+  expect(plain(await panel.getByTestId("suggested-times-wait").textContent())).toBe(
+    "Для подсказок пока мало данных: опубликуйте ещё посты, на которые отреагируют читатели (нужно ещё: 3). " +
+      "Выходить они должны в разные часы недели (нужно ещё разных часов: 1).",
+  );
+  expect(await suggest.getAttribute("aria-expanded")).toBe("true");
+
+  // Three more posts with reactions at a third hour; opening the suggestions again reads them anew.
+  for (let week = 0; week < 3; week++) await publish(6, 12, week, 4);
+  await suggest.click();
+  await expect.poll(() => panel.count(), soon).toBe(0);
+  await suggest.click();
+  const times = panel.getByTestId("suggested-time");
+  await expect.poll(() => times.count(), soon).toBe(3);
+  expect((await times.allTextContents()).map(plain)).toEqual([
+    "Четверг, 19:00в среднем реакций на пост: 7,5 · постов: 4Добавить",
+    "Суббота, 12:00в среднем реакций на пост: 4 · постов: 3Добавить",
+    "Понедельник, 08:00в среднем реакций на пост: 2 · постов: 3Добавить",
+  ]);
+  await screenshot(page, "content-plan-suggested-times");
+
+  await panel.getByRole("button", { name: "Добавить в план: Четверг, 19:00" }).click();
+  await expect.poll(() => toasts(page), soon).toContain("Слот добавлен");
+  expect(await plansOf(p.project.id)).toEqual([
+    { dayOfWeek: 4, time: "19:00", timezone: "Europe/Moscow", postLength: GENERATED_POST_LENGTH.default, active: true },
+  ]);
+  const thursday = plan.locator('[data-testid="content-plan-day"][data-day="4"]').getByTestId("content-plan-slot");
+  await expect.poll(() => thursday.count(), soon).toBe(1);
+  expect(await thursday.getAttribute("data-time")).toBe("19:00");
+  // The suggestion now says it is in the plan; the others can still be added.
+  await expect.poll(() => times.first().getByTestId("suggested-time-in-plan").count(), soon).toBe(1);
+  expect(plain(await times.first().getByTestId("suggested-time-in-plan").textContent())).toBe("Уже в плане");
+  expect(await panel.getByTestId("suggested-time-add").count()).toBe(2);
+  await page.context().close();
 }, 120_000);

@@ -49,7 +49,33 @@ test("every limit function is compared with its TypeScript twin or known to be S
   const limitFunctions = rows.map((r) => r.name).filter((name) => areaOf(name) === "limits");
   // a threshold shared with TypeScript may live with the rule it belongs to (queue_low_days: autopilot)
   const sharedHere = SHARED.map(([fn]) => fn).filter((fn) => areaOf(fn) === "limits");
-  expect(limitFunctions).toEqual([...sharedHere, ...SQL_ONLY, "supported_timezones"].sort());
+  expect(limitFunctions).toEqual([...sharedHere, ...SQL_ONLY, "default_timezone", "supported_timezones"].sort());
+});
+
+test("the default timezone is DEFAULT_TIMEZONE, and SQL names it in app_private.default_timezone() alone", async () => {
+  const [{ zone }] = await sql`select app_private.default_timezone() as zone`;
+  expect(zone).toBe(limits.DEFAULT_TIMEZONE);
+  // a function or a column default typing the zone again would drift from it unseen
+  const literal = `'${limits.DEFAULT_TIMEZONE}'`;
+  const typed = await sql<{ place: string }[]>`
+    select p.proname as place from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+    where n.nspname in ('app_public', 'app_private') and strpos(p.prosrc, ${literal}) > 0
+    union all
+    select c.relname || '.' || a.attname from pg_attrdef d
+    join pg_class c on c.oid = d.adrelid join pg_namespace n on n.oid = c.relnamespace
+    join pg_attribute a on a.attrelid = d.adrelid and a.attnum = d.adnum
+    where n.nspname in ('app_public', 'app_private') and strpos(pg_get_expr(d.adbin, d.adrelid), ${literal}) > 0
+    order by 1`;
+  expect(typed.map((r) => r.place)).toEqual(["default_timezone", "supported_timezones"]);
+  const defaults = await sql<{ place: string; expr: string }[]>`
+    select c.relname as place, pg_get_expr(d.adbin, d.adrelid) as expr from pg_attrdef d
+    join pg_class c on c.oid = d.adrelid join pg_attribute a on a.attrelid = d.adrelid and a.attnum = d.adnum
+    where c.relname in ('projects', 'content_plans') and c.relnamespace = 'app_public'::regnamespace and a.attname = 'timezone'
+    order by 1`;
+  expect(defaults).toEqual([
+    { place: "content_plans", expr: "app_private.default_timezone()" },
+    { place: "projects", expr: "app_private.default_timezone()" },
+  ]);
 });
 
 test("SQL's timezones are the list the API and the SPA offer, and each one is accepted", async () => {

@@ -1,11 +1,13 @@
 /*
  * The statistics' rules in SQL, each in a rolled-back transaction: which member changes are
  * joins or leaves, the count moved only by changes after its sample, a day in the project's
- * timezone, an older reaction update changing nothing, and the invite link limit.
+ * timezone, an older reaction update changing nothing, the invite link limit, and the times
+ * the content plan suggests from the best-times grid.
  */
 import postgres from "postgres";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { freshDatabase } from "../helpers/db.ts";
+import { pastWeekAt, publishedWithReactions } from "../helpers/reactions.ts";
 import { inRollback, rejects } from "../helpers/sql.ts";
 
 let sql: postgres.Sql;
@@ -104,5 +106,59 @@ test("a project holds at most p_max invite links (QUOTA), and another account's 
     const [other] = await tx`insert into app_public.users (email) values ('other@example.com') returning id`;
     await rejects(tx, `select * from app_public.invite_link_prerequisites(${other.id}, ${projectId}, 50)`, "NTFND");
     await rejects(tx, `select app_public.project_stats(${other.id}, ${projectId}, now() - interval '1 day', now())`, "NTFND");
+  });
+});
+
+/** A weekday (1 = Monday) and hour in Tokyo (UTC+9, the seed's timezone), `weeksBack` weeks before last week. */
+const tokyo = (weekday: number, hour: number, weeksBack = 0) => pastWeekAt(9, weekday, hour, weeksBack);
+const suggested = async (tx: Tx, userId: string, projectId: string) =>
+  (await tx`select app_public.project_suggested_times(${userId}, ${projectId}) as s`)[0].s;
+
+test("suggested times wait for 10 posts with reactions at 3 different hours, and say how many more that takes", async () => {
+  await inRollback(sql, async (tx) => {
+    const { userId, projectId } = await seed(tx);
+    expect(await suggested(tx, userId, projectId)).toEqual({ ready: false, postsNeeded: 10, timesNeeded: 3 });
+    // 12 posts with reactions, but at two hours only: one more post at a third hour is what is missing
+    for (let week = 0; week < 6; week++) {
+      await publishedWithReactions(tx, projectId, CHAT, tokyo(2, 18, week), 5);
+      await publishedWithReactions(tx, projectId, CHAT, tokyo(4, 9, week), 3);
+    }
+    expect(await suggested(tx, userId, projectId)).toEqual({ ready: false, postsNeeded: 1, timesNeeded: 1 });
+    // neither a post nobody reacted to, nor one older than 90 days, nor one in another chat counts
+    await publishedWithReactions(tx, projectId, CHAT, tokyo(6, 12), 0);
+    await publishedWithReactions(tx, projectId, CHAT, new Date(Date.now() - 95 * 86_400_000), 40);
+    await publishedWithReactions(tx, projectId, -100777, tokyo(7, 20), 40);
+    expect(await suggested(tx, userId, projectId)).toEqual({ ready: false, postsNeeded: 1, timesNeeded: 1 });
+    await publishedWithReactions(tx, projectId, CHAT, tokyo(7, 20), 1);
+    expect((await suggested(tx, userId, projectId)).ready).toBe(true);
+  });
+});
+
+test("suggested times: the 3 hours of the highest average reactions, ties to more posts, each saying whether the plan has it", async () => {
+  await inRollback(sql, async (tx) => {
+    const { userId, projectId } = await seed(tx, "Asia/Tokyo");
+    const posts: [weekday: number, hour: number, reactions: number[]][] = [
+      [1, 9, [8]], // average 8 from one post
+      [2, 18, [10, 6]], // average 8 from two: before Monday
+      [5, 20, [20, 0, 1]], // average 7: a post without reactions counts as 0
+      [3, 12, [1, 1, 1, 1, 1]], // fourth: not suggested
+      [7, 23, [0, 0]], // never: nothing here got a reaction
+    ];
+    for (const [weekday, hour, counts] of posts) {
+      for (const [week, count] of counts.entries()) await publishedWithReactions(tx, projectId, CHAT, tokyo(weekday, hour, week), count);
+    }
+    // Tuesday 18:45 in the project's timezone is that hour; Monday 09:00 Moscow time is another
+    await tx`insert into app_public.content_plans (project_id, day_of_week, time, timezone, post_length)
+             values (${projectId}, 2, '18:45', 'Asia/Tokyo', 500), (${projectId}, 1, '09:00', 'Europe/Moscow', 500)`;
+    expect(await suggested(tx, userId, projectId)).toEqual({
+      ready: true,
+      times: [
+        { weekday: 2, hour: 18, avgReactions: 8, posts: 2, inPlan: true },
+        { weekday: 1, hour: 9, avgReactions: 8, posts: 1, inPlan: false },
+        { weekday: 5, hour: 20, avgReactions: 7, posts: 3, inPlan: false },
+      ],
+    });
+    const [other] = await tx`insert into app_public.users (email) values ('stranger@example.com') returning id`;
+    await rejects(tx, `select app_public.project_suggested_times(${other.id}, ${projectId})`, "NTFND");
   });
 });

@@ -1,11 +1,12 @@
 import useSWR, { mutate } from "swr";
-import type { ContentPlan } from "../../../contract/content_plans.ts";
+import type { ContentPlan, SuggestedTimes } from "../../../contract/content_plans.ts";
 import { apiFetch } from "./fetcher.ts";
 import { anyPostsList } from "./posts.ts";
 import { refreshQueueHealth } from "./queueHealth.ts";
 
 export const contentPlansKey = (projectId: number) => `/api/projects/${projectId}/content-plans`;
 const contentPlanKey = (projectId: number, planId: number) => `${contentPlansKey(projectId)}/${planId}`;
+const suggestedTimesKey = (projectId: number) => `${contentPlansKey(projectId)}/suggested-times`;
 
 /** A slot as the form sends it (spec §3 Content plan); the server fills in the rest. */
 export type ContentPlanInput = Pick<ContentPlan, "dayOfWeek" | "time" | "timezone" | "postLength" | "active">;
@@ -26,12 +27,29 @@ export function useContentPlans(projectId: number | null) {
 }
 
 /**
+ * The times the best-times grid suggests (README "Statistics"), read when the owner opens
+ * them: reactions keep coming, so every opening reads them again, however soon.
+ */
+export function useSuggestedTimes(projectId: number) {
+  const { data, error, isLoading, mutate } = useSWR<SuggestedTimes>(suggestedTimesKey(projectId), {
+    revalidateIfStale: true,
+    dedupingInterval: 0,
+  });
+  return { suggested: data, isLoading, error: error as unknown, mutate };
+}
+
+/**
  * The autopilot fills the calendar from the slots, so a changed slot changes the posts to
  * come: the calendar reads them again (and keeps polling while it waits for the new ones),
- * and so does the queue's forecast (how long the drafts last).
+ * and so does the queue's forecast (how long the drafts last), and which suggested times
+ * the plan has.
  */
 function refreshPosts(projectId: number) {
-  return Promise.all([mutate(anyPostsList(projectId)), refreshQueueHealth(projectId)]);
+  return Promise.all([
+    mutate(anyPostsList(projectId)),
+    refreshQueueHealth(projectId),
+    mutate(suggestedTimesKey(projectId)).catch(() => {}),
+  ]);
 }
 
 export async function createContentPlan(projectId: number, input: ContentPlanInput): Promise<ContentPlan> {

@@ -18,6 +18,7 @@ import { LoadError } from "../LoadError/LoadError.tsx";
 import classes from "./ContentPlan.module.css";
 import { dayNames, lengthText, WEEK_DAYS } from "./days.ts";
 import { SlotDialog, type SlotTarget } from "./SlotDialog.tsx";
+import { SuggestedTimes } from "./SuggestedTimes.tsx";
 
 /** A slot in another timezone than the project's says where: "New York". */
 function zoneName(timeZone: string) {
@@ -48,6 +49,8 @@ export function ContentPlan({ projectId, projectTimeZone }: ContentPlanProps) {
   const lastToDelete = useRef<Slot | null>(null);
   if (toDelete) lastToDelete.current = toDelete;
   const [deleting, setDeleting] = useState(false);
+  const [suggesting, setSuggesting] = useState(false);
+  const suggestionsId = useId();
   // The slot just removed took its button along: the focus goes to "Add slot" instead.
   const addButton = useRef<HTMLButtonElement>(null);
   useFocusFallback(toDelete !== null, () => addButton.current);
@@ -100,19 +103,36 @@ export function ContentPlan({ projectId, projectTimeZone }: ContentPlanProps) {
               : t("schedule.plan.description")}
           </Text>
         </div>
-        {plans.length > 0 && (
+        <div className={classes.headActions}>
           <Button
-            ref={addButton}
-            variant="light"
-            leftSection={<IconPlus size={16} />}
-            onClick={() => setTarget({ mode: "create", day: 1 })}
-            className={classes.headAdd}
-            data-testid="content-plan-add"
+            variant="default"
+            leftSection={<IconSparkles size={16} />}
+            onClick={() => setSuggesting((open) => !open)}
+            aria-expanded={suggesting}
+            aria-controls={suggesting ? suggestionsId : undefined}
+            data-testid="content-plan-suggest"
           >
-            {t("schedule.plan.add")}
+            {t("schedule.plan.suggest.button")}
           </Button>
-        )}
+          {plans.length > 0 && (
+            <Button
+              ref={addButton}
+              variant="light"
+              leftSection={<IconPlus size={16} />}
+              onClick={() => setTarget({ mode: "create", day: 1 })}
+              className={classes.headAdd}
+              data-testid="content-plan-add"
+            >
+              {t("schedule.plan.add")}
+            </Button>
+          )}
+        </div>
       </div>
+      {suggesting && (
+        <div id={suggestionsId}>
+          <SuggestedTimes projectId={projectId} projectTimeZone={projectTimeZone} />
+        </div>
+      )}
 
       {isLoading ? (
         <div className={classes.loading} role="status">
