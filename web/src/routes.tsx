@@ -15,6 +15,7 @@ const ChannelsPage = lazy(() => import("./pages/Channels.page.tsx"));
 const DraftsPage = lazy(() => import("./pages/Drafts.page.tsx"));
 const SchedulePage = lazy(() => import("./pages/Schedule.page.tsx"));
 const PublishedPage = lazy(() => import("./pages/Published.page.tsx"));
+const StatisticsPage = lazy(() => import("./pages/Statistics.page.tsx"));
 const SettingsPage = lazy(() => import("./pages/Settings.page.tsx"));
 const BillingPage = lazy(() => import("./pages/Billing.page.tsx"));
 const AdminPage = lazy(() => import("./pages/Admin.page.tsx"));
@@ -28,6 +29,7 @@ const SECTION_PAGES: Partial<Record<ProjectSectionPath, ComponentType>> = {
   drafts: DraftsPage,
   schedule: SchedulePage,
   published: PublishedPage,
+  statistics: StatisticsPage,
 };
 
 function Standalone({ children }: { children: ReactNode }) {
