@@ -1,6 +1,6 @@
 import { Anchor, Button, Card, Group, Table, Text, Title, UnstyledButton } from "@mantine/core";
 import "@mantine/core/styles/Table.layer.css";
-import { useState } from "react";
+import { Fragment, useState } from "react";
 import type { ChannelStats } from "../../../../contract/stats.ts";
 import { useLanguage, useT } from "../../i18n/i18n.tsx";
 import { LOCALES } from "../../lib/formatDate.ts";
@@ -101,10 +101,13 @@ export function PostsTable({ posts, timeZone, projectName }: { posts: ChannelSta
                   </Table.Td>
                   <Table.Td className={classes.numeric} data-testid="stats-post-total">{numbers.format(post.reactions.total)}</Table.Td>
                   <Table.Td className={classes.emojiColumn} data-testid="stats-post-emoji">
-                    {emojiEntries(post).map(([key, n]) => (
-                      <span key={key} className={classes.emoji}>
-                        {emojiName(key, t)} {numbers.format(n)}
-                      </span>
+                    {emojiEntries(post).map(([key, n], index) => (
+                      <Fragment key={key}>
+                        {index > 0 && " "}
+                        <span className={classes.emoji}>
+                          {emojiName(key, t)} {numbers.format(n)}
+                        </span>
+                      </Fragment>
                     ))}
                   </Table.Td>
                 </Table.Tr>
