@@ -35,9 +35,14 @@ export function SubscribersPanel({ stats, range, timeZone }: PanelProps) {
   for (const point of points) lastOfDay.set(dayOf(point.at, timeZone), point);
   const shown = long ? [...lastOfDay.values()] : points;
   const data = shown.map((point) => ({
+    key: point.at,
     label: long ? dayLabel(dayOf(point.at, timeZone), locale) : formatInstant(point.at, locale, timeZone),
     count: point.count,
   }));
+  // Joins and leaves since the last sample have moved the count: the line ends where the big number is.
+  if (current !== null && points.length > 0 && points.at(-1)!.count !== current) {
+    data.push({ key: "now", label: t("statistics.now"), count: current });
+  }
   const first = points.at(0)?.count;
   const change = current !== null && first !== undefined ? current - first : null;
 
@@ -76,10 +81,7 @@ export function SubscribersPanel({ stats, range, timeZone }: PanelProps) {
           <FiguresTable
             caption={t("statistics.subscribers")}
             columns={[t("statistics.column.date"), t("statistics.subscribers")]}
-            rows={shown.map((point, index) => ({
-              key: `${point.at}-${index}`,
-              cells: [data[index].label, numbers.format(point.count)],
-            }))}
+            rows={data.map((point) => ({ key: point.key, cells: [point.label, numbers.format(point.count)] }))}
             testId="stats-subscribers-table"
           />
         </>

@@ -37,10 +37,10 @@ export function PostsTable({ posts, timeZone, projectName }: { posts: ChannelSta
 
   const exportCsv = () => {
     const csv = toCsv(
-      [t("statistics.column.published"), t("statistics.column.post"), t("statistics.column.reactions"), t("statistics.column.byEmoji"), "URL"],
+      [t("statistics.column.post"), t("statistics.column.published"), t("statistics.column.reactions"), t("statistics.column.byEmoji"), "URL"],
       sorted.map((post) => [
-        formatInstant(post.publishedAt, locale, timeZone),
         post.title,
+        formatInstant(post.publishedAt, locale, timeZone),
         post.reactions.total,
         emojiEntries(post).map(([key, n]) => `${emojiName(key, t)} ${n}`).join(" "),
         post.url ?? "",
@@ -77,8 +77,8 @@ export function PostsTable({ posts, timeZone, projectName }: { posts: ChannelSta
             <caption className={classes.visuallyHidden}>{t("statistics.posts")}</caption>
             <Table.Thead>
               <Table.Tr>
-                {header("date", t("statistics.column.published"))}
                 <Table.Th scope="col">{t("statistics.column.post")}</Table.Th>
+                {header("date", t("statistics.column.published"))}
                 {header("reactions", t("statistics.column.reactions"))}
                 <Table.Th scope="col" className={classes.emojiColumn}>{t("statistics.column.byEmoji")}</Table.Th>
               </Table.Tr>
@@ -86,9 +86,6 @@ export function PostsTable({ posts, timeZone, projectName }: { posts: ChannelSta
             <Table.Tbody>
               {sorted.map((post) => (
                 <Table.Tr key={post.postId} data-testid="stats-post" data-post-id={post.postId}>
-                  <Table.Td className={classes.nowrap}>
-                    <time dateTime={post.publishedAt}>{formatInstant(post.publishedAt, locale, timeZone)}</time>
-                  </Table.Td>
                   <Table.Td className={classes.titleCell}>
                     {post.url ? (
                       <Anchor href={post.url} target="_blank" rel="noreferrer" aria-label={t("statistics.openPost", { title: post.title })} data-testid="stats-post-link" className={classes.postLink}>
@@ -98,6 +95,9 @@ export function PostsTable({ posts, timeZone, projectName }: { posts: ChannelSta
                     ) : (
                       post.title
                     )}
+                  </Table.Td>
+                  <Table.Td className={classes.dateCell}>
+                    <time dateTime={post.publishedAt}>{formatInstant(post.publishedAt, locale, timeZone)}</time>
                   </Table.Td>
                   <Table.Td className={classes.numeric} data-testid="stats-post-total">{numbers.format(post.reactions.total)}</Table.Td>
                   <Table.Td className={classes.emojiColumn} data-testid="stats-post-emoji">

@@ -7,6 +7,8 @@
  */
 import { AreaChart, BarChart } from "@mantine/charts";
 import "@mantine/charts/styles.css";
+// the legend's colour marks are Mantine's ColorSwatch, whose styles the app does not load elsewhere
+import "@mantine/core/styles/ColorSwatch.layer.css";
 
 type SubscribersChartProps = { height: number; data: { label: string; count: number }[]; seriesLabel: string; numberFormat: Intl.NumberFormat };
 
