@@ -58,7 +58,7 @@ export function SubscribersPanel({ stats, range, timeZone }: PanelProps) {
             {current === null ? "—" : numbers.format(current)}
           </Text>
           {change !== null && (
-            <Text size="sm" c={change > 0 ? "teal.8" : change < 0 ? "red.8" : "dimmed"} className={classes.change} data-testid="stats-subscribers-change">
+            <Text size="sm" className={classes.change} data-trend={change > 0 ? "up" : change < 0 ? "down" : undefined} data-testid="stats-subscribers-change">
               {t("statistics.subscribersChange", { change: signed(change, numbers) })}
             </Text>
           )}
