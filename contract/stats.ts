@@ -13,7 +13,14 @@ export type ChannelStats = {
   subscribers: { current: number | null; points: { at: string; count: number }[] };
   /** Days in the project's timezone; days with no joins and no leaves are left out. */
   days: { day: string; joins: number; leaves: number }[];
-  posts: { postId: number; title: string; publishedAt: string; reactions: { total: number; byEmoji: Record<string, number> } }[];
+  /** `url`: the post in the channel, as Published links to it (null when the approver confirmed it by hand). */
+  posts: {
+    postId: number;
+    title: string;
+    publishedAt: string;
+    url: string | null;
+    reactions: { total: number; byEmoji: Record<string, number> };
+  }[];
   /** weekday 1 = Monday … 7 = Sunday, hour 0–23, both in the project's timezone. */
   bestTimes: { weekday: number; hour: number; posts: number; avgReactions: number }[];
 };

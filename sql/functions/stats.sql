@@ -156,7 +156,8 @@ CREATE OR REPLACE FUNCTION app_public.project_stats(p_user_id bigint, p_project_
 AS $function$
 /* why: the Statistics page in one read (shared/DESIGN.md "Channel statistics"): days and the
    best times in the project's timezone (weekday 1 = Monday), a post's reactions summed over
-   all its messages (an album, a photo then its text); at most 1,000 posts, the newest */
+   all its messages (an album, a photo then its text), and its link in the channel (what
+   Published links to; null when the approver confirmed it by hand); at most 1,000 posts, the newest */
 declare
   v_tz text;
   v_channel_id bigint;
@@ -172,14 +173,15 @@ begin
   end if;
 
   with pub as (
-    select p.id, p.title, p.published_at, p.channel_message_ids, p.channel_chat_id
+    select p.id, p.title, p.published_at, p.channel_message_ids, p.channel_chat_id,
+           (select l.value from jsonb_each_text(p.published_links) l order by l.key limit 1) as url
     from app_public.posts p
     where p.project_id = p_project_id and p.status = 'published'
       and p.published_at >= p_from and p.published_at < p_to
     order by p.published_at desc, p.id desc
     limit 1000
   ), reacted as (
-    select pub.id, pub.title, pub.published_at, coalesce(r.total, 0) as total, coalesce(r.by_emoji, '{}'::jsonb) as by_emoji
+    select pub.id, pub.title, pub.published_at, pub.url, coalesce(r.total, 0) as total, coalesce(r.by_emoji, '{}'::jsonb) as by_emoji
     from pub
     left join lateral (
       select sum(n)::int as total, jsonb_object_agg(k, n) as by_emoji
@@ -208,7 +210,7 @@ begin
         group by 1
       ) d where d.joins > 0 or d.leaves > 0), '[]'::jsonb),
     'posts', coalesce((
-      select jsonb_agg(jsonb_build_object('postId', r.id, 'title', r.title, 'publishedAt', app_private.stats_iso(r.published_at),
+      select jsonb_agg(jsonb_build_object('postId', r.id, 'title', r.title, 'publishedAt', app_private.stats_iso(r.published_at), 'url', r.url,
         'reactions', jsonb_build_object('total', r.total, 'byEmoji', r.by_emoji)) order by r.published_at desc, r.id desc)
       from reacted r), '[]'::jsonb),
     'bestTimes', coalesce((

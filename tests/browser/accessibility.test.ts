@@ -80,6 +80,21 @@ async function seed() {
     published_at = now() - interval '1 minute', published_links = ${stack.sql.json(link)}, channel_chat_id = ${p.channel.id}
     where id = ${published}`;
   await stack.sql`update app_public.posts set status = 'rejected' where id = ${rejected}`;
+  // Statistics with figures in every panel, recorded by the functions the bot and the worker call
+  // (this stack runs no bot): past samples, two joins and a leave, the published post's reactions, a link.
+  await stack.sql`update app_public.posts set channel_message_ids = '[7]' where id = ${published}`;
+  await stack.sql`select app_public.record_reaction_count(1, ${p.channel.id}, 7, now(), ${stack.sql.json([
+    { type: { type: "emoji", emoji: "👍" }, total_count: 5 },
+    { type: { type: "emoji", emoji: "🔥" }, total_count: 2 },
+  ])})`;
+  for (const [update, user, joins] of [[2, 501, true], [3, 502, true], [4, 501, false]] as const) {
+    await stack.sql`select app_public.record_member_update(${update}, ${p.channel.id}, ${user}, now(),
+      ${joins ? "left" : "member"}, ${!joins}, ${joins ? "member" : "left"}, ${joins}, null)`;
+  }
+  await stack.sql`insert into app_private.subscriber_samples (channel_id, sampled_at, subscribers)
+    select id, now() - make_interval(days => d), 1 from app_public.channels, generate_series(2, 5) d where chat_id = ${p.channel.id}`;
+  const invite = await stack.call("POST", `${p.base}/invite-links`, { name: "Весенняя акция" }, p.cookie);
+  if (invite.status !== 201) throw new Error(`invite link: ${invite.text}`);
   const [owner] = await stack.sql`select user_id from app_public.projects where id = ${p.project.id}`;
   await stack.sql`insert into app_public.chat_messages (project_id, user_id, role, content) values
     (${p.project.id}, ${owner.userId}, 'user', 'Предложи идею поста'),
@@ -303,6 +318,7 @@ async function audit(combination: Combination): Promise<Finding[]> {
     // The edit of its text and buttons, with one (empty) button to fill.
     await page.getByRole("dialog").getByTestId("option-add-row").click();
   }, "option-button-text");
+  await checkScreen(page, "statistics", `${project}/statistics`, "stats-post", true);
   await checkScreen(page, "assistant", `${project}/ai-assistant`, "chat-message", true);
   await checkScreen(page, "settings", "/settings", "language-select", true);
   await context.close();

@@ -22,6 +22,7 @@ const ChannelsPage = screen(() => import("./pages/Channels.page.tsx"));
 const DraftsPage = screen(() => import("./pages/Drafts.page.tsx"));
 const SchedulePage = screen(() => import("./pages/Schedule.page.tsx"));
 const PublishedPage = screen(() => import("./pages/Published.page.tsx"));
+const StatisticsPage = screen(() => import("./pages/Statistics.page.tsx"));
 const SettingsPage = screen(() => import("./pages/Settings.page.tsx"));
 const BillingPage = lazy(() => import("./pages/Billing.page.tsx"));
 const AdminPage = screen(() => import("./pages/Admin.page.tsx"));
@@ -35,6 +36,7 @@ const SECTION_PAGES: Partial<Record<ProjectSectionPath, ReturnType<typeof screen
   drafts: DraftsPage,
   schedule: SchedulePage,
   published: PublishedPage,
+  statistics: StatisticsPage,
 };
 
 /** The screen an address opens first, and whether it sits in the signed-in shell. */

@@ -1,5 +1,5 @@
 import type { TranslationKey } from "../i18n/i18n.tsx";
-import { IconCalendar, IconFileText, IconMegaphone, IconSend, IconSparkles } from "../components/Icons/Icons.tsx";
+import { IconCalendar, IconChartBar, IconFileText, IconMegaphone, IconSend, IconSparkles } from "../components/Icons/Icons.tsx";
 import { PROJECT_SECTION_PATHS, type ProjectSectionPath } from "./projectPaths.ts";
 
 export { projectPath, type ProjectSectionPath } from "./projectPaths.ts";
@@ -31,12 +31,17 @@ const SECTION_DETAILS = {
     descriptionKey: "section.published.description",
     Icon: IconSend,
   },
+  statistics: {
+    titleKey: "section.statistics",
+    descriptionKey: "section.statistics.description",
+    Icon: IconChartBar,
+  },
 } as const satisfies Record<
   ProjectSectionPath,
   { titleKey: TranslationKey; descriptionKey: TranslationKey; Icon: unknown }
 >;
 
-/** The five areas of a project (spec §2), in the order the sidebar and overview show them. */
+/** The areas of a project (spec §2, and Statistics), in the order the sidebar and overview show them. */
 export const PROJECT_SECTIONS = PROJECT_SECTION_PATHS.map((path) => ({ path, ...SECTION_DETAILS[path] }));
 
 export type ProjectSection = (typeof PROJECT_SECTIONS)[number];

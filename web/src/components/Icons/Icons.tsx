@@ -309,6 +309,14 @@ export const IconFilePlus = createIcon(
 
 export const IconChevronDown = createIcon(<path d="m6 9.5 6 6 6-6" />, "IconChevronDown");
 
+export const IconChartBar = createIcon(
+  <>
+    <path d="M4 20h16" />
+    <path d="M6.5 16.5v-5M11 16.5V6.5M15.5 16.5v-7M20 16.5V9" />
+  </>,
+  "IconChartBar",
+);
+
 export const IconArrowUp = createIcon(<path d="M12 19V5M6 11l6-6 6 6" />, "IconArrowUp");
 
 /** The Pressa mark: a folded sheet that is also a paper plane. */
