@@ -1,6 +1,5 @@
 import { Button, Group, Modal, Stack } from "@mantine/core";
 import "@mantine/core/styles/Modal.layer.css";
-import type { Draft, DraftSummary } from "../../../../contract/drafts.ts";
 import { useIsPhone } from "../../hooks/useIsPhone.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { dialogTitleKey, type ScheduleTarget } from "../../lib/scheduleForm.ts";
@@ -10,23 +9,12 @@ import { PostOptionsFields } from "../PostOptionsFields/PostOptionsFields.tsx";
 import { DraftPicker } from "./DraftPicker.tsx";
 import { RepeatField, SeriesFields } from "./RecurrenceFields.tsx";
 import { Note } from "./ScheduleNotes.tsx";
-import { useScheduleForm } from "./useScheduleForm.ts";
+import { type ScheduleFormSource, useScheduleForm } from "./useScheduleForm.ts";
 import { WhenFields } from "./WhenFields.tsx";
 
 export type { ScheduleTarget };
 
-type ScheduleDialogProps = {
-  projectId: number;
-  timeZone: string;
-  target: ScheduleTarget | null;
-  opened: boolean;
-  /** Unpublished drafts in publishing order, each saying which post holds it. */
-  drafts: DraftSummary[];
-  /** A draft just created from this dialog: a one-time post takes it. */
-  createdDraft: Draft | null;
-  onCreateDraft: () => void;
-  onClose: () => void;
-};
+type ScheduleDialogProps = ScheduleFormSource & { onCreateDraft: () => void };
 
 /**
  * Spec §2/§3/§5 schedule or edit dialog: date and time in the project's timezone

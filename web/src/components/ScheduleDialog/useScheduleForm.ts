@@ -23,12 +23,14 @@ import {
 } from "../../lib/scheduleForm.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
 
-type ScheduleFormSource = {
+export type ScheduleFormSource = {
   projectId: number;
   timeZone: string;
   target: ScheduleTarget | null;
   opened: boolean;
+  /** Unpublished drafts in publishing order, each saying which post holds it. */
   drafts: DraftSummary[];
+  /** A draft just created from this dialog: a one-time post takes it. */
   createdDraft: Draft | null;
   onClose: () => void;
 };
