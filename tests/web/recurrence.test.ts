@@ -4,48 +4,12 @@
  */
 import { CalendarDate, parseDate, toCalendarDate } from "@internationalized/date";
 import { describe, expect, test } from "vitest";
-import type { DraftSummary } from "../../contract/drafts.ts";
 import type { Post } from "../../contract/posts.ts";
 import { sortDrafts } from "../../web/src/api/drafts.ts";
 import { zonedAt } from "../../web/src/lib/projectTime.ts";
 import { availableDrafts, calendarPosts, isVirtualPost, seriesOccurrences, stoppedSeries } from "../../web/src/lib/recurrence.ts";
 import { ENDING_CASES, STEPPING_CASES } from "../cases/recurrence_cases.ts";
-
-const post = (fields: Partial<Post> & { id: number; scheduledFor: string }): Post => ({
-  projectId: 1,
-  draftId: null,
-  seriesId: null,
-  title: "",
-  content: "",
-  entities: [],
-  imageUrl: null,
-  imageUrls: [],
-  options: {},
-  status: "draft",
-  editedAt: null,
-  pendingEdit: null,
-  channelChanged: false,
-  planId: null,
-  awaitingText: false,
-  endsAfter: null,
-  endsOn: null,
-  occurrencesMade: 0,
-  skippedOccurrences: [],
-  createdAt: "2025-03-01T00:00:00Z",
-  isRecurring: false,
-  recurringType: "none",
-  recurringLastPost: null,
-  approvalMessageIds: {},
-  publishedLinks: {},
-  publishedAt: null,
-  lastErrorCode: null,
-  lastErrorParams: {},
-  ...fields,
-});
-const draft = (id: number, title: string, order: number, scheduledPostId: number | null = null): DraftSummary => ({
-  id, projectId: 1, title, excerpt: `${title} text`, imageUrl: null, imageCount: 0, order, status: "draft",
-  createdAt: "2025-03-01T00:00:00Z", scheduledPostId,
-});
+import { draft, post } from "../helpers/posts.ts";
 
 const moscow = "Europe/Moscow";
 const march = { timeZone: moscow, today: new CalendarDate(2025, 3, 10), until: new CalendarDate(2025, 3, 31) };

@@ -6,27 +6,8 @@ import { type ReactNode, useId } from "react";
 import { type LinkPreview, type PostOptions, UNPIN_AFTER_HOURS_MAX } from "../../../../contract/post_options.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { IconChevronDown } from "../Icons/Icons.tsx";
-import { cleanButtons, hasButtonErrors, UrlButtonsFields } from "./UrlButtonsFields.tsx";
+import { UrlButtonsFields } from "./UrlButtonsFields.tsx";
 import classes from "./PostOptionsFields.module.css";
-
-export const hasOptionErrors = (options: PostOptions) => hasButtonErrors(options.buttons);
-
-/** What is saved: only what differs from a plain post, blank buttons and empty rows left out. */
-export function cleanOptions(options: PostOptions): PostOptions {
-  const clean: PostOptions = {};
-  if (options.silent) clean.silent = true;
-  if (options.pin) {
-    clean.pin = true;
-    if (options.unpinAfterHours) clean.unpinAfterHours = options.unpinAfterHours;
-  }
-  if (options.linkPreview && options.linkPreview !== "off") clean.linkPreview = options.linkPreview;
-  const rows = cleanButtons(options.buttons);
-  if (rows.length > 0) clean.buttons = rows;
-  return clean;
-}
-
-/** Whether two sets of options send the same post (key order and blank buttons aside). */
-export const sameOptions = (a: PostOptions, b: PostOptions) => JSON.stringify(cleanOptions(a)) === JSON.stringify(cleanOptions(b));
 
 type PostOptionsFieldsProps = {
   value: PostOptions;

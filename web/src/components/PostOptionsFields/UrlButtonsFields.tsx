@@ -1,37 +1,12 @@
 import { ActionIcon, Button, Group, Stack, Text, TextInput, Tooltip } from "@mantine/core";
 import "@mantine/core/styles/Tooltip.layer.css";
 import { useId, useRef, useState } from "react";
-import { isAllowedLink, isUnsafeLink } from "../../../../contract/entities.ts";
 import { BUTTON_ROWS_MAX, BUTTON_TEXT_MAX, BUTTONS_PER_ROW_MAX, type UrlButton } from "../../../../contract/post_options.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { errorText } from "../../lib/messages.ts";
+import { buttonErrors } from "../../lib/postOptions.ts";
 import { IconPlus, IconTrash } from "../Icons/Icons.tsx";
 import classes from "./PostOptionsFields.module.css";
-
-/** A button's problems as error codes (contract/post_options.ts); a blank button is dropped on save. */
-export function buttonErrors(button: UrlButton): { text?: string; url?: string } {
-  const text = button.text.trim();
-  const url = button.url.trim();
-  if (text === "" && url === "") return {};
-  return {
-    text: text === "" || text.length > BUTTON_TEXT_MAX ? "posts.buttonTextInvalid" : undefined,
-    url: isUnsafeLink(url) ? "posts.unsafeLink" : isAllowedLink(url) ? undefined : "posts.buttonUrlInvalid",
-  };
-}
-
-export const hasButtonErrors = (rows: readonly UrlButton[][] | undefined) =>
-  (rows ?? []).some((row) => row.some((button) => Object.values(buttonErrors(button)).some(Boolean)));
-
-/** The rows as saved: blank buttons and empty rows left out, the rest trimmed. */
-export const cleanButtons = (rows: readonly UrlButton[][] | undefined): UrlButton[][] =>
-  (rows ?? [])
-    .map((row) =>
-      row.filter((button) => button.text.trim() !== "" || button.url.trim() !== "").map((button) => ({
-        text: button.text.trim(),
-        url: button.url.trim(),
-      }))
-    )
-    .filter((row) => row.length > 0);
 
 type UrlButtonsFieldsProps = {
   value: UrlButton[][];

@@ -1,15 +1,16 @@
 import { Button, Group, Stack, Text } from "@mantine/core";
 import { useId, useState } from "react";
-import { PHOTO_CAPTION_MAX, POST_CONTENT_MAX } from "../../../../contract/limits.ts";
 import type { UrlButton } from "../../../../contract/post_options.ts";
 import type { Post } from "../../../../contract/posts.ts";
 import { requestPostEdit } from "../../api/posts.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { serverMessage } from "../../lib/messages.ts";
 import type { FormattedText } from "../../lib/postDocument.ts";
+import { cleanButtons, hasButtonErrors } from "../../lib/postOptions.ts";
+import { canSendPublishedEdit, publishedEditLimit, publishedEditStart } from "../../lib/publishedEdit.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { IconSend } from "../Icons/Icons.tsx";
-import { cleanButtons, hasButtonErrors, UrlButtonsFields } from "../PostOptionsFields/UrlButtonsFields.tsx";
+import { UrlButtonsFields } from "../PostOptionsFields/UrlButtonsFields.tsx";
 import { LazyPostEditor } from "../PostEditor/LazyPostEditor.tsx";
 import { PostPreview } from "../PostPreview/PostPreview.tsx";
 
@@ -29,17 +30,11 @@ type PublishedPostEditProps = {
 export function PublishedPostEdit({ projectId, post, onDone }: PublishedPostEditProps) {
   const t = useT();
   const previewLabelId = useId();
-  // An edit still waiting is where the next one starts: the next one replaces it.
-  const [body, setBody] = useState<FormattedText>(() =>
-    post.pendingEdit
-      ? { text: post.pendingEdit.content, entities: post.pendingEdit.entities }
-      : { text: post.content, entities: post.entities ?? [] }
-  );
-  const [buttons, setButtons] = useState<UrlButton[][]>(() => post.pendingEdit?.buttons ?? post.options?.buttons ?? []);
+  const [body, setBody] = useState<FormattedText>(() => publishedEditStart(post).body);
+  const [buttons, setButtons] = useState<UrlButton[][]>(() => publishedEditStart(post).buttons);
   const [attempted, setAttempted] = useState(false);
   const [sending, setSending] = useState(false);
-  // A caption stays a caption: 1024 when the post went out as a photo with its text under it.
-  const limit = post.imageUrls.length > 0 && post.content.length <= PHOTO_CAPTION_MAX ? PHOTO_CAPTION_MAX : POST_CONTENT_MAX;
+  const limit = publishedEditLimit(post);
 
   const handleSend = async () => {
     setAttempted(true);
@@ -85,7 +80,7 @@ export function PublishedPostEdit({ projectId, post, onDone }: PublishedPostEdit
           leftSection={<IconSend size={16} />}
           onClick={() => void handleSend()}
           loading={sending}
-          disabled={body.text.trim() === "" || body.text.length > limit}
+          disabled={!canSendPublishedEdit(body, limit)}
           data-testid="post-edit-send"
         >
           {t("schedule.details.sendEdit")}

@@ -1,0 +1,59 @@
+import { Button, NativeSelect, Text } from "@mantine/core";
+import type { Draft } from "../../../../contract/drafts.ts";
+import { useT } from "../../i18n/i18n.tsx";
+import { IconPlus } from "../Icons/Icons.tsx";
+import { NoDrafts } from "./ScheduleNotes.tsx";
+import classes from "./ScheduleDialog.module.css";
+
+type DraftPickerProps = {
+  /** The drafts offered (lib/scheduleForm.ts draftChoices), in publishing order. */
+  choices: { value: string; label: string }[];
+  draftId: number | null;
+  /** The chosen draft once loaded whole: its text is previewed under the list. */
+  chosenDraft: Draft | undefined;
+  error?: string;
+  readOnly: boolean;
+  disabled: boolean;
+  onChange: (draftId: number | null) => void;
+  onCreateDraft: () => void;
+};
+
+/** The draft a one-time post publishes, with a glimpse of its text; or, with none free, a way to write one. */
+export function DraftPicker({ choices, draftId, chosenDraft, error, readOnly, disabled, onChange, onCreateDraft }: DraftPickerProps) {
+  const t = useT();
+  if (choices.length === 0) {
+    return <NoDrafts text={t("schedule.form.noDrafts")} error={error} onCreate={onCreateDraft} disabled={readOnly || disabled} />;
+  }
+  return (
+    <div>
+      <NativeSelect
+        label={t("schedule.form.draft")}
+        withAsterisk={!readOnly}
+        value={draftId === null ? "" : String(draftId)}
+        onChange={(event) => onChange(event.currentTarget.value ? Number(event.currentTarget.value) : null)}
+        data={[{ value: "", label: t("schedule.form.draftPlaceholder"), disabled: true }, ...choices]}
+        error={error}
+        disabled={readOnly || disabled}
+        data-testid="schedule-draft"
+      />
+      {chosenDraft && (
+        <Text size="xs" c="dimmed" mt={6} lineClamp={2} className={classes.preview}>
+          {chosenDraft.content.trim() || t("drafts.noContent")}
+        </Text>
+      )}
+      {!readOnly && (
+        <Button
+          variant="subtle"
+          size="compact-xs"
+          mt={6}
+          leftSection={<IconPlus size={12} />}
+          onClick={onCreateDraft}
+          disabled={disabled}
+          data-testid="schedule-create-draft"
+        >
+          {t("schedule.form.newDraft")}
+        </Button>
+      )}
+    </div>
+  );
+}

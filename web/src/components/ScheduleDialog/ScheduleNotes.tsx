@@ -1,0 +1,38 @@
+import { Button, Text } from "@mantine/core";
+import type { ReactNode } from "react";
+import { useT } from "../../i18n/i18n.tsx";
+import { IconFileText, IconPlus } from "../Icons/Icons.tsx";
+import classes from "./ScheduleDialog.module.css";
+
+/** A line of explanation with its icon: read-only, re-approval, how a series takes drafts. */
+export function Note({ icon, children }: { icon: ReactNode; children: ReactNode }) {
+  return (
+    <Text size="sm" className={classes.note}>
+      <span className={classes.noteIcon}>{icon}</span>
+      <span>{children}</span>
+    </Text>
+  );
+}
+
+/** No draft to publish: say so and offer to write one (spec §2 create-draft dialog). */
+export function NoDrafts({ text, error, onCreate, disabled }: { text: string; error?: string; onCreate: () => void; disabled: boolean }) {
+  const t = useT();
+  return (
+    <div className={classes.noDrafts} data-error={error ? true : undefined} data-testid="schedule-no-drafts">
+      <div className={classes.noDraftsText}>
+        <IconFileText size={18} style={{ flex: "none", marginTop: 1 }} />
+        <Text size="sm">{text}</Text>
+      </div>
+      {error && (
+        <Text size="sm" c="red.7" role="alert">
+          {error}
+        </Text>
+      )}
+      {!disabled && (
+        <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={onCreate} data-testid="schedule-create-draft">
+          {t("drafts.create")}
+        </Button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,133 @@
+import { type FormEvent, useEffect, useState } from "react";
+import type { Draft, DraftSummary } from "../../../../contract/drafts.ts";
+import type { PostOptions } from "../../../../contract/post_options.ts";
+import { useDraft } from "../../api/drafts.ts";
+import { schedulePost, updatePost } from "../../api/posts.ts";
+import { useT } from "../../i18n/i18n.tsx";
+import { failureText } from "../../lib/messages.ts";
+import { availableDrafts } from "../../lib/recurrence.ts";
+import {
+  draftChoices,
+  EMPTY_VALUES,
+  errorsAfterChange,
+  initialValues,
+  isReadOnly,
+  type RecurringType,
+  refusalErrors,
+  type ScheduleErrors,
+  scheduleRequest,
+  type ScheduleTarget,
+  type ScheduleValues,
+  shownOptions,
+  withRepeat,
+} from "../../lib/scheduleForm.ts";
+import { toastError, toastSuccess } from "../../lib/toast.ts";
+
+export type ScheduleFormSource = {
+  projectId: number;
+  timeZone: string;
+  target: ScheduleTarget | null;
+  opened: boolean;
+  /** Unpublished drafts in publishing order, each saying which post holds it. */
+  drafts: DraftSummary[];
+  /** A draft just created from this dialog: a one-time post takes it. */
+  createdDraft: Draft | null;
+  onClose: () => void;
+};
+
+/**
+ * The schedule form's state: its values and errors, the options the person changed, the
+ * chosen draft loaded whole, and the submit. The rules themselves are lib/scheduleForm.ts.
+ */
+export function useScheduleForm({ projectId, timeZone, target, opened, drafts, createdDraft, onClose }: ScheduleFormSource) {
+  const t = useT();
+  const [values, setValues] = useState<ScheduleValues>(EMPTY_VALUES);
+  const [errors, setErrors] = useState<ScheduleErrors>({});
+  const [saving, setSaving] = useState(false);
+  /** The options as the person changed them; null while untouched (they follow the draft). */
+  const [ownOptions, setOwnOptions] = useState<PostOptions | null>(null);
+  const [optionsOpened, setOptionsOpened] = useState(false);
+
+  // Each target starts from its own values; reopening after the create-draft dialog keeps them.
+  useEffect(() => {
+    if (!target) return;
+    setValues(initialValues(target, timeZone));
+    setErrors({});
+    setOwnOptions(null);
+    setOptionsOpened(false);
+  }, [target, timeZone]);
+
+  // Spec §2: with no draft to pick, the person creates one here; a one-time post then uses it.
+  useEffect(() => {
+    if (createdDraft) setValues((current) => (current.recurringType === "none" ? { ...current, draftId: createdDraft.id } : current));
+  }, [createdDraft]);
+
+  const editing = target?.mode === "edit" ? target.post : null;
+  const status = editing?.status;
+  const readOnly = isReadOnly(status);
+  const recurring = values.recurringType !== "none";
+  const choices = draftChoices(drafts, editing);
+  const chosenSummary = drafts.find((draft) => draft.id === values.draftId);
+  // The list has the drafts' titles; the chosen one's text and options are read whole.
+  const { draft: loadedDraft } = useDraft(opened && !recurring ? projectId : null, values.draftId);
+  const chosenDraft: Draft | undefined = loadedDraft?.id === values.draftId ? loadedDraft : undefined;
+  const draftLoading = !recurring && values.draftId !== null && chosenDraft === undefined;
+  const draftOptions = chosenDraft?.options ?? {};
+  const postOptions = shownOptions(ownOptions, editing, values.draftId, draftOptions);
+  const seriesDraftCount = availableDrafts(drafts).length;
+  const recurringBlocked = recurring && seriesDraftCount === 0;
+
+  const set = <K extends keyof ScheduleValues>(key: K, value: ScheduleValues[K]) => {
+    setValues((current) => ({ ...current, [key]: value }));
+    setErrors((current) => errorsAfterChange(current, key));
+  };
+
+  const setRepeat = (type: RecurringType) => {
+    setValues((current) => withRepeat(current, type));
+    setErrors({});
+  };
+
+  const handleSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (readOnly || recurringBlocked || draftLoading) return;
+    const { input, errors: found } = scheduleRequest(t, { values, timeZone, editing, chosenSummary, chosenDraft, postOptions, draftOptions });
+    setErrors(found);
+    if (found.options) setOptionsOpened(true);
+    if (!input) return;
+    setSaving(true);
+    try {
+      if (editing) await updatePost(projectId, editing.id, input);
+      else await schedulePost(projectId, input);
+      toastSuccess(editing ? t("schedule.postScheduleUpdated") : t("schedule.postScheduled"));
+      onClose();
+    } catch (error) {
+      const text = failureText(t, error, "common.tryAgainLater");
+      setErrors(refusalErrors(error, text));
+      toastError(t("schedule.scheduleFailed"), text);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return {
+    values,
+    errors,
+    saving,
+    editing,
+    status,
+    readOnly,
+    recurring,
+    choices,
+    chosenDraft,
+    draftLoading,
+    postOptions,
+    seriesDraftCount,
+    recurringBlocked,
+    optionsOpened,
+    set,
+    setRepeat,
+    setOwnOptions,
+    toggleOptions: () => setOptionsOpened((current) => !current),
+    handleSubmit,
+  };
+}

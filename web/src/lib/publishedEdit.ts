@@ -1,0 +1,28 @@
+/*
+ * The edit of a published post (README "Editing a published post"), as rules: where the edit
+ * starts, how long its text may be, and whether it may be sent. components/PublishedPostEdit
+ * draws the form; these decide.
+ */
+import { PHOTO_CAPTION_MAX, POST_CONTENT_MAX } from "../../../contract/limits.ts";
+import type { UrlButton } from "../../../contract/post_options.ts";
+import type { Post } from "../../../contract/posts.ts";
+import type { FormattedText } from "./postDocument.ts";
+
+export type PublishedEditStart = { body: FormattedText; buttons: UrlButton[][] };
+
+/** An edit still waiting for approval is where the next one starts: the next one replaces it. */
+export function publishedEditStart(post: Pick<Post, "pendingEdit" | "content" | "entities" | "options">): PublishedEditStart {
+  const body = post.pendingEdit
+    ? { text: post.pendingEdit.content, entities: post.pendingEdit.entities }
+    : { text: post.content, entities: post.entities ?? [] };
+  return { body, buttons: post.pendingEdit?.buttons ?? post.options?.buttons ?? [] };
+}
+
+/** A caption stays a caption: 1024 when the post went out as a photo with its text under it. */
+export function publishedEditLimit(post: Pick<Post, "imageUrls" | "content">): number {
+  return post.imageUrls.length > 0 && post.content.length <= PHOTO_CAPTION_MAX ? PHOTO_CAPTION_MAX : POST_CONTENT_MAX;
+}
+
+/** The send button waits for a text within the limit; an empty text would wipe the channel's message. */
+export const canSendPublishedEdit = (body: FormattedText, limit: number) => body.text.trim() !== "" && body.text.length <= limit;
+
