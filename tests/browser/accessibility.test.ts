@@ -24,8 +24,6 @@ type Combination = {
   language: "ru" | "en";
   scheme: Scheme;
   width: 1440 | 390;
-  /** Dialogs too: in four of the eight, which between them pair every theme, width and language. */
-  dialogs: boolean;
   /** "system": the stored setting is "auto" and the emulated system has `scheme`;
    * "stored": Settings' choice is `scheme` while the system says the opposite. */
   via: "system" | "stored";
@@ -227,7 +225,6 @@ async function audit(combination: Combination): Promise<Finding[]> {
   };
   /** Opens a dialog, checks it, closes it with Escape. */
   const checkDialog = async (page: Page, name: string, open: () => Promise<void>, ready?: string) => {
-    if (!combination.dialogs) return;
     await open();
     const opened = page.getByRole("dialog");
     await expect.poll(() => opened.count(), soon).toBe(1);
@@ -258,10 +255,8 @@ async function audit(combination: Combination): Promise<Finding[]> {
   await checkDialog(page, "bug report dialog", () => page.getByTestId("bug-report-button").click());
   await checkScreen(page, "project", project, "project-approver");
   await checkScreen(page, "channels", `${project}/channels`, "channel-card");
-  if (combination.dialogs) {
-    await visit(page, `/project/${bareId}/channels`, "channels-empty");
-    await checkDialog(page, "channel add dialog", () => page.getByTestId("add-channel").first().click(), "bot-link");
-  }
+  await visit(page, `/project/${bareId}/channels`, "channels-empty");
+  await checkDialog(page, "channel add dialog", () => page.getByTestId("add-channel").first().click(), "bot-link");
 
   await checkScreen(page, "channels awaiting the approver", `/project/${waitingId}/channels`, "channel-awaiting");
   await checkScreen(page, "drafts with nothing planned", `/project/${waitingId}/drafts`, "queue-health");
@@ -325,15 +320,18 @@ async function audit(combination: Combination): Promise<Finding[]> {
   return findings;
 }
 
+/**
+ * Four combinations that between them pair every theme with every width, each language with
+ * both themes and both widths, and both ways a theme is chosen. The other four of the full
+ * grid (run until the test time was cut, README "Test time") only repeated these screens in
+ * the other language: axe's findings here (contrast, names, roles) follow the colours and the
+ * markup, which a language does not change.
+ */
 const COMBINATIONS: Combination[] = [
-  { language: "ru", scheme: "light", width: 1440, via: "system", dialogs: true },
-  { language: "ru", scheme: "dark", width: 1440, via: "system", dialogs: false },
-  { language: "en", scheme: "light", width: 1440, via: "stored", dialogs: false },
-  { language: "en", scheme: "dark", width: 1440, via: "stored", dialogs: true },
-  { language: "ru", scheme: "light", width: 390, via: "stored", dialogs: false },
-  { language: "ru", scheme: "dark", width: 390, via: "stored", dialogs: true },
-  { language: "en", scheme: "light", width: 390, via: "system", dialogs: true },
-  { language: "en", scheme: "dark", width: 390, via: "system", dialogs: false },
+  { language: "ru", scheme: "light", width: 1440, via: "system" },
+  { language: "en", scheme: "dark", width: 1440, via: "stored" },
+  { language: "ru", scheme: "dark", width: 390, via: "stored" },
+  { language: "en", scheme: "light", width: 390, via: "system" },
 ];
 
 for (const combination of COMBINATIONS) {
@@ -346,7 +344,7 @@ for (const combination of COMBINATIONS) {
       for (const f of findings) console.log(`  ${f.screen} · ${f.rule} · ${f.target} · ${f.summary}`);
     }
     expect(findings.map((f) => `${f.screen} · ${f.rule} (${f.impact}) · ${f.target} · ${f.summary}`)).toEqual([]);
-    // A combination with dialogs opens some twenty screens and dialogs: 60-120 s on a loaded two-core machine.
+    // A combination opens some twenty-five screens and dialogs: 60-120 s on a loaded two-core machine.
   }, 180_000);
 }
 
