@@ -1,0 +1,175 @@
+/*
+ * GET /api/projects/overview, the home cards' figures, as the owner and as an attacker sees
+ * them: subscribers now and their change over 7 days (absent while unknown), the next post,
+ * posts waiting for approval and failures, seeded through the product's own rules (the bot's
+ * approval flow against the Bot API double, the statistics' SQL rules); another account's
+ * projects never appear; and one request answers every card with one statement, however many
+ * projects the account has.
+ */
+import { afterAll, beforeAll, expect, test } from "vitest";
+import type { ProjectOverview } from "../../contract/stats.ts";
+import { approvalPreview, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
+import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ bot: true });
+});
+afterAll(() => stack.close());
+
+type Project = Awaited<ReturnType<typeof projectWithChannel>>;
+
+const overview = async (cookie: string) => {
+  const res = await stack.call("GET", "/api/projects/overview", undefined, cookie);
+  expect(res.status, res.text).toBe(200);
+  return res.json as ProjectOverview[];
+};
+
+let updateId = 9_000_000;
+/** People joining (or leaving) the channel now, as the bot hands the updates to SQL. */
+async function members(p: Project, kind: "join" | "leave", count: number) {
+  const updates = Array.from({ length: count }, () => {
+    updateId += 1;
+    return {
+      updateId, chatId: p.channel.id, userId: updateId, date: Math.floor(Date.now() / 1000),
+      oldStatus: kind === "join" ? "left" : "member", newStatus: kind === "join" ? "member" : "left",
+    };
+  });
+  await stack.sql`select app_public.record_member_updates(${stack.sql.json(updates)})`;
+}
+
+async function channelIdOf(p: Project) {
+  return (await stack.sql`select id from app_public.channels where project_id = ${p.project.id}`)[0].id as number;
+}
+
+/** Waits for the sample the worker takes when the channel is connected. */
+async function sampled(p: Project) {
+  const channelId = await channelIdOf(p);
+  const deadline = Date.now() + 15_000;
+  while (!(await stack.sql`select 1 from app_private.channel_stats where channel_id = ${channelId} and subscribers is not null`).length) {
+    if (Date.now() > deadline) throw new Error("the channel's count was never sampled");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return channelId;
+}
+
+test("a card's figures: subscribers and their week, the next post, waiting for approval, failures", async () => {
+  const telegram = stack.telegram!;
+  const p = await projectWithChannel(stack, { drafts: ["Failing", "Awaiting", "Later"] });
+  telegram.setMemberCount(p.channel.id, 120);
+  const channelId = await sampled(p);
+  // Fresh: the count is known, its week is not (no sample from 7 days ago).
+  let [card] = await overview(p.cookie);
+  expect(card).toMatchObject({ projectId: p.project.id, channelConnected: true, subscribersChange7d: null });
+  expect(card.subscribers).toEqual(expect.any(Number));
+
+  // The sample of a week ago is history no rule can write now: it is put where the hourly
+  // sample would have put it. Then the worker samples 120, and 5 join and 2 leave since.
+  await stack.sql`insert into app_private.subscriber_samples (channel_id, sampled_at, subscribers)
+    values (${channelId}, now() - interval '7 days 30 minutes', 101)`;
+  await stack.sql`select app_public.record_subscriber_sample(${channelId}, 120)`;
+  await members(p, "join", 5);
+  await members(p, "leave", 2);
+
+  // One post fails in Telegram, one waits for the approver, one is planned for tomorrow.
+  const failing = await sentForApproval(stack, p, p.drafts[0].id, 3000);
+  telegram.failNext("sendMessage", { code: 400, description: "Bad Request: chat not found" });
+  const query = telegram.userPressesButton(p.admin.id, p.admin.id, failing.preview.message_id, `approve:${failing.postId}`);
+  await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
+  const awaiting = await sentForApproval(stack, p, p.drafts[1].id, 3600_000);
+  const tomorrow = new Date(Date.now() + 26 * 3600_000).toISOString();
+  const later = await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[2].id, scheduledFor: tomorrow }, p.cookie);
+  expect(later.status, later.text).toBe(201);
+  const deadline = Date.now() + 20_000;
+  while ((await stack.sql`select status from app_public.posts where id = ${failing.postId}`)[0].status !== "failed") {
+    if (Date.now() > deadline) throw new Error("the post never failed");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  [card] = await overview(p.cookie);
+  expect(card).toEqual({
+    projectId: p.project.id,
+    channelConnected: true,
+    subscribers: 123,
+    subscribersChange7d: 22,
+    // the earliest post still to go out: the one waiting for approval, due in an hour
+    nextPostAt: (await stack.sql`select scheduled_for from app_public.posts where id = ${awaiting.postId}`)[0].scheduledFor,
+    nextPostTitle: "Awaiting",
+    nextPostRecurring: false,
+    awaitingApproval: 1,
+    failed: 1,
+    uncertain: 0,
+  });
+
+  // The approver answers: nothing waits any more, and the next post is still that one.
+  const approve = telegram.userPressesButton(p.admin.id, p.admin.id, awaiting.preview.message_id, `approve:${awaiting.postId}`);
+  await telegram.waitFor(() => telegram.callbackAnswer(approve), 10_000);
+  [card] = await overview(p.cookie);
+  expect(card).toMatchObject({ awaitingApproval: 0, failed: 1, nextPostTitle: "Awaiting" });
+}, 90_000);
+
+test("a series' next date is the next post; a project without a channel has no figures of its own", async () => {
+  const p = await projectWithChannel(stack, { drafts: ["Rotating"] });
+  const at = new Date(Date.now() + 30 * 3600_000);
+  at.setUTCSeconds(0, 0);
+  const series = await stack.call("POST", `${p.base}/posts`, { scheduledFor: at.toISOString(), isRecurring: true, recurringType: "daily", title: "" }, p.cookie);
+  expect(series.status, series.text).toBe(201);
+  const bare = (await stack.call("POST", "/api/projects", { name: "No channel yet", adminHandle: "someone_else" }, p.cookie)).json;
+
+  const cards = await overview(p.cookie);
+  // newest project first, as the list of projects
+  expect(cards.map((c) => c.projectId)).toEqual([bare.id, p.project.id]);
+  expect(cards[1]).toMatchObject({ nextPostAt: at.toISOString(), nextPostRecurring: true, awaitingApproval: 0, failed: 0 });
+  expect(cards[0]).toEqual({
+    projectId: bare.id, channelConnected: false, subscribers: null, subscribersChange7d: null,
+    nextPostAt: null, nextPostTitle: null, nextPostRecurring: null, awaitingApproval: 0, failed: 0, uncertain: 0,
+  });
+}, 60_000);
+
+test("another account's projects never appear, and a visitor without a session is refused", async () => {
+  const alice = await projectWithChannel(stack, { drafts: ["Alice's post"] });
+  await sentForApproval(stack, alice, alice.drafts[0].id, 3600_000);
+  const mallory = await stack.signIn(uniqueEmail("mallory"));
+  expect(await overview(mallory.cookie)).toEqual([]);
+  const own = (await stack.call("POST", "/api/projects", { name: "Mallory's", adminHandle: "mallory_admin" }, mallory.cookie)).json;
+  const seen = await overview(mallory.cookie);
+  expect(seen.map((c) => c.projectId)).toEqual([own.id]);
+  expect((await overview(alice.cookie)).map((c) => c.projectId)).not.toContain(own.id);
+  // "overview" is not a project id, and a project id under it is not another way in
+  expect((await stack.call("GET", `/api/projects/overview?userId=${alice.project.userId}`, undefined, mallory.cookie)).json)
+    .toEqual(seen);
+
+  const anonymous = await stack.call("GET", "/api/projects/overview");
+  expect(anonymous.status).toBe(401);
+  expect(anonymous.json).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+}, 60_000);
+
+test("20 projects: one request, one statement, every card", async () => {
+  const { cookie } = await stack.signIn(uniqueEmail("many"));
+  for (let i = 0; i < 20; i++) {
+    const res = await stack.call("POST", "/api/projects", { name: `Project ${i}`, adminHandle: "many_admin" }, cookie);
+    expect(res.status, res.text).toBe(201);
+  }
+  await overview(cookie); // the session is looked up once, then cached
+  const before = stack.queries.length;
+  const cards = await overview(cookie);
+  const statements = stack.queries.slice(before);
+  expect(cards).toHaveLength(20);
+  expect(new Set(cards.map((c) => c.projectId)).size).toBe(20);
+  expect(statements).toHaveLength(1);
+  expect(statements[0]).toContain("account_project_overview");
+});
+
+test("the read uses the indexes: no sequential scan of posts, channels or their statistics", async () => {
+  const { user } = await stack.signIn(uniqueEmail("plan"));
+  // the tables here are tiny, where a scan is cheapest; forbidding scans shows whether an index
+  // serves each step. The function's plain query is planned as it is inlined, for this user.
+  const [{ prosrc }] = await stack.sql`select prosrc from pg_proc where proname = 'account_project_overview'`;
+  const body = (prosrc as string).replace(/\/\*[\s\S]*?\*\//, "").replaceAll("p_user_id", String(user.id));
+  const plan = await stack.sql.begin(async (tx) => {
+    await tx`set local enable_seqscan = off`;
+    return (await tx.unsafe(`explain ${body}`)).map((r) => String(Object.values(r)[0])).join("\n");
+  });
+  expect(plan).toContain("Index");
+  expect(plan).not.toMatch(/Seq Scan on (posts|channels|channel_stats|projects)/);
+});
