@@ -82,7 +82,7 @@ export const NOTIFICATION_WORDS = {
     weeklySummary: (w: WeeklySummaryWords) => ({
       subject: `Pressa: итоги недели проекта «${w.projectName}»` + (w.change === null ? "" : `, подписчики ${w.change}`),
       lines: [
-        `Итоги недели ${w.period} в проекте «${w.projectName}».`,
+        `«${w.projectName}»: итоги недели ${w.period}.`,
         w.subscribers === null
           ? "Подписчики: число пока неизвестно."
           : `Подписчики: ${w.subscribers}` + (w.change === null ? " (неделю назад число ещё не было известно)." : ` (${w.change} за неделю).`),
@@ -128,7 +128,7 @@ export const NOTIFICATION_WORDS = {
     weeklySummary: (w: WeeklySummaryWords) => ({
       subject: `Pressa: the week of “${w.projectName}”` + (w.change === null ? "" : `, subscribers ${w.change}`),
       lines: [
-        `The week ${w.period} of “${w.projectName}”.`,
+        `“${w.projectName}”: the week of ${w.period}.`,
         w.subscribers === null
           ? "Subscribers: not known yet."
           : `Subscribers: ${w.subscribers}` + (w.change === null ? " (the count of a week ago is not known)." : ` (${w.change} this week).`),
