@@ -43,7 +43,7 @@ export function weeklySummaryMail(f: WeeklySummaryFacts, projectId: number, publ
   const words = NOTIFICATION_WORDS[language];
   const locale = language === "en" ? "en-GB" : "ru-RU";
   const number = (n: number) => new Intl.NumberFormat(locale).format(n);
-  const day = new Intl.DateTimeFormat(locale, { timeZone: f.timezone, day: "numeric", month: "short" });
+  const day = new Intl.DateTimeFormat(locale, { timeZone: f.timezone, day: "numeric", month: "long" });
   // the last day summed up is the one before the pass's moment (a Monday morning)
   const period = `${day.format(new Date(f.weekFrom))} – ${day.format(new Date(Date.parse(f.weekUntil) - 60_000))}`;
   const change = f.subscribers === null || f.subscribersWeekAgo === null ? null : f.subscribers - f.subscribersWeekAgo;

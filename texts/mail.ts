@@ -35,7 +35,7 @@ export type NotificationFacts = {
 /** What a weekly summary says (app_public.weekly_summary), its numbers and dates already written out. */
 export type WeeklySummaryWords = {
   projectName: string;
-  /** "18 Nov – 24 Nov", the 7 days summed up, in the project's timezone. */
+  /** "18 November – 24 November", the 7 days summed up, in the project's timezone. */
   period: string;
   /** The count now; null while unknown. */
   subscribers: string | null;
