@@ -8,8 +8,9 @@
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { ProjectOverview } from "../../contract/stats.ts";
-import { approvalPreview, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
+import { projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
+import { connectSampled, memberUpdates, postReaches, subscriberHistory } from "../helpers/stats.ts";
 
 let stack: Stack;
 beforeAll(async () => {
@@ -25,51 +26,20 @@ const overview = async (cookie: string) => {
   return res.json as ProjectOverview[];
 };
 
-let updateId = 9_000_000;
-/** People joining (or leaving) the channel now, as the bot hands the updates to SQL. */
-async function members(p: Project, kind: "join" | "leave", count: number) {
-  const updates = Array.from({ length: count }, () => {
-    updateId += 1;
-    return {
-      updateId, chatId: p.channel.id, userId: updateId, date: Math.floor(Date.now() / 1000),
-      oldStatus: kind === "join" ? "left" : "member", newStatus: kind === "join" ? "member" : "left",
-    };
-  });
-  await stack.sql`select app_public.record_member_updates(${stack.sql.json(updates)})`;
-}
-
-async function channelIdOf(p: Project) {
-  return (await stack.sql`select id from app_public.channels where project_id = ${p.project.id}`)[0].id as number;
-}
-
-/** Waits for the sample the worker takes when the channel is connected. */
-async function sampled(p: Project) {
-  const channelId = await channelIdOf(p);
-  const deadline = Date.now() + 15_000;
-  while (!(await stack.sql`select 1 from app_private.channel_stats where channel_id = ${channelId} and subscribers is not null`).length) {
-    if (Date.now() > deadline) throw new Error("the channel's count was never sampled");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return channelId;
-}
-
 test("a card's figures: subscribers and their week, the next post, waiting for approval, failures", async () => {
   const telegram = stack.telegram!;
   const p = await projectWithChannel(stack, { drafts: ["Failing", "Awaiting", "Later"] });
   telegram.setMemberCount(p.channel.id, 120);
-  const channelId = await sampled(p);
+  await connectSampled(stack, p.project.id);
   // Fresh: the count is known, its week is not (no sample from 7 days ago).
   let [card] = await overview(p.cookie);
   expect(card).toMatchObject({ projectId: p.project.id, channelConnected: true, subscribersChange7d: null });
   expect(card.subscribers).toEqual(expect.any(Number));
 
-  // The sample of a week ago is history no rule can write now: it is put where the hourly
-  // sample would have put it. Then the worker samples 120, and 5 join and 2 leave since.
-  await stack.sql`insert into app_private.subscriber_samples (channel_id, sampled_at, subscribers)
-    values (${channelId}, now() - interval '7 days 30 minutes', 101)`;
-  await stack.sql`select app_public.record_subscriber_sample(${channelId}, 120)`;
-  await members(p, "join", 5);
-  await members(p, "leave", 2);
+  // 101 a week ago, 120 at the last sample, and 5 join and 2 leave since.
+  await subscriberHistory(stack, p.project.id, 101, 120);
+  await memberUpdates(stack, p.channel.id, "join", 5);
+  await memberUpdates(stack, p.channel.id, "leave", 2);
 
   // One post fails in Telegram, one waits for the approver, one is planned for tomorrow.
   const failing = await sentForApproval(stack, p, p.drafts[0].id, 3000);
@@ -80,11 +50,7 @@ test("a card's figures: subscribers and their week, the next post, waiting for a
   const tomorrow = new Date(Date.now() + 26 * 3600_000).toISOString();
   const later = await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[2].id, scheduledFor: tomorrow }, p.cookie);
   expect(later.status, later.text).toBe(201);
-  const deadline = Date.now() + 20_000;
-  while ((await stack.sql`select status from app_public.posts where id = ${failing.postId}`)[0].status !== "failed") {
-    if (Date.now() > deadline) throw new Error("the post never failed");
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await postReaches(stack, failing.postId, "failed");
 
   [card] = await overview(p.cookie);
   expect(card).toEqual({

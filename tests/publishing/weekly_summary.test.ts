@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import type { InviteLink } from "../../contract/stats.ts";
 import { projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
+import { memberUpdates, postReaches, subscriberHistory } from "../helpers/stats.ts";
 
 let stack: Stack;
 beforeAll(async () => {
@@ -47,49 +48,25 @@ async function idle() {
   await new Promise((r) => setTimeout(r, 500));
 }
 
-let updateId = 7_000_000;
-async function members(p: Project, kind: "join" | "leave", count: number, inviteLink?: string) {
-  const updates = Array.from({ length: count }, () => {
-    updateId += 1;
-    return {
-      updateId, chatId: p.channel.id, userId: updateId, date: Math.floor(Date.now() / 1000), inviteLink,
-      oldStatus: kind === "join" ? "left" : "member", newStatus: kind === "join" ? "member" : "left",
-    };
-  });
-  await stack.sql`select app_public.record_member_updates(${stack.sql.json(updates)})`;
-}
-
-const channelIdOf = async (p: Project) =>
-  (await stack.sql`select id from app_public.channels where project_id = ${p.project.id}`)[0].id as number;
-
 /** Schedules a draft a few seconds ahead, the approver approves, the worker publishes it. */
 async function published(p: Project, draftId: number) {
   const telegram = stack.telegram!;
   const { postId, preview } = await sentForApproval(stack, p, draftId, 3000);
   const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
   await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const [post] = await stack.sql`select status, channel_message_ids, published_links from app_public.posts where id = ${postId}`;
-    if (post.status === "published") return post as { channelMessageIds: number[]; publishedLinks: Record<string, string> };
-    if (Date.now() > deadline) throw new Error(`the post stayed ${post.status}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return await postReaches(stack, postId, "published") as { channelMessageIds: number[]; publishedLinks: Record<string, string> };
 }
 
 test("Monday 09:00: one summary per project, with its figures, in Russian and in English; never twice", async () => {
   // A Russian project with a week behind it: a sample of 7 days ago, joins (3 through a
   // campaign's link), a leave, a published post with reactions, a post planned next week.
   const ru = await projectWithChannel(stack, { drafts: ["Лучший пост недели", "Следующая неделя", "Запас"] });
-  const channelId = await channelIdOf(ru);
-  await stack.sql`insert into app_private.subscriber_samples (channel_id, sampled_at, subscribers)
-    values (${channelId}, now() - interval '7 days 20 minutes', 180)`;
-  await stack.sql`select app_public.record_subscriber_sample(${channelId}, 200)`;
+  await subscriberHistory(stack, ru.project.id, 180, 200);
   const link = (await stack.call("POST", `${ru.base}/invite-links`, { name: "Весенняя акция" }, ru.cookie)).json as InviteLink;
   const other = (await stack.call("POST", `${ru.base}/invite-links`, { name: "Партнёр" }, ru.cookie)).json as InviteLink;
-  await members(ru, "join", 3, link.url);
-  await members(ru, "join", 1, other.url);
-  await members(ru, "leave", 1);
+  await memberUpdates(stack, ru.channel.id, "join", 3, link.url);
+  await memberUpdates(stack, ru.channel.id, "join", 1, other.url);
+  await memberUpdates(stack, ru.channel.id, "leave", 1);
   const post = await published(ru, ru.drafts[0].id);
   const [messageId] = post.channelMessageIds;
   await stack.sql`select app_public.record_reaction_count(1, ${ru.channel.id}, ${messageId}, now(),
