@@ -82,7 +82,7 @@ function Figures({ project, figures }: { project: Project; figures: ProjectOverv
         <div className={classes.figure}>
           <Text size="xs" className={classes.label}>
             <IconUsers size={14} />
-            {t("dashboard.subscribers")}
+            <span className={classes.labelText}>{t("dashboard.subscribers")}</span>
           </Text>
           {!figures.channelConnected ? (
             <Link
@@ -115,7 +115,7 @@ function Figures({ project, figures }: { project: Project; figures: ProjectOverv
         <div className={classes.figure}>
           <Text size="xs" className={classes.label}>
             {figures.nextPostRecurring ? <IconRepeat size={14} /> : <IconClock size={14} />}
-            {t("dashboard.nextPost")}
+            <span className={classes.labelText}>{t("dashboard.nextPost")}</span>
           </Text>
           {figures.nextPostAt ? (
             <>
