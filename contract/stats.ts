@@ -44,6 +44,8 @@ export const InviteLinkCreateSchema = v.object({
 export type ProjectOverview = {
   projectId: number;
   channelConnected: boolean;
+  /** A channel waiting for this approver's Allow in Telegram (none connected yet); null otherwise. */
+  channelAwaitingHandle: string | null;
   /** The running count; null until the channel's count is first known. */
   subscribers: number | null;
   /** Now minus the sample of 7 days ago; null when either is unknown (a channel connected since). */

@@ -504,21 +504,25 @@ AS $function$
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.account_project_overview(p_user_id bigint)
- RETURNS TABLE(project_id bigint, channel_connected boolean, subscribers integer, subscribers_change_7d integer, next_post_at timestamp with time zone, next_post_title text, next_post_recurring boolean, awaiting_approval integer, failed integer, uncertain integer)
+ RETURNS TABLE(project_id bigint, channel_connected boolean, channel_awaiting_handle text, subscribers integer, subscribers_change_7d integer, next_post_at timestamp with time zone, next_post_title text, next_post_recurring boolean, awaiting_approval integer, failed integer, uncertain integer)
  LANGUAGE sql
  STABLE
 AS $function$
   /* why: every home card's figures in one read (README "Statistics", home cards): the
      subscribers now (the running count) and their change since the sample of 7 days ago
-     (null when either is unknown), the next post, and what needs the owner. Only the user's
-     own projects; each figure is an index lookup per project, never a scan of its history. */
-  select p.id, c.id is not null, s.subscribers,
+     (null when either is unknown), the approver still asked to confirm a channel (a request
+     expired is none, as on the channels page), the next post, and what needs the owner. Only
+     the user's own projects; each figure is an index lookup per project, never a scan of its
+     history. */
+  select p.id, c.id is not null, r.approver_handle, s.subscribers,
     s.subscribers - app_private.subscribers_at(c.id, now() - interval '7 days'),
     n.at, n.title, n.recurring,
     coalesce(a.awaiting_approval, 0), coalesce(a.failed, 0), coalesce(a.uncertain, 0)
   from app_public.projects p
   left join app_public.channels c on c.project_id = p.id and c.status = 'connected'
   left join app_private.channel_stats s on s.channel_id = c.id
+  left join app_public.channels pc on pc.project_id = p.id and pc.status = 'pending'
+  left join app_public.approver_requests r on r.channel_id = pc.id and r.created_at > now() - app_private.approver_request_ttl()
   left join lateral app_private.next_planned_post(p.id, now()) n on true
   left join lateral app_private.posts_needing_attention(p.id) a on true
   where p.user_id = p_user_id

@@ -56,6 +56,7 @@ test("a card's figures: subscribers and their week, the next post, waiting for a
   expect(card).toEqual({
     projectId: p.project.id,
     channelConnected: true,
+    channelAwaitingHandle: null,
     subscribers: 123,
     subscribersChange7d: 22,
     // the earliest post still to go out: the one waiting for approval, due in an hour
@@ -74,22 +75,28 @@ test("a card's figures: subscribers and their week, the next post, waiting for a
   expect(card).toMatchObject({ awaitingApproval: 0, failed: 1, nextPostTitle: "Awaiting" });
 }, 90_000);
 
-test("a series' next date is the next post; a project without a channel has no figures of its own", async () => {
+test("a series' next date is the next post; a project without a channel has no figures of its own, one waiting says for whom", async () => {
   const p = await projectWithChannel(stack, { drafts: ["Rotating"] });
   const at = new Date(Date.now() + 30 * 3600_000);
   at.setUTCSeconds(0, 0);
   const series = await stack.call("POST", `${p.base}/posts`, { scheduledFor: at.toISOString(), isRecurring: true, recurringType: "daily", title: "" }, p.cookie);
   expect(series.status, series.text).toBe(201);
   const bare = (await stack.call("POST", "/api/projects", { name: "No channel yet", adminHandle: "someone_else" }, p.cookie)).json;
+  // a channel asked of the same approver, not allowed yet
+  const pending = (await stack.call("POST", "/api/projects", { name: "Waiting", adminHandle: p.admin.username }, p.cookie)).json;
+  const other = stack.telegram!.addChannel({ username: `pending_${Date.now().toString(36)}`, title: "Pending", owner: p.admin.id });
+  const asked = await stack.call("POST", `/api/projects/${pending.id}/channels`, { type: "telegram", link: `@${other.username}` }, p.cookie);
+  expect(asked.json, asked.text).toMatchObject({ status: "pending" });
 
   const cards = await overview(p.cookie);
   // newest project first, as the list of projects
-  expect(cards.map((c) => c.projectId)).toEqual([bare.id, p.project.id]);
-  expect(cards[1]).toMatchObject({ nextPostAt: at.toISOString(), nextPostRecurring: true, awaitingApproval: 0, failed: 0 });
-  expect(cards[0]).toEqual({
-    projectId: bare.id, channelConnected: false, subscribers: null, subscribersChange7d: null,
+  expect(cards.map((c) => c.projectId)).toEqual([pending.id, bare.id, p.project.id]);
+  expect(cards[2]).toMatchObject({ nextPostAt: at.toISOString(), nextPostRecurring: true, awaitingApproval: 0, failed: 0 });
+  expect(cards[1]).toEqual({
+    projectId: bare.id, channelConnected: false, channelAwaitingHandle: null, subscribers: null, subscribersChange7d: null,
     nextPostAt: null, nextPostTitle: null, nextPostRecurring: null, awaitingApproval: 0, failed: 0, uncertain: 0,
   });
+  expect(cards[0]).toMatchObject({ projectId: pending.id, channelConnected: false, channelAwaitingHandle: p.admin.username, subscribers: null });
 }, 60_000);
 
 test("another account's projects never appear, and a visitor without a session is refused", async () => {

@@ -8,7 +8,16 @@ import { useLanguage, useT } from "../../i18n/i18n.tsx";
 import { formatDate, LOCALES } from "../../lib/formatDate.ts";
 import { formatUpcoming, projectTimeZone } from "../../lib/projectTime.ts";
 import { projectPath } from "../../lib/projectSections.ts";
-import { IconAlert, IconCalendar, IconClock, IconFolder, IconMegaphone, IconRepeat, IconUsers } from "../Icons/Icons.tsx";
+import {
+  IconAlert,
+  IconCalendar,
+  IconClock,
+  IconFolder,
+  IconHourglass,
+  IconMegaphone,
+  IconRepeat,
+  IconUsers,
+} from "../Icons/Icons.tsx";
 import { QueueHealth } from "../QueueHealth/QueueHealth.tsx";
 import classes from "./ProjectCard.module.css";
 
@@ -84,7 +93,17 @@ function Figures({ project, figures }: { project: Project; figures: ProjectOverv
             <IconUsers size={14} />
             <span className={classes.labelText}>{t("dashboard.subscribers")}</span>
           </Text>
-          {!figures.channelConnected ? (
+          {!figures.channelConnected && figures.channelAwaitingHandle ? (
+            <Link
+              to={projectPath(project.id, "channels")}
+              className={classes.connect}
+              data-testid="card-subscribers"
+              data-state="awaiting"
+            >
+              <IconHourglass size={14} />
+              {t("dashboard.channelAwaiting", { handle: figures.channelAwaitingHandle })}
+            </Link>
+          ) : !figures.channelConnected ? (
             <Link
               to={projectPath(project.id, "channels")}
               className={classes.connect}
