@@ -7,15 +7,16 @@
  */
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
+import { failedInTelegram, postReaches, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack } from "../helpers/stack.ts";
-import { memberUpdates, postReaches, subscriberHistory } from "../helpers/stats.ts";
+import { memberUpdates, subscriberHistory } from "../helpers/stats.ts";
 import { closeBrowserStack, openBrowserStack, signedInPage } from "../helpers/web.ts";
 
 let stack: Stack;
 let browser: Browser;
 let p: Awaited<ReturnType<typeof projectWithChannel>>;
 let bare: { id: number };
+let waiting: { id: number };
 let awaitingAt: string;
 
 const soon = { timeout: 10_000 };
@@ -33,14 +34,14 @@ beforeAll(async () => {
   await memberUpdates(stack, p.channel.id, "join", 6);
   await memberUpdates(stack, p.channel.id, "leave", 2);
   // one post failed in Telegram, one waits for the approver
-  const failing = await sentForApproval(stack, p, p.drafts[0].id, 3000);
-  telegram.failNext("sendMessage", { code: 400, description: "Bad Request: chat not found" });
-  const query = telegram.userPressesButton(p.admin.id, p.admin.id, failing.preview.message_id, `approve:${failing.postId}`);
-  await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
-  await postReaches(stack, failing.postId, "failed");
+  await failedInTelegram(stack, p, p.drafts[0].id);
   const awaiting = await sentForApproval(stack, p, p.drafts[1].id, 3600_000);
   awaitingAt = (await postReaches(stack, awaiting.postId, "scheduled")).scheduledFor as string;
   bare = (await stack.call("POST", "/api/projects", { name: "Без канала", adminHandle: "someone_else" }, p.cookie)).json;
+  // a channel asked of the approver, not allowed yet
+  waiting = (await stack.call("POST", "/api/projects", { name: "Ждёт подтверждения", adminHandle: p.admin.username }, p.cookie)).json;
+  const other = telegram.addChannel({ username: `pending_${Date.now().toString(36)}`, title: "Pending", owner: p.admin.id });
+  await stack.call("POST", `/api/projects/${waiting.id}/channels`, { type: "telegram", link: `@${other.username}` }, p.cookie);
 }, 120_000);
 
 afterAll(async () => {
@@ -91,6 +92,11 @@ test("a card tells the project's week and what needs the owner; one request answ
   expect(await text(page, bare.id, "card-next-post")).toBe("Ничего не запланировано");
   expect(await card(page, bare.id).getByTestId("card-failures").count()).toBe(0);
   expect(await card(page, bare.id).getByTestId("card-subscribers-change").count()).toBe(0);
+  // the one still waiting for the approver's Allow says for whom
+  const waitingFor = card(page, waiting.id).getByTestId("card-subscribers");
+  expect(await waitingFor.getAttribute("data-state")).toBe("awaiting");
+  expect(await waitingFor.textContent()).toBe(`Ждём подтверждения @${p.admin.username}`);
+  expect(await waitingFor.getAttribute("href")).toBe(`/project/${waiting.id}/channels`);
 
   await Deno.mkdir(SHOTS, { recursive: true });
   await page.screenshot({ path: `${SHOTS}home-cards-light-ru.png` });
@@ -116,8 +122,13 @@ test("in English, dark; and on a 390-px phone in both themes, nothing wider than
     const page = await pageAs({ viewport: phone, colorScheme });
     await openHome(page);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(phone.width);
-    const box = (await card(page, p.project.id).boundingBox())!;
-    expect(box.x + box.width).toBeLessThanOrEqual(phone.width);
+    for (const id of [p.project.id, waiting.id]) {
+      // a tile's content (a long handle too) stays inside its card
+      const box = (await card(page, id).boundingBox())!;
+      const inner = (await card(page, id).getByTestId("card-subscribers").boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(phone.width);
+      expect(inner.x + inner.width).toBeLessThanOrEqual(box.x + box.width);
+    }
     await card(page, p.project.id).screenshot({ path: `${SHOTS}home-card-${colorScheme}-ru-390.png` });
     await page.screenshot({ path: `${SHOTS}home-cards-${colorScheme}-ru-390.png`, fullPage: true });
     await page.context().close();

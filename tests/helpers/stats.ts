@@ -42,14 +42,3 @@ export async function subscriberHistory(stack: Stack, projectId: number, weekAgo
     values (${channelId}, now() - interval '7 days 20 minutes', ${weekAgo})`;
   await stack.sql`select app_public.record_subscriber_sample(${channelId}, ${now})`;
 }
-
-/** Until the post has `status` (the worker and the bot move it). */
-export async function postReaches(stack: Stack, postId: number, status: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const [post] = await stack.sql`select * from app_public.posts where id = ${postId}`;
-    if (post.status === status) return post;
-    if (Date.now() > deadline) throw new Error(`post ${postId} stayed ${post.status}, never ${status}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

@@ -8,9 +8,9 @@
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { InviteLink } from "../../contract/stats.ts";
-import { projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
+import { postReaches, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
-import { memberUpdates, postReaches, subscriberHistory } from "../helpers/stats.ts";
+import { memberUpdates, subscriberHistory } from "../helpers/stats.ts";
 
 let stack: Stack;
 beforeAll(async () => {

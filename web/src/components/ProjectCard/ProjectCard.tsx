@@ -101,7 +101,7 @@ function Figures({ project, figures }: { project: Project; figures: ProjectOverv
               data-state="awaiting"
             >
               <IconHourglass size={14} />
-              {t("dashboard.channelAwaiting", { handle: figures.channelAwaitingHandle })}
+              <span>{t("dashboard.channelAwaiting", { handle: figures.channelAwaitingHandle })}</span>
             </Link>
           ) : !figures.channelConnected ? (
             <Link
@@ -112,7 +112,7 @@ function Figures({ project, figures }: { project: Project; figures: ProjectOverv
               data-state="no-channel"
             >
               <IconMegaphone size={14} />
-              {t("dashboard.connectChannel")}
+              <span>{t("dashboard.connectChannel")}</span>
             </Link>
           ) : figures.subscribers === null ? (
             <Text size="sm" className={classes.quiet} data-testid="card-subscribers" data-state="unknown">
