@@ -130,7 +130,7 @@ test("in English, dark; and on a 390-px phone in both themes, nothing wider than
       expect(inner.x + inner.width).toBeLessThanOrEqual(box.x + box.width);
     }
     await card(page, p.project.id).screenshot({ path: `${SHOTS}home-card-${colorScheme}-ru-390.png` });
-    await page.screenshot({ path: `${SHOTS}home-cards-${colorScheme}-ru-390.png`, fullPage: true });
+    await card(page, waiting.id).screenshot({ path: `${SHOTS}home-card-waiting-${colorScheme}-ru-390.png` });
     await page.context().close();
   }
   await dark.context().close();
