@@ -95,7 +95,7 @@ test("a card tells the project's week and what needs the owner; one request answ
   // the one still waiting for the approver's Allow says for whom
   const waitingFor = card(page, waiting.id).getByTestId("card-subscribers");
   expect(await waitingFor.getAttribute("data-state")).toBe("awaiting");
-  expect(await waitingFor.textContent()).toBe(`Ждём подтверждения @${p.admin.username}`);
+  expect(await waitingFor.textContent()).toBe(`Ждём ответа @${p.admin.username}`);
   expect(await waitingFor.getAttribute("href")).toBe(`/project/${waiting.id}/channels`);
 
   await Deno.mkdir(SHOTS, { recursive: true });

@@ -97,6 +97,7 @@ function Figures({ project, figures }: { project: Project; figures: ProjectOverv
             <Link
               to={projectPath(project.id, "channels")}
               className={classes.connect}
+              title={t("dashboard.channelAwaitingHint")}
               data-testid="card-subscribers"
               data-state="awaiting"
             >
