@@ -4,8 +4,15 @@ import * as v from "valibot";
 export const NOTIFICATION_KINDS = ["queueLow", "postFailed", "postRejected", "channelLost"] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
-/** On or off for each kind; every kind is on until switched off. */
-export type NotificationSettings = Record<NotificationKind, boolean>;
+/**
+ * The switches of Settings: the kinds of event mail, and the weekly summary (one mail a week
+ * per project: README "Notifications"), off for accounts made before it and on for newer ones.
+ */
+export const NOTIFICATION_SWITCHES = [...NOTIFICATION_KINDS, "weeklySummary"] as const;
+export type NotificationSwitch = (typeof NOTIFICATION_SWITCHES)[number];
+
+/** On or off for each switch; every event kind is on until switched off. */
+export type NotificationSettings = Record<NotificationSwitch, boolean>;
 
 const Switch = v.optional(v.boolean("notifications.invalid"));
 /** PATCH: the kinds to change; any other key is refused. */
@@ -14,4 +21,5 @@ export const NotificationSettingsSchema = v.strictObject({
   postFailed: Switch,
   postRejected: Switch,
   channelLost: Switch,
+  weeklySummary: Switch,
 }, "notifications.invalid");

@@ -43,3 +43,29 @@ export const InviteLinkCreateSchema = v.object({
     v.maxLength(INVITE_LINK_NAME_MAX, "inviteLinks.nameTooLong"),
   ),
 });
+
+/**
+ * One home card's figures (GET /api/projects/overview answers one per project of the account,
+ * newest project first, in one read: README "Statistics", home cards).
+ */
+export type ProjectOverview = {
+  projectId: number;
+  channelConnected: boolean;
+  /** A channel waiting for this approver's Allow in Telegram (none connected yet); null otherwise. */
+  channelAwaitingHandle: string | null;
+  /** The running count; null until the channel's count is first known. */
+  subscribers: number | null;
+  /** Now minus the sample of 7 days ago; null when either is unknown (a channel connected since). */
+  subscribersChange7d: number | null;
+  /** The next one-off post still to go out, or a running series' next date; null when none is planned. */
+  nextPostAt: string | null;
+  /** Empty for a series whose posts take their drafts in turn. */
+  nextPostTitle: string | null;
+  nextPostRecurring: boolean | null;
+  /** Posts sent to the approver and not answered yet. */
+  awaitingApproval: number;
+  /** Posts that failed in the last 7 days. */
+  failed: number;
+  /** Posts whose fate is unknown: the owner says whether they are in the channel. */
+  uncertain: number;
+};

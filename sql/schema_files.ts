@@ -63,6 +63,7 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
   ],
   notifications: [
     "notification_settings", "notify_owner", "owner_notification", "update_notification_settings",
+    "queue_weekly_summaries", "weekly_summary",
   ],
   posts_approval: [
     "approval_lead", "approval_queue_name", "claim_post_for_approval", "decide_post", "notify_admin",
@@ -99,6 +100,7 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
     "project_invite_links", "project_stats", "project_suggested_times", "prune_stats", "queue_subscriber_sample",
     "queue_subscriber_samples", "record_member_update", "record_member_updates", "record_reaction_count",
     "record_subscriber_sample", "revoke_invite_link", "stats_iso", "subscriber_sample_target",
+    "account_project_overview", "next_planned_post", "posts_needing_attention", "subscribers_at",
   ],
   telegram: [
     "record_telegram_webhook", "reserve_telegram_send", "telegram_chat_wait_ms",

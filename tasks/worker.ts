@@ -56,6 +56,8 @@ import { sampleSubscribers } from "./channels__sample_subscribers.ts";
 import { pruneStats } from "./stats__prune.ts";
 import { cleanupUploads } from "./uploads__cleanup.ts";
 import { deleteUploads } from "./uploads__delete.ts";
+import { queueWeeklySummaries } from "./weekly_summaries__queue.ts";
+import { sendWeeklySummary } from "./weekly_summaries__send.ts";
 
 /** ≤ 500 ms so a job due at a time starts within half a second of it. */
 export const POLL_INTERVAL_MS = 500;
@@ -98,6 +100,8 @@ export const CRONTAB = [
   // every connected channel's hourly subscriber sample, spread over the hour (README "Statistics")
   "3 * * * * channels__queue_subscriber_samples",
   "29 4 * * * stats__prune",
+  // the weekly summaries due: Monday from 09:00 in each project's timezone (README "Notifications")
+  "11 * * * * weekly_summaries__queue",
 ];
 
 /**
@@ -132,6 +136,8 @@ export function taskLists(
     channels__sample_subscribers: sampleSubscribers(sql, deps.telegram),
     channels__queue_subscriber_samples: queueSubscriberSamples(sql),
     stats__prune: pruneStats(sql),
+    weekly_summaries__queue: queueWeeklySummaries(sql),
+    weekly_summaries__send: sendWeeklySummary(sql, mailer, config.publicUrl),
   };
   const aiTasks: TaskList = {
     drafts__generate_content: generateContent(sql, deps.ai, config.limits),

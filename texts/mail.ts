@@ -32,6 +32,27 @@ export type NotificationFacts = {
   draftsLeft: number | null;
 };
 
+/** What a weekly summary says (app_public.weekly_summary), its numbers and dates already written out. */
+export type WeeklySummaryWords = {
+  projectName: string;
+  /** "18 November – 24 November", the 7 days summed up, in the project's timezone. */
+  period: string;
+  /** The count now; null while unknown. */
+  subscribers: string | null;
+  /** "+12", "−3", "0"; null when the count of a week ago is unknown. */
+  change: string | null;
+  joins: string;
+  leaves: string;
+  postsPublished: number;
+  topPost: { title: string; reactions: string; url: string | null } | null;
+  topLink: { name: string; joins: string } | null;
+  draftsLeft: string;
+  plannedNextWeek: string;
+  awaitingApproval: number;
+  /** Failed in the week, and of unknown fate. */
+  failures: number;
+};
+
 /** A notification mail, by kind: its subject, lines and the page its link opens. */
 export const NOTIFICATION_WORDS = {
   ru: {
@@ -57,6 +78,25 @@ export const NOTIFICATION_WORDS = {
       subject: `Pressa: нет прав на публикацию в канале проекта «${f.projectName}»`,
       lines: [`Пост «${f.postTitle}» (${when}) не отправлен: у бота или администратора больше нет нужных прав в канале.`, reason],
       path: "channels" as const,
+    }),
+    weeklySummary: (w: WeeklySummaryWords) => ({
+      subject: `Pressa: итоги недели проекта «${w.projectName}»` + (w.change === null ? "" : `, подписчики ${w.change}`),
+      lines: [
+        `«${w.projectName}»: итоги недели ${w.period}.`,
+        w.subscribers === null
+          ? "Подписчики: число пока неизвестно."
+          : `Подписчики: ${w.subscribers}` + (w.change === null ? " (неделю назад число ещё не было известно)." : ` (${w.change} за неделю).`),
+        `Пришли: ${w.joins}, ушли: ${w.leaves}.`,
+        w.topPost
+          ? `Лучший пост: «${w.topPost.title}», реакций: ${w.topPost.reactions}.` + (w.topPost.url ? ` ${w.topPost.url}` : "")
+          : w.postsPublished > 0
+          ? `Опубликовано постов: ${w.postsPublished}; реакций на них пока нет.`
+          : "За неделю не вышло ни одного поста.",
+        w.topLink ? `Больше всего подписчиков привела ссылка «${w.topLink.name}»: ${w.topLink.joins}.` : "",
+        `Очередь: свободных черновиков ${w.draftsLeft}, на следующую неделю запланировано постов: ${w.plannedNextWeek}.` +
+          (w.awaitingApproval > 0 ? ` Ждут согласования: ${w.awaitingApproval}.` : "") +
+          (w.failures > 0 ? ` Не опубликовано (нужно ваше решение): ${w.failures}.` : ""),
+      ],
     }),
     open: "Открыть в Pressa:",
     footer: "Эти письма можно отключить в Pressa: Настройки → Уведомления.",
@@ -84,6 +124,25 @@ export const NOTIFICATION_WORDS = {
       subject: `Pressa: no right to post in the channel of “${f.projectName}”`,
       lines: [`The post “${f.postTitle}” (${when}) was not sent: the bot or the admin no longer has the rights it needs in the channel.`, reason],
       path: "channels" as const,
+    }),
+    weeklySummary: (w: WeeklySummaryWords) => ({
+      subject: `Pressa: the week of “${w.projectName}”` + (w.change === null ? "" : `, subscribers ${w.change}`),
+      lines: [
+        `“${w.projectName}”: the week of ${w.period}.`,
+        w.subscribers === null
+          ? "Subscribers: not known yet."
+          : `Subscribers: ${w.subscribers}` + (w.change === null ? " (the count of a week ago is not known)." : ` (${w.change} this week).`),
+        `Joined: ${w.joins}, left: ${w.leaves}.`,
+        w.topPost
+          ? `Top post: “${w.topPost.title}”, reactions: ${w.topPost.reactions}.` + (w.topPost.url ? ` ${w.topPost.url}` : "")
+          : w.postsPublished > 0
+          ? `Posts published: ${w.postsPublished}; no reactions on them yet.`
+          : "No post went out this week.",
+        w.topLink ? `The link that brought the most subscribers: “${w.topLink.name}”, ${w.topLink.joins}.` : "",
+        `Queue: ${w.draftsLeft} draft(s) left, ${w.plannedNextWeek} post(s) planned for the next week.` +
+          (w.awaitingApproval > 0 ? ` Waiting for approval: ${w.awaitingApproval}.` : "") +
+          (w.failures > 0 ? ` Not published (needs you): ${w.failures}.` : ""),
+      ],
     }),
     open: "Open in Pressa:",
     footer: "You can turn these e-mails off in Pressa: Settings → Notifications.",

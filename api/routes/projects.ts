@@ -1,11 +1,13 @@
 /*
- * Projects (spec §2 Dashboard/Project page, §3, §5, §7): each handler is one SQL call, but
+ * Projects (spec §2 Dashboard/Project page, §3, §5, §7), and the home cards' figures of them
+ * all (GET /overview): each handler is one SQL call, but
  * for a new admin handle on a project with a connected channel, which Telegram must first
  * confirm as an administrator of that channel; the new admin is then asked in the bot, and
  * the old one stays until they allow it (README "Trust model").
  */
 import { Hono } from "hono";
 import { ProjectCreateSchema, ProjectUpdateSchema } from "../../contract/projects.ts";
+import type { ProjectOverview } from "../../contract/stats.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { requireUser } from "../middleware/session.ts";
@@ -17,6 +19,12 @@ export function projectRoutes({ sql, telegram, config }: ApiDeps) {
     .use(requireUser)
     .get("/", async (c) => {
       const rows = await sql`select * from app_public.user_projects(${currentUser(c).id})`;
+      return c.json(rows);
+    })
+    // The home cards' figures, every project's in one read (README "Statistics"); registered
+    // before "/:id", which would read "overview" as a project id.
+    .get("/overview", async (c) => {
+      const rows = await sql<ProjectOverview[]>`select * from app_public.account_project_overview(${currentUser(c).id})`;
       return c.json(rows);
     })
     .post("/", body(ProjectCreateSchema), async (c) => {

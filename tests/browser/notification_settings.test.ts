@@ -2,12 +2,13 @@
  * The e-mail notification switches on the Settings page (issue 17, "Notifications to the
  * owner") in Chromium against the real API: every kind is on at first and the hint names the
  * account's address; a switch turned off (with the keyboard) stays off after a reload and in
- * GET /api/notifications; a save the server refuses puts the switch back and says so. In
- * Russian and English, light and dark, desktop and phone.
+ * GET /api/notifications; a save the server refuses puts the switch back and says so. The
+ * weekly summary's switch (issue 27) is on for a new account and off for one older than it.
+ * In Russian and English, light and dark, desktop and phone.
  */
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { NOTIFICATION_KINDS } from "../../contract/notifications.ts";
+import { NOTIFICATION_SWITCHES } from "../../contract/notifications.ts";
 import { type Stack, uniqueEmail } from "../helpers/stack.ts";
 import { closeBrowserStack, openBrowserStack, signedInPage } from "../helpers/web.ts";
 
@@ -31,8 +32,8 @@ const pageAs = (cookie: string, options: BrowserContextOptions & { language?: "r
 const section = (page: Page) => page.getByTestId("notification-settings");
 const switchOf = (page: Page, kind: string) => page.getByTestId(`notification-switch-${kind}`);
 const checkedOf = (page: Page) =>
-  Promise.all(NOTIFICATION_KINDS.map(async (kind) => [kind, await switchOf(page, kind).isChecked()] as const)).then(Object.fromEntries);
-const allOn = Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, true]));
+  Promise.all(NOTIFICATION_SWITCHES.map(async (kind) => [kind, await switchOf(page, kind).isChecked()] as const)).then(Object.fromEntries);
+const allOn = Object.fromEntries(NOTIFICATION_SWITCHES.map((kind) => [kind, true]));
 const toasts = (page: Page) => page.getByTestId("toast-region").textContent();
 
 async function openSettings(page: Page) {
@@ -136,7 +137,7 @@ test("in English, dark, on a phone: the section fits the screen", async () => {
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   await settled(page);
   await page.screenshot({ path: `${SHOTS}notification-settings-dark-en-390-bottom.png` });
-  const track = (await switchOf(page, "channelLost").locator("xpath=following-sibling::*[1]").boundingBox())!;
+  const track = (await switchOf(page, "weeklySummary").locator("xpath=following-sibling::*[1]").boundingBox())!;
   const bug = (await page.getByTestId("bug-report-button").boundingBox())!;
   const apart = track.y + track.height <= bug.y || bug.y + bug.height <= track.y ||
     track.x + track.width <= bug.x || bug.x + bug.width <= track.x;
@@ -149,4 +150,24 @@ test("in English, dark, on a phone: the section fits the screen", async () => {
   await openSettings(dark);
   await sectionShot(dark, "notification-settings-dark-ru");
   for (const p of [page, light, dark]) await p.context().close();
+});
+
+test("the weekly summary: on for a new account, off for one older than it until switched on", async () => {
+  const { cookie, user } = await stack.signIn(uniqueEmail("weekly"));
+  // what migration 46 left an account that existed before the summary
+  await stack.sql`update app_public.users set weekly_summary = false where id = ${user.id}`;
+  const page = await pageAs(cookie);
+  await openSettings(page);
+  const weekly = page.getByRole("switch", { name: "Итоги недели" });
+  expect(await weekly.isChecked()).toBe(false);
+  expect(await section(page).textContent()).toContain("По понедельникам в 9:00 по времени проекта");
+  expect(await checkedOf(page)).toEqual({ ...allOn, weeklySummary: false });
+
+  await weekly.click();
+  await expect.poll(async () => (await stack.call("GET", "/api/notifications", undefined, cookie)).json, soon).toEqual(allOn);
+  expect((await stack.sql`select weekly_summary from app_public.users where id = ${user.id}`)[0].weeklySummary).toBe(true);
+  await page.reload();
+  await openSettings(page);
+  expect(await weekly.isChecked()).toBe(true);
+  await page.context().close();
 });

@@ -125,6 +125,32 @@ export async function approvalPreview(stack: Stack, p: ProjectWithChannel, postI
   return preview;
 }
 
+/** Until the post has `status` (the worker and the bot move it); answers its row. */
+export async function postReaches(stack: Stack, postId: number, status: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [post] = await stack.sql`select * from app_public.posts where id = ${postId}`;
+    if (post.status === status) return post;
+    if (Date.now() > deadline) throw new Error(`post ${postId} stayed ${post.status}, never ${status}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * A post of the draft that Telegram refuses at publication: sent for approval, approved, and
+ * `failed` once the worker's send meets a 400. Nothing else may send a message meanwhile (the
+ * refusal is the next sendMessage's), so callers plan other posts after it.
+ */
+export async function failedInTelegram(stack: Stack, p: ProjectWithChannel, draftId: number) {
+  const telegram = stack.telegram!;
+  const { postId, preview } = await sentForApproval(stack, p, draftId, 3000);
+  telegram.failNext("sendMessage", { code: 400, description: "Bad Request: chat not found" });
+  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
+  await postReaches(stack, postId, "failed");
+  return postId;
+}
+
 /** Schedules the draft `inMs` from now and publishes it; answers with the admin's preview. */
 export async function sentForApproval(stack: Stack, p: ProjectWithChannel, draftId: number, inMs: number) {
   const created = await stack.call("POST", `${p.base}/posts`, { draftId, scheduledFor: new Date(Date.now() + inMs).toISOString() }, p.cookie);

@@ -1,5 +1,5 @@
 import useSWR, { mutate } from "swr";
-import type { NotificationKind, NotificationSettings } from "../../../contract/notifications.ts";
+import type { NotificationSettings, NotificationSwitch } from "../../../contract/notifications.ts";
 import { apiFetch } from "./fetcher.ts";
 
 /** The account's e-mail notifications: one switch per kind (GET/PATCH answer them all). */
@@ -16,7 +16,7 @@ export function useNotificationSettings() {
  * saving keeps the first; after a failure the settings are read again, because SWR's rollback
  * returns to the last saved value, which may predate another switch's save that went through.
  */
-export async function updateNotificationSetting(kind: NotificationKind, on: boolean): Promise<void> {
+export async function updateNotificationSetting(kind: NotificationSwitch, on: boolean): Promise<void> {
   const change: Partial<NotificationSettings> = { [kind]: on };
   try {
     await mutate<NotificationSettings>(

@@ -2,11 +2,13 @@ import useSWR, { mutate } from "swr";
 import * as v from "valibot";
 import { WRITING_STYLE_DEFAULTS } from "../../../contract/limits.ts";
 import { WritingStyleSchema, type Project, type WritingStyle } from "../../../contract/projects.ts";
+import type { ProjectOverview } from "../../../contract/stats.ts";
 import { apiFetch } from "./fetcher.ts";
 import { channelsKey } from "./channels.ts";
 
 export const PROJECTS_KEY = "/api/projects";
 export const projectKey = (id: number) => `/api/projects/${id}`;
+export const PROJECTS_OVERVIEW_KEY = "/api/projects/overview";
 
 /** What the create form sends (spec §7). */
 export type ProjectInput = {
@@ -50,6 +52,16 @@ export function useProjects() {
   return { projects: data ?? [], isLoading, error: error as unknown, mutate };
 }
 
+/**
+ * Every home card's figures in one request (README "Statistics"). The worker and the approver
+ * move them on their own (samples, joins, approvals, failures), so the dashboard reads them
+ * again whenever it opens rather than trusting the cache.
+ */
+export function useProjectsOverview() {
+  const { data, error, isLoading } = useSWR<ProjectOverview[]>(PROJECTS_OVERVIEW_KEY, { revalidateIfStale: true });
+  return { overview: data, isLoading, error: error as unknown };
+}
+
 export function useProject(id: number | null) {
   const { data, error, isLoading, mutate } = useSWR<Project>(id === null ? null : projectKey(id), fetchProject);
   return { project: data, isLoading, error: error as unknown, mutate };
@@ -59,6 +71,7 @@ export async function createProject(input: ProjectInput): Promise<Project> {
   const project = normalizeProject(await apiFetch<Project>(PROJECTS_KEY, { method: "POST", body: input }));
   await mutate(projectKey(project.id), project, { revalidate: false });
   void mutate<Project[]>(PROJECTS_KEY, (list) => (list ? [project, ...list] : list));
+  void mutate(PROJECTS_OVERVIEW_KEY);
   return project;
 }
 
@@ -76,5 +89,6 @@ export async function updateProject(id: number, input: ProjectUpdateInput): Prom
 export async function deleteProject(id: number): Promise<void> {
   await apiFetch(projectKey(id), { method: "DELETE" });
   void mutate<Project[]>(PROJECTS_KEY, (list) => list?.filter((item) => item.id !== id));
+  void mutate<ProjectOverview[]>(PROJECTS_OVERVIEW_KEY, (list) => list?.filter((item) => item.projectId !== id), { revalidate: false });
   void mutate(projectKey(id), undefined, { revalidate: false });
 }

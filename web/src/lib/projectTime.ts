@@ -13,6 +13,7 @@ import {
   now,
   startOfMonth,
   startOfWeek,
+  toCalendarDate,
   toZoned,
   type ZonedDateTime,
 } from "@internationalized/date";
@@ -110,4 +111,24 @@ export function formatDayMonth(iso: string, locale: string, timeZone: string, { 
   if (zonedAt(iso, timeZone).year !== now(timeZone).year) options.year = "numeric";
   if (withTime) Object.assign(options, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
   return new DateFormatter(locale, options).format(new Date(iso));
+}
+
+/**
+ * A coming moment as the owner reads it, in `timeZone`: "Сегодня, 14:30" / "Today, 14:30",
+ * "Завтра, 09:00" / "Tomorrow, 09:00", within the week "Пт, 09:00" / "Fri, 09:00", later
+ * "3 дек., 09:00" / "3 Dec, 09:00" (with the year when it is not this one).
+ */
+export function formatUpcoming(iso: string, locale: string, timeZone: string, reference: ZonedDateTime = now(timeZone)): string {
+  const at = zonedAt(iso, timeZone);
+  const days = toCalendarDate(at).compare(toCalendarDate(reference));
+  const time = clockText(at);
+  if (days === 0 || days === 1) {
+    const word = new Intl.RelativeTimeFormat(locale, { numeric: "auto" }).format(days, "day");
+    return `${word.charAt(0).toLocaleUpperCase(locale)}${word.slice(1)}, ${time}`;
+  }
+  if (days > 1 && days < 7) {
+    const weekday = new DateFormatter(locale, { weekday: "short", timeZone }).format(new Date(iso));
+    return `${weekday.charAt(0).toLocaleUpperCase(locale)}${weekday.slice(1)}, ${time}`;
+  }
+  return formatDayMonth(iso, locale, timeZone, { withTime: true });
 }

@@ -5,7 +5,7 @@ import "@mantine/core/styles/Skeleton.layer.css";
 import "@mantine/core/styles/Card.layer.css";
 import { lazy, Suspense, useRef, useState } from "react";
 import { useUser } from "../api/auth.ts";
-import { useProjects } from "../api/projects.ts";
+import { useProjects, useProjectsOverview } from "../api/projects.ts";
 import { IconFolder, IconPlus } from "../components/Icons/Icons.tsx";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
 import { ProjectCard } from "../components/ProjectCard/ProjectCard.tsx";
@@ -29,6 +29,9 @@ export default function DashboardPage() {
   usePageTitle(t("dashboard.title"));
   const { user } = useUser();
   const { projects, isLoading, error, mutate } = useProjects();
+  // every card's figures in one request; a card without them (the read failed) still opens its project
+  const { overview, isLoading: figuresLoading } = useProjectsOverview();
+  const figuresOf = new Map(overview?.map((figures) => [figures.projectId, figures]));
   const openCreateProject = useOpenCreateProject();
   const name = user?.email.split("@")[0] ?? "";
   const [titlesFor, setTitlesFor] = useState<TitlesRequest | null>(null);
@@ -97,6 +100,8 @@ export default function DashboardPage() {
             <ProjectCard
               key={project.id}
               project={project}
+              figures={figuresOf.get(project.id)}
+              figuresLoading={figuresLoading && !overview}
               onAddTitles={(count) => setTitlesFor({ projectId: project.id, count })}
             />
           ))}

@@ -3,7 +3,7 @@ import "@mantine/core/styles/Card.layer.css";
 import "@mantine/core/styles/InlineInput.layer.css";
 import "@mantine/core/styles/Switch.layer.css";
 import { useId } from "react";
-import { NOTIFICATION_KINDS, type NotificationKind } from "../../../../contract/notifications.ts";
+import { NOTIFICATION_SWITCHES, type NotificationSwitch } from "../../../../contract/notifications.ts";
 import { useUser } from "../../api/auth.ts";
 import { updateNotificationSetting, useNotificationSettings } from "../../api/notifications.ts";
 import { useT } from "../../i18n/i18n.tsx";
@@ -27,7 +27,7 @@ export function NotificationSettings() {
   // The address stands out from the sentence, wherever the language places it.
   const [hintBefore, hintAfter = ""] = t("settings.notifications.hint", { email: ADDRESS }).split(ADDRESS);
 
-  const toggle = async (kind: NotificationKind, on: boolean) => {
+  const toggle = async (kind: NotificationSwitch, on: boolean) => {
     try {
       await updateNotificationSetting(kind, on);
     } catch (failure) {
@@ -59,7 +59,7 @@ export function NotificationSettings() {
         </div>
       ) : (
         <ul className={classes.list}>
-          {NOTIFICATION_KINDS.map((kind) => (
+          {NOTIFICATION_SWITCHES.map((kind) => (
             <li key={kind} className={classes.item}>
               <Switch
                 checked={settings[kind]}

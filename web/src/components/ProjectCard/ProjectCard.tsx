@@ -1,25 +1,42 @@
-import { Card, Text } from "@mantine/core";
+import { Card, Skeleton, Text } from "@mantine/core";
 import "@mantine/core/styles/Card.layer.css";
+import "@mantine/core/styles/Skeleton.layer.css";
 import { Link } from "react-router-dom";
 import type { Project } from "../../../../contract/projects.ts";
+import type { ProjectOverview } from "../../../../contract/stats.ts";
 import { useLanguage, useT } from "../../i18n/i18n.tsx";
-import { formatDate } from "../../lib/formatDate.ts";
+import { formatDate, LOCALES } from "../../lib/formatDate.ts";
+import { formatUpcoming, projectTimeZone } from "../../lib/projectTime.ts";
 import { projectPath } from "../../lib/projectSections.ts";
-import { IconCalendar, IconFolder } from "../Icons/Icons.tsx";
+import {
+  IconAlert,
+  IconCalendar,
+  IconClock,
+  IconFolder,
+  IconHourglass,
+  IconMegaphone,
+  IconRepeat,
+  IconUsers,
+} from "../Icons/Icons.tsx";
 import { QueueHealth } from "../QueueHealth/QueueHealth.tsx";
 import classes from "./ProjectCard.module.css";
 
 type ProjectCardProps = {
   project: Project;
+  /** The card's figures from the one overview read; undefined while it loads or when it failed. */
+  figures: ProjectOverview | undefined;
+  /** The overview is still being read: the figures show placeholders. */
+  figuresLoading: boolean;
   /** Opens the bulk-add dialog for this project, asking the AI for `count` titles. */
   onAddTitles: (count: number) => void;
 };
 
 /**
  * A dashboard card: the whole card opens the project (its name is the link, stretched over the
- * card), except the queue warning's button, which is a control of its own.
+ * card), except the controls of their own above it: the queue warning's button, the failures'
+ * link to the schedule, and the link to connect a channel while none is.
  */
-export function ProjectCard({ project, onAddTitles }: ProjectCardProps) {
+export function ProjectCard({ project, figures, figuresLoading, onAddTitles }: ProjectCardProps) {
   const t = useT();
   const { language } = useLanguage();
 
@@ -36,11 +53,122 @@ export function ProjectCard({ project, onAddTitles }: ProjectCardProps) {
       <Text size="sm" c="dimmed" lineClamp={2} className={classes.description}>
         {project.description || t("dashboard.noDescription")}
       </Text>
+      {figuresLoading ? (
+        <div className={classes.figures} role="status" aria-label={t("dashboard.figuresLoading")}>
+          {[0, 1].map((index) => (
+            <div key={index} className={classes.figure}>
+              <Skeleton height={10} width="55%" mb={10} />
+              <Skeleton height={20} width="70%" />
+            </div>
+          ))}
+        </div>
+      ) : (
+        figures && <Figures project={project} figures={figures} />
+      )}
       <QueueHealth projectId={project.id} timeZone={project.timezone} variant="card" onAddTitles={onAddTitles} />
       <Text size="xs" className={classes.footer}>
         <IconCalendar size={14} />
         {t("dashboard.created", { date: formatDate(project.createdAt, language) })}
       </Text>
     </Card>
+  );
+}
+
+/** Subscribers and their week, the next post, and what needs the owner (README "Statistics", home cards). */
+function Figures({ project, figures }: { project: Project; figures: ProjectOverview }) {
+  const t = useT();
+  const { language } = useLanguage();
+  const locale = LOCALES[language];
+  const number = new Intl.NumberFormat(locale);
+  const change = figures.subscribersChange7d;
+  const trend = change === null ? null : change > 0 ? "up" : change < 0 ? "down" : "flat";
+  const changeText = change === null ? "" : change > 0 ? `+${number.format(change)}` : change < 0 ? `−${number.format(-change)}` : "0";
+  const failures = figures.failed + figures.uncertain;
+
+  return (
+    <>
+      <div className={classes.figures} data-testid="project-figures">
+        <div className={classes.figure}>
+          <Text size="xs" className={classes.label}>
+            <IconUsers size={14} />
+            <span className={classes.labelText}>{t("dashboard.subscribers")}</span>
+          </Text>
+          {!figures.channelConnected && figures.channelAwaitingHandle ? (
+            <Link
+              to={projectPath(project.id, "channels")}
+              className={classes.connect}
+              title={t("dashboard.channelAwaitingHint")}
+              data-testid="card-subscribers"
+              data-state="awaiting"
+            >
+              <IconHourglass size={14} />
+              <span>{t("dashboard.channelAwaiting", { handle: figures.channelAwaitingHandle })}</span>
+            </Link>
+          ) : !figures.channelConnected ? (
+            <Link
+              to={projectPath(project.id, "channels")}
+              className={classes.connect}
+              title={t("dashboard.noChannel")}
+              data-testid="card-subscribers"
+              data-state="no-channel"
+            >
+              <IconMegaphone size={14} />
+              <span>{t("dashboard.connectChannel")}</span>
+            </Link>
+          ) : figures.subscribers === null ? (
+            <Text size="sm" className={classes.quiet} data-testid="card-subscribers" data-state="unknown">
+              {t("dashboard.subscribersUnknown")}
+            </Text>
+          ) : (
+            <div className={classes.valueRow}>
+              <Text className={classes.value} data-testid="card-subscribers">
+                {number.format(figures.subscribers)}
+              </Text>
+              {trend && (
+                <Text span size="xs" className={classes.trend} data-trend={trend} data-testid="card-subscribers-change">
+                  {t("dashboard.subscribersWeek", { change: changeText })}
+                </Text>
+              )}
+            </div>
+          )}
+        </div>
+        <div className={classes.figure}>
+          <Text size="xs" className={classes.label}>
+            {figures.nextPostRecurring ? <IconRepeat size={14} /> : <IconClock size={14} />}
+            <span className={classes.labelText}>{t("dashboard.nextPost")}</span>
+          </Text>
+          {figures.nextPostAt ? (
+            <>
+              <Text className={classes.when} data-testid="card-next-post">
+                {formatUpcoming(figures.nextPostAt, locale, projectTimeZone(project.timezone))}
+              </Text>
+              <Text size="xs" className={classes.quiet} truncate="end" data-testid="card-next-post-title">
+                {figures.nextPostTitle || t("dashboard.recurringPost")}
+              </Text>
+            </>
+          ) : (
+            <Text size="sm" className={classes.quiet} data-testid="card-next-post" data-state="none">
+              {t("dashboard.noNextPost")}
+            </Text>
+          )}
+        </div>
+      </div>
+      {(figures.awaitingApproval > 0 || failures > 0) && (
+        <div className={classes.attention}>
+          {failures > 0 && (
+            <Link to={projectPath(project.id, "schedule")} className={classes.failures} data-testid="card-failures">
+              <IconAlert size={14} />
+              {t("dashboard.failures", { count: failures })}
+            </Link>
+          )}
+          {figures.awaitingApproval > 0 && (
+            <span className={classes.awaiting} data-testid="card-awaiting">
+              <IconClock size={14} />
+              {t("dashboard.awaitingApproval", { count: figures.awaitingApproval })}
+            </span>
+          )}
+        </div>
+      )}
+    </>
   );
 }
