@@ -228,6 +228,14 @@ CREATE INDEX uploads_created_idx ON app_private.uploads USING btree (created_at)
 CREATE INDEX uploads_project_idx ON app_private.uploads USING btree (project_id);
 CREATE INDEX uploads_user_idx ON app_private.uploads USING btree (user_id);
 
+create table app_private.weekly_summaries_sent (
+  project_id bigint not null,
+  week date not null,
+  created_at timestamp with time zone default now() not null,
+  constraint weekly_summaries_sent_pkey PRIMARY KEY (project_id, week),
+  constraint weekly_summaries_sent_project_id_fkey FOREIGN KEY (project_id) REFERENCES app_public.projects(id) ON DELETE CASCADE
+);
+
 create table app_private.worker_heartbeats (
   worker_id text not null,
   seen_at timestamp with time zone default now() not null,
@@ -501,6 +509,7 @@ CREATE INDEX posts_due_idx ON app_public.posts USING btree (scheduled_for) WHERE
 CREATE INDEX posts_image_key_idx ON app_public.posts USING btree (image_key) WHERE (image_key IS NOT NULL);
 CREATE INDEX posts_image_urls_idx ON app_public.posts USING gin (image_urls);
 CREATE INDEX posts_plan_idx ON app_public.posts USING btree (plan_id) WHERE (plan_id IS NOT NULL);
+CREATE INDEX posts_project_attention_idx ON app_public.posts USING btree (project_id, status) WHERE (status = ANY (ARRAY['scheduled'::text, 'failed'::text, 'uncertain'::text]));
 CREATE INDEX posts_project_live_draft_idx ON app_public.posts USING btree (project_id) WHERE ((draft_id IS NOT NULL) AND (status = ANY (ARRAY['draft'::text, 'scheduled'::text, 'approved'::text, 'sending'::text, 'uncertain'::text])));
 CREATE INDEX posts_project_published_idx ON app_public.posts USING btree (project_id, published_at DESC) WHERE (status = 'published'::text);
 CREATE INDEX posts_project_scheduled_idx ON app_public.posts USING btree (project_id, scheduled_for, id);
@@ -545,6 +554,7 @@ create table app_public.users (
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
   notifications jsonb default '{"queueLow": true, "postFailed": true, "channelLost": true, "postRejected": true}'::jsonb not null,
+  weekly_summary boolean default true not null,
   constraint users_email_check CHECK (((email = lower(btrim(email))) AND (email ~ '^[^@\s]+@[^@\s]+$'::text) AND (length(email) <= 254))),
   constraint users_email_key UNIQUE (email),
   constraint users_notifications_check CHECK ((jsonb_typeof(notifications) = 'object'::text)),

@@ -58,18 +58,6 @@ AS $function$
   where p.id = p_project_id and coalesce((u.notifications ->> p_kind)::boolean, true)
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.update_notification_settings(p_user_id bigint, p_changes jsonb)
- RETURNS jsonb
- LANGUAGE sql
-AS $function$
-  /* why: PATCH semantics: only the kinds given change (the API accepts only known kinds); the
-     weekly summary's switch is its column */
-  update app_public.users set notifications = notifications || (p_changes - 'weeklySummary'),
-    weekly_summary = coalesce((p_changes ->> 'weeklySummary')::boolean, weekly_summary)
-  where id = p_user_id;
-  select app_public.notification_settings(p_user_id);
-$function$;
-
 CREATE OR REPLACE FUNCTION app_public.queue_weekly_summaries(p_now timestamp with time zone DEFAULT now())
  RETURNS integer
  LANGUAGE plpgsql
@@ -104,6 +92,18 @@ begin
   end loop;
   return v_count;
 end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.update_notification_settings(p_user_id bigint, p_changes jsonb)
+ RETURNS jsonb
+ LANGUAGE sql
+AS $function$
+  /* why: PATCH semantics: only the kinds given change (the API accepts only known kinds); the
+     weekly summary's switch is its column */
+  update app_public.users set notifications = notifications || (p_changes - 'weeklySummary'),
+    weekly_summary = coalesce((p_changes ->> 'weeklySummary')::boolean, weekly_summary)
+  where id = p_user_id;
+  select app_public.notification_settings(p_user_id);
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.weekly_summary(p_project_id bigint, p_week date)
