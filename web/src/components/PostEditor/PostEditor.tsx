@@ -174,7 +174,14 @@ export function PostEditor(
   const editor = useEditor({
     extensions,
     content,
-    autofocus: autoFocus ? "end" : false,
+    // Focused once made, unless the person is already typing in another field: on a slow
+    // device the editor can be made after they moved on, and their typing would land here.
+    onCreate: ({ editor }) => {
+      if (!autoFocus) return;
+      const active = document.activeElement;
+      if (active instanceof HTMLElement && active.matches("input, textarea, select, [contenteditable='true']")) return;
+      editor.commands.focus("end");
+    },
     editable: !disabled,
     editorProps,
     shouldRerenderOnTransaction: false,
