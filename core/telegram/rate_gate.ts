@@ -19,13 +19,14 @@ export class RateGate {
     this.#gap = options.evenly ? windowMs / limit : 0;
   }
 
-  take(): Promise<void> {
+  /** Resolves when the pass is granted, with the moment the gate counted it (Date.now()). */
+  take(): Promise<number> {
     const turn = this.#queue.then(() => this.#wait());
-    this.#queue = turn.catch(() => {});
+    this.#queue = turn.then(() => {}, () => {});
     return turn;
   }
 
-  async #wait() {
+  async #wait(): Promise<number> {
     while (true) {
       const t = Date.now();
       while (this.#passes.length > 0 && this.#passes[0] <= t - this.windowMs) this.#passes.shift();
@@ -33,7 +34,7 @@ export class RateGate {
         this.#passes.push(t);
         // Catch up at most one slot after a late timer, so a stall never turns into a burst.
         this.#nextSlot = Math.max(this.#nextSlot, t - this.#gap) + this.#gap;
-        return;
+        return t;
       }
       const windowFreeAt = this.#passes.length < this.limit ? t : this.#passes[0] + this.windowMs + 1;
       await new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.max(windowFreeAt, this.#nextSlot) - t)));
