@@ -9,7 +9,7 @@
  */
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { screenshot } from "../helpers/browser.ts";
+import { screenshot, screenshotsWanted } from "../helpers/browser.ts";
 import { projectWithChannel } from "../helpers/publishing.ts";
 import { pastWeekAt, publishedWithReactions } from "../helpers/reactions.ts";
 import { type Stack, uniqueEmail } from "../helpers/stack.ts";
@@ -208,6 +208,7 @@ async function audit(combination: Combination): Promise<Finding[]> {
   const findings: Finding[] = [];
   const check = async (page: Page, screen: string, scope?: string) => findings.push(...(await axe(page, screen, scope)));
   const shot = async (page: Page, name: string) => {
+    if (!screenshotsWanted()) return;
     // As tall a viewport as the page, so the fixed sidebar reaches the bottom of the picture.
     const size = page.viewportSize()!;
     const height = await page.evaluate(() => document.documentElement.scrollHeight);

@@ -8,7 +8,7 @@
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { CONTENT_PLAN_SLOTS_MAX, GENERATED_POST_LENGTH } from "../../contract/limits.ts";
-import { screenshot } from "../helpers/browser.ts";
+import { screenshot, screenshotsWanted } from "../helpers/browser.ts";
 import { projectWithChannel } from "../helpers/publishing.ts";
 import { pastWeekAt, publishedWithReactions } from "../helpers/reactions.ts";
 import type { Stack } from "../helpers/stack.ts";
@@ -40,12 +40,11 @@ const plain = (text: string | null) => (text ?? "").replace(/[\u00a0\u202f]/g, "
 
 /** The section alone, for a closer look than the whole page gives (no sticky header over it). */
 async function sectionShot(page: Page, name: string) {
-  const dir = new URL("../../.test-results/screenshots/", import.meta.url).pathname;
-  await Deno.mkdir(dir, { recursive: true });
+  if (!screenshotsWanted()) return;
   const size = page.viewportSize()!;
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   await page.setViewportSize({ width: size.width, height: Math.max(height, size.height) });
-  await page.getByTestId("content-plan").screenshot({ path: `${dir}${name}.png` });
+  await screenshot(page.getByTestId("content-plan"), name);
   await page.setViewportSize(size);
 }
 

@@ -7,6 +7,7 @@
  */
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { screenshot } from "../helpers/browser.ts";
 import type { Stack } from "../helpers/stack.ts";
 import { closeBrowserStack, openBrowserStack, signInThroughUi } from "../helpers/web.ts";
 
@@ -73,9 +74,7 @@ async function dragWithMouse(source: Locator, target: Locator) {
  * 2 MB image no viewer opens, and it took over 30 s while other tests ran.
  */
 async function screenOnly(page: Page, name: string) {
-  const dir = new URL("../../.test-results/screenshots/", import.meta.url).pathname;
-  await Deno.mkdir(dir, { recursive: true });
-  await page.screenshot({ path: `${dir}${name}.png` });
+  await screenshot(page, name, { fullPage: false });
 }
 
 function moved(list: string[], title: string, to: number) {

@@ -7,6 +7,7 @@
  */
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { screenshot } from "../helpers/browser.ts";
 import { failedInTelegram, postReaches, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack } from "../helpers/stack.ts";
 import { memberUpdates, subscriberHistory } from "../helpers/stats.ts";
@@ -22,7 +23,6 @@ let awaitingAt: string;
 const soon = { timeout: 10_000 };
 const desktop = { width: 1280, height: 900 };
 const phone = { width: 390, height: 844 };
-const SHOTS = new URL("../../.test-results/screenshots/", import.meta.url).pathname;
 
 beforeAll(async () => {
   ({ stack, browser } = await openBrowserStack({ bot: true }));
@@ -98,8 +98,7 @@ test("a card tells the project's week and what needs the owner; one request answ
   expect(await waitingFor.textContent()).toBe(`Ждём ответа @${p.admin.username}`);
   expect(await waitingFor.getAttribute("href")).toBe(`/project/${waiting.id}/channels`);
 
-  await Deno.mkdir(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}home-cards-light-ru.png` });
+  await screenshot(page, "home-cards-light-ru", { fullPage: false });
 
   // The failures' link opens the schedule, not the project page the card's own link opens.
   await card(page, p.project.id).getByTestId("card-failures").click();
@@ -116,7 +115,7 @@ test("in English, dark; and on a 390-px phone in both themes, nothing wider than
   expect(await text(dark, p.project.id, "card-next-post")).toBe(`${dayWord("en")}, ${moscowClock()}`);
   expect(await text(dark, p.project.id, "card-awaiting")).toBe("Awaiting approval: 1");
   expect(await text(dark, p.project.id, "card-failures")).toBe("Not published: 1");
-  await dark.screenshot({ path: `${SHOTS}home-cards-dark-en.png` });
+  await screenshot(dark, "home-cards-dark-en", { fullPage: false });
 
   for (const colorScheme of ["light", "dark"] as const) {
     const page = await pageAs({ viewport: phone, colorScheme });
@@ -129,8 +128,8 @@ test("in English, dark; and on a 390-px phone in both themes, nothing wider than
       expect(box.x + box.width).toBeLessThanOrEqual(phone.width);
       expect(inner.x + inner.width).toBeLessThanOrEqual(box.x + box.width);
     }
-    await card(page, p.project.id).screenshot({ path: `${SHOTS}home-card-${colorScheme}-ru-390.png` });
-    await card(page, waiting.id).screenshot({ path: `${SHOTS}home-card-waiting-${colorScheme}-ru-390.png` });
+    await screenshot(card(page, p.project.id), `home-card-${colorScheme}-ru-390`);
+    await screenshot(card(page, waiting.id), `home-card-waiting-${colorScheme}-ru-390`);
     await page.context().close();
   }
   await dark.context().close();

@@ -9,6 +9,7 @@
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { NOTIFICATION_SWITCHES } from "../../contract/notifications.ts";
+import { screenshot, screenshotsWanted } from "../helpers/browser.ts";
 import { type Stack, uniqueEmail } from "../helpers/stack.ts";
 import { closeBrowserStack, openBrowserStack, signedInPage } from "../helpers/web.ts";
 
@@ -46,13 +47,11 @@ async function settled(page: Page) {
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"));
 }
 
-const SHOTS = new URL("../../.test-results/screenshots/", import.meta.url).pathname;
-
 /** The section alone, for a closer look than the whole page gives. */
 async function sectionShot(page: Page, name: string) {
-  await Deno.mkdir(SHOTS, { recursive: true });
+  if (!screenshotsWanted()) return;
   await settled(page);
-  await section(page).screenshot({ path: `${SHOTS}${name}.png` });
+  await screenshot(section(page), name);
 }
 
 test("every kind is on at first; one turned off with the keyboard stays off after a reload and in the API", async () => {
@@ -136,7 +135,7 @@ test("in English, dark, on a phone: the section fits the screen", async () => {
   // Scrolled to the end, the last switch is clear of the floating bug-report button.
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   await settled(page);
-  await page.screenshot({ path: `${SHOTS}notification-settings-dark-en-390-bottom.png` });
+  await screenshot(page, "notification-settings-dark-en-390-bottom", { fullPage: false });
   const track = (await switchOf(page, "weeklySummary").locator("xpath=following-sibling::*[1]").boundingBox())!;
   const bug = (await page.getByTestId("bug-report-button").boundingBox())!;
   const apart = track.y + track.height <= bug.y || bug.y + bug.height <= track.y ||
