@@ -3,7 +3,8 @@
  *   1. Chromium for the browser tests: Debian's /usr/bin/chromium and its headless build
  *      (chromium-headless-shell, which the tests drive: tests/helpers/browser.ts), installed
  *      with apt when missing and we are root; otherwise we say exactly what to install.
- *   2. A fresh build of the SPA (the browser tests drive the built app).
+ *   2. A fresh build of the SPA (the browser tests drive the built app), made while the
+ *      server's tests run (they do not read it) in a whole run, before anything in a subset.
  *   3. vitest; then one plain closing line "N passed, M failed".
  * Extra arguments go to vitest (e.g. `npm test -- tests/api`).
  *
@@ -63,11 +64,16 @@ if (Deno.args[0] === "--totals") {
 
 const postgresMajor = Deno.args[0]?.match(/^--postgres=(\d+)$/)?.[1];
 const args = postgresMajor ? Deno.args.slice(1) : Deno.args;
+const whole = !postgresMajor && args.length === 0;
 // the SQL and publishing suites need neither the browser nor the built SPA
-if (!postgresMajor) {
-  await ensureChromium();
-  await buildWeb(root);
-}
+if (!postgresMajor) await ensureChromium();
+/** The SPA's build, started now; a pass that reads it waits for it first (false: it failed). */
+const built: Promise<boolean> = postgresMajor ? Promise.resolve(true) : buildWeb(root).then(() => true, (err) => {
+  console.error(`The web build failed: ${err instanceof Error ? err.message : err}`);
+  return false;
+});
+// a subset may read the build anywhere; a whole run keeps what reads it for the last pass
+if (!whole && !(await built)) Deno.exit(1);
 await Deno.mkdir(resultsDir, { recursive: true });
 
 /**
@@ -79,29 +85,48 @@ await Deno.mkdir(resultsDir, { recursive: true });
 const TIMED = ["tests/telegram_budget.test.ts", "tests/rate_gate.test.ts"];
 
 /**
- * The whole suite runs in three passes: the server's tests, three files at a time (they
- * mostly wait: worker processes killed and restarted, a PostgreSQL stopped, a slot's
- * minute), the timed files on their own, then the browser tests. Browser tests measure what
- * a user sees within a few seconds; beside tests that start worker processes, whole
- * migration histories and bursts, on two cores, they missed those seconds now and then (a
- * preview, a focus move, a drag's announcement), so they get the machine to themselves and
- * run two at a time, since Chromium keeps both cores busy. A run with arguments
- * (`npm test -- tests/api`) is one pass, as asked.
+ * Server files that read the built SPA: `npm start` builds it when it looks stale, and the
+ * front-end budget measures it. They run after the build, with the timed files.
  */
-const passes: { name: string; args: string[] }[] = postgresMajor
+const READ_THE_BUILD = ["tests/start.test.ts", "tests/web/budget.test.ts"];
+/** Browser tests, and the headers' test that signs in through the built SPA in Chromium. */
+const BROWSER = ["tests/browser/", "tests/api/headers.test.ts"];
+
+/**
+ * The whole suite runs in three passes, while the SPA is built beside the first:
+ *   - server: the server's tests, four files at a time (they mostly wait: worker processes
+ *     killed and restarted, a PostgreSQL stopped, a slot's minute; with two at a time the
+ *     cores sat 45 % idle);
+ *   - alone: the timed files, and the server files that read the build, one at a time;
+ *   - browser: the browser tests.
+ * Browser tests measure what a user sees within a few seconds;
+ * beside tests that start worker processes, whole migration histories and bursts, on two
+ * cores, they missed those seconds now and then (a preview, a focus move, a drag's
+ * announcement), so they get the machine to themselves and run two at a time, since
+ * Chromium keeps both cores busy. A run with arguments (`npm test -- tests/api`) is one
+ * pass, as asked.
+ */
+const passes: { name: string; args: string[]; needsBuild?: boolean }[] = postgresMajor
   ? [{ name: `pg${postgresMajor}`, args: args.length > 0 ? args : ["tests/sql/", "tests/publishing/"] }]
-  : args.length > 0
+  : !whole
   ? [{ name: "vitest", args }]
   : [
-    { name: "server", args: ["--maxWorkers=3", "--exclude", "tests/browser/**", ...TIMED.flatMap((file) => ["--exclude", file])] },
-    { name: "timed", args: TIMED },
-    { name: "browser", args: ["tests/browser/"] },
+    { name: "server", args: ["--maxWorkers=4", ...["tests/browser/**", "tests/api/headers.test.ts", ...TIMED, ...READ_THE_BUILD].flatMap((path) => ["--exclude", path])] },
+    { name: "alone", args: ["--maxWorkers=1", ...TIMED, ...READ_THE_BUILD], needsBuild: true },
+    { name: "browser", args: BROWSER, needsBuild: true },
   ];
 
 let passed = 0;
 let failed = 0;
 let allSucceeded = true;
 for (const pass of passes) {
+  if (pass.needsBuild && !(await built)) {
+    // nothing to test against: the pass counts as one failure (as a pass without a report)
+    failed += 1;
+    allSucceeded = false;
+    await Deno.writeTextFile(summaryFile(pass.name), JSON.stringify({ passed: 0, failed: 1 }));
+    continue;
+  }
   const resultsFile = join(resultsDir, `${pass.name}.json`);
   await Deno.remove(resultsFile).catch(() => {});
   await Deno.remove(summaryFile(pass.name)).catch(() => {});

@@ -7,6 +7,7 @@
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
 import type { Sql } from "../core/db.ts";
+import { signedCount } from "../contract/counts.ts";
 import { NOTIFICATION_WORDS, type WeeklySummaryWords } from "../texts/mail.ts";
 import type { Mail, Mailer } from "./mailer.ts";
 
@@ -51,7 +52,7 @@ export function weeklySummaryMail(f: WeeklySummaryFacts, projectId: number, publ
     projectName: f.projectName,
     period,
     subscribers: f.subscribers === null ? null : number(f.subscribers),
-    change: change === null ? null : change > 0 ? `+${number(change)}` : change < 0 ? `−${number(-change)}` : "0",
+    change: change === null ? null : signedCount(change, number),
     joins: number(f.joins),
     leaves: number(f.leaves),
     postsPublished: f.postsPublished,

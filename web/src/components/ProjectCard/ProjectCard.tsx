@@ -3,6 +3,7 @@ import "@mantine/core/styles/Card.layer.css";
 import "@mantine/core/styles/Skeleton.layer.css";
 import { Link } from "react-router-dom";
 import type { Project } from "../../../../contract/projects.ts";
+import { signedCount } from "../../../../contract/counts.ts";
 import type { ProjectOverview } from "../../../../contract/stats.ts";
 import { useLanguage, useT } from "../../i18n/i18n.tsx";
 import { formatDate, LOCALES } from "../../lib/formatDate.ts";
@@ -82,7 +83,7 @@ function Figures({ project, figures }: { project: Project; figures: ProjectOverv
   const number = new Intl.NumberFormat(locale);
   const change = figures.subscribersChange7d;
   const trend = change === null ? null : change > 0 ? "up" : change < 0 ? "down" : "flat";
-  const changeText = change === null ? "" : change > 0 ? `+${number.format(change)}` : change < 0 ? `−${number.format(-change)}` : "0";
+  const changeText = change === null ? "" : signedCount(change, number.format);
   const failures = figures.failed + figures.uncertain;
 
   return (

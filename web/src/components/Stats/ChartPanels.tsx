@@ -1,6 +1,7 @@
 import { Card, Group, Text, Title } from "@mantine/core";
 import "@mantine/core/styles/Card.layer.css";
 import { DateFormatter, parseDate } from "@internationalized/date";
+import { signedCount } from "../../../../contract/counts.ts";
 import type { ChannelStats } from "../../../../contract/stats.ts";
 import type { StatsRange } from "../../api/stats.ts";
 import { useLanguage, useT } from "../../i18n/i18n.tsx";
@@ -16,7 +17,6 @@ function dayLabel(day: string, locale: string): string {
   return new DateFormatter(locale, { day: "numeric", month: "short", timeZone: "UTC" }).format(parseDate(day).toDate("UTC"));
 }
 
-const signed = (n: number, format: Intl.NumberFormat) => (n > 0 ? `+${format.format(n)}` : n < 0 ? `−${format.format(-n)}` : "0");
 
 type PanelProps = { stats: ChannelStats; range: StatsRange; timeZone: string };
 
@@ -59,7 +59,7 @@ export function SubscribersPanel({ stats, range, timeZone }: PanelProps) {
           </Text>
           {change !== null && (
             <Text size="sm" className={classes.change} data-trend={change > 0 ? "up" : change < 0 ? "down" : undefined} data-testid="stats-subscribers-change">
-              {t("statistics.subscribersChange", { change: signed(change, numbers) })}
+              {t("statistics.subscribersChange", { change: signedCount(change, numbers.format) })}
             </Text>
           )}
         </div>
@@ -113,7 +113,7 @@ export function JoinsPanel({ stats, range, timeZone }: PanelProps) {
       ) : (
         <>
           <Text size="sm" mt="xs" mb="sm" data-testid="stats-joins-summary">
-            {t("statistics.joinsSummary", { joins: numbers.format(joins), leaves: numbers.format(leaves), net: signed(joins - leaves, numbers) })}
+            {t("statistics.joinsSummary", { joins: numbers.format(joins), leaves: numbers.format(leaves), net: signedCount(joins - leaves, numbers.format) })}
           </Text>
           <JoinsChart data={data} joinsLabel={t("statistics.joins")} leavesLabel={t("statistics.leaves")} />
           <FiguresTable
