@@ -21,7 +21,10 @@ export function useFocusFallback(opened: boolean, target: () => HTMLElement | nu
     if (opened) opener.current = document.activeElement === document.body ? null : document.activeElement;
     if (!closed) return;
     // The dialog holds the focus until it has faded out and Mantine has tried to return it.
-    const deadline = performance.now() + 2_000;
+    // That is 200 ms when the page is at ease, but a busy tab (a calendar redrawn after the
+    // delete) stretched it past the 2 s this once waited, and the focus fell to the body.
+    // Waiting longer takes nothing from anyone: the focus is only moved off the body.
+    const deadline = performance.now() + 10_000;
     let frame = requestAnimationFrame(function check() {
       if (opener.current?.isConnected) return; // Mantine gives it back
       const active = document.activeElement;
