@@ -78,9 +78,9 @@ await Deno.mkdir(resultsDir, { recursive: true });
 
 /**
  * Files that measure Telegram's pace to the tens of milliseconds, where the local Bot API
- * server stamps each message as it arrives. Beside three other files on two cores, a stall
- * of the test process bunched the stamps and one of them saw a 429 that the product had not
- * caused; alone, they hold (README "Test time").
+ * server stamps each message as it arrives. Beside other files on two cores, a stall of the
+ * test process bunched the stamps and one of them saw a 429 that the product had not caused;
+ * alone, they hold (README "Test time").
  */
 const TIMED = ["tests/telegram_budget.test.ts", "tests/rate_gate.test.ts"];
 
@@ -98,13 +98,11 @@ const BROWSER = ["tests/browser/", "tests/api/headers.test.ts"];
  *     killed and restarted, a PostgreSQL stopped, a slot's minute; with two at a time the
  *     cores sat 45 % idle);
  *   - alone: the timed files, and the server files that read the build, one at a time;
- *   - browser: the browser tests.
- * Browser tests measure what a user sees within a few seconds;
- * beside tests that start worker processes, whole migration histories and bursts, on two
- * cores, they missed those seconds now and then (a preview, a focus move, a drag's
- * announcement), so they get the machine to themselves and run two at a time, since
- * Chromium keeps both cores busy. A run with arguments (`npm test -- tests/api`) is one
- * pass, as asked.
+ *   - browser: the browser tests, two at a time, since Chromium keeps both cores busy.
+ * Browser tests measure what a user sees within a few seconds; beside tests that start
+ * worker processes, whole migration histories and bursts, on two cores, they missed those
+ * seconds now and then (a preview, a focus move, a drag's announcement), so they get the
+ * machine to themselves. A run with arguments (`npm test -- tests/api`) is one pass, as asked.
  */
 const passes: { name: string; args: string[]; needsBuild?: boolean }[] = postgresMajor
   ? [{ name: `pg${postgresMajor}`, args: args.length > 0 ? args : ["tests/sql/", "tests/publishing/"] }]
