@@ -17,7 +17,6 @@ function dayLabel(day: string, locale: string): string {
   return new DateFormatter(locale, { day: "numeric", month: "short", timeZone: "UTC" }).format(parseDate(day).toDate("UTC"));
 }
 
-
 type PanelProps = { stats: ChannelStats; range: StatsRange; timeZone: string };
 
 /**
