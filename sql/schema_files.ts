@@ -51,6 +51,13 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
   health: [
     "health", "record_heartbeat", "recover_from_dead_workers", "recover_from_live_workers",
   ],
+  home_cards: [
+    "account_project_overview", "next_planned_post", "posts_needing_attention", "subscribers_at",
+  ],
+  invite_links: [
+    "add_invite_link", "invite_link_prerequisites", "invite_link_to_revoke", "project_invite_links",
+    "revoke_invite_link",
+  ],
   limits: [
     "approver_request_ttl", "bulk_add_lines_max", "content_plan_slots_max", "default_timezone", "drafts_per_generation_max",
     "generated_post_length_default", "photo_caption_max", "post_text_max", "queue_forecast_days_max",
@@ -96,11 +103,9 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
     "request_sign_in_code", "revoke_session", "session_user", "verify_sign_in_code",
   ],
   stats: [
-    "add_invite_link", "best_received_posts", "invite_link_prerequisites", "invite_link_to_revoke",
-    "project_invite_links", "project_stats", "project_suggested_times", "prune_stats", "queue_subscriber_sample",
+    "best_received_posts", "project_stats", "project_suggested_times", "prune_stats", "queue_subscriber_sample",
     "queue_subscriber_samples", "record_member_update", "record_member_updates", "record_reaction_count",
-    "record_subscriber_sample", "revoke_invite_link", "stats_iso", "subscriber_sample_target",
-    "account_project_overview", "next_planned_post", "posts_needing_attention", "subscribers_at",
+    "record_subscriber_sample", "stats_iso", "subscriber_sample_target",
   ],
   telegram: [
     "record_telegram_webhook", "reserve_telegram_send", "telegram_chat_wait_ms",

@@ -3,49 +3,6 @@
 --   npx deno run -A scripts/migrations.ts commit "what it does"
 -- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
-CREATE OR REPLACE FUNCTION app_private.next_planned_post(p_project_id bigint, p_from timestamp with time zone)
- RETURNS TABLE(at timestamp with time zone, title text, recurring boolean)
- LANGUAGE sql
- STABLE
-AS $function$
-  /* why: the project's next post from p_from on: the earliest one-off post still to go out
-     (planned, waiting for approval or approved), or a running series' next date (skips and
-     ends counted, as the calendar shows it), whichever comes first. A series' title may be
-     empty: its posts take their drafts in turn. */
-  select n.at, n.title, n.recurring from (
-    (select po.scheduled_for as at, po.title, false as recurring, po.id
-     from app_public.posts po
-     where po.project_id = p_project_id and not po.is_recurring
-       and po.status in ('draft', 'scheduled', 'approved') and po.scheduled_for >= p_from
-     order by po.scheduled_for, po.id
-     limit 1)
-    union all
-    (select u.at, s.title, true, s.id
-     from app_public.posts s
-     cross join lateral (select x.at from app_private.series_upcoming(s, p_from + interval '60 days') x(at) where x.at >= p_from limit 1) u
-     where s.project_id = p_project_id and s.is_recurring and s.status = 'draft')
-  ) n
-  order by n.at, n.id
-  limit 1
-$function$;
-
-CREATE OR REPLACE FUNCTION app_private.posts_needing_attention(p_project_id bigint)
- RETURNS TABLE(awaiting_approval integer, failed integer, uncertain integer)
- LANGUAGE sql
- STABLE
-AS $function$
-  /* why: what the owner may have to act on, as the home cards and the weekly summary say it:
-     posts waiting for the approver's answer, posts that failed in the last 7 days (older ones
-     are history; the calendar still shows them) and posts whose fate is unknown (they wait for
-     "It is in the channel" / "Send again" however old). Read through the partial index
-     posts_project_attention_idx. */
-  select count(*) filter (where status = 'scheduled')::int,
-         count(*) filter (where status = 'failed' and updated_at >= now() - interval '7 days')::int,
-         count(*) filter (where status = 'uncertain')::int
-  from app_public.posts
-  where project_id = p_project_id and status in ('scheduled', 'failed', 'uncertain')
-$function$;
-
 CREATE OR REPLACE FUNCTION app_private.queue_subscriber_sample(p_channel_id bigint, p_run_at timestamp with time zone)
  RETURNS void
  LANGUAGE plpgsql
@@ -67,75 +24,6 @@ CREATE OR REPLACE FUNCTION app_private.stats_iso(p_at timestamp with time zone)
 AS $function$
   /* why: timestamps inside the statistics' JSON read as the API's others do (Date#toJSON) */
   select to_char(p_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-$function$;
-
-CREATE OR REPLACE FUNCTION app_private.subscribers_at(p_channel_id bigint, p_at timestamp with time zone)
- RETURNS integer
- LANGUAGE sql
- STABLE
-AS $function$
-  /* why: the count at a past moment (a week ago, for the home cards and the weekly summary) is
-     the last getChatMemberCount sample within the day before it; with none that close (a
-     channel connected since, sampling stopped) the count is unknown, never guessed from an
-     older one. The samples' primary key (channel, time) finds it in one index step. */
-  select s.subscribers from app_private.subscriber_samples s
-  where s.channel_id = p_channel_id and s.sampled_at <= p_at and s.sampled_at > p_at - interval '1 day'
-  order by s.sampled_at desc
-  limit 1
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.account_project_overview(p_user_id bigint)
- RETURNS TABLE(project_id bigint, channel_connected boolean, channel_awaiting_handle text, subscribers integer, subscribers_change_7d integer, next_post_at timestamp with time zone, next_post_title text, next_post_recurring boolean, awaiting_approval integer, failed integer, uncertain integer)
- LANGUAGE sql
- STABLE
-AS $function$
-  /* why: every home card's figures in one read (README "Statistics", home cards): the
-     subscribers now (the running count) and their change since the sample of 7 days ago
-     (null when either is unknown), the approver still asked to confirm a channel (a request
-     expired is none, as on the channels page), the next post, and what needs the owner. Only
-     the user's own projects; each figure is an index lookup per project, never a scan of its
-     history. */
-  select p.id, c.id is not null, r.approver_handle, s.subscribers,
-    s.subscribers - app_private.subscribers_at(c.id, now() - interval '7 days'),
-    n.at, n.title, n.recurring,
-    coalesce(a.awaiting_approval, 0), coalesce(a.failed, 0), coalesce(a.uncertain, 0)
-  from app_public.projects p
-  left join app_public.channels c on c.project_id = p.id and c.status = 'connected'
-  left join app_private.channel_stats s on s.channel_id = c.id
-  left join app_public.channels pc on pc.project_id = p.id and pc.status = 'pending'
-  left join app_public.approver_requests r on r.channel_id = pc.id and r.created_at > now() - app_private.approver_request_ttl()
-  left join lateral app_private.next_planned_post(p.id, now()) n on true
-  left join lateral app_private.posts_needing_attention(p.id) a on true
-  where p.user_id = p_user_id
-  order by p.created_at desc, p.id desc
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.add_invite_link(p_user_id bigint, p_project_id bigint, p_chat_id bigint, p_name text, p_url text, p_max integer)
- RETURNS TABLE(id bigint, name text, url text, joins integer, leaves integer, created_at timestamp with time zone, revoked boolean)
- LANGUAGE plpgsql
-AS $function$
-/* why: records the link Telegram made, for the channel it was made in; the project's row
-   is locked so two requests at once cannot both take the last place */
-declare
-  v_channel_id bigint;
-begin
-  perform 1 from app_public.projects pr where pr.id = p_project_id and pr.user_id = p_user_id for update;
-  if not found then
-    raise exception 'Project not found' using errcode = 'NTFND', hint = 'projects.notFound';
-  end if;
-  select c.id into v_channel_id from app_public.channels c
-  where c.project_id = p_project_id and c.status = 'connected' and c.chat_id = p_chat_id;
-  if v_channel_id is null then
-    raise exception 'Connect a channel before creating invite links' using errcode = 'NOCHN', hint = 'inviteLinks.noChannel';
-  end if;
-  if (select count(*) from app_public.invite_links l where l.project_id = p_project_id) >= p_max then
-    raise exception 'A project can have at most % invite links', p_max using errcode = 'QUOTA', hint = 'inviteLinks.quotaReached';
-  end if;
-  return query
-  insert into app_public.invite_links as l (project_id, channel_id, name, url)
-  values (p_project_id, v_channel_id, p_name, p_url)
-  returning l.id, l.name, l.url, l.joins, l.leaves, l.created_at, false;
-end;
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.best_received_posts(p_user_id bigint, p_project_id bigint)
@@ -172,65 +60,6 @@ AS $function$
   where r.reactions > 0
   order by r.reactions desc, r.published_at desc, r.id desc
   limit 3
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.invite_link_prerequisites(p_user_id bigint, p_project_id bigint, p_max integer)
- RETURNS TABLE(chat_id bigint, channel_link text)
- LANGUAGE plpgsql
- STABLE
-AS $function$
-/* why: before Telegram is asked for a link: the project is the user's, its channel is
-   connected, and the project has room for one more link (revoked ones count too, so
-   making and revoking cannot run up Telegram calls); answers the channel's chat and link */
-declare
-  v_chat_id bigint;
-  v_link text;
-begin
-  if not exists (select 1 from app_public.projects where id = p_project_id and user_id = p_user_id) then
-    raise exception 'Project not found' using errcode = 'NTFND', hint = 'projects.notFound';
-  end if;
-  select c.chat_id, c.link into v_chat_id, v_link from app_public.channels c where c.project_id = p_project_id and c.status = 'connected';
-  if v_chat_id is null then
-    raise exception 'Connect a channel before creating invite links' using errcode = 'NOCHN', hint = 'inviteLinks.noChannel';
-  end if;
-  if (select count(*) from app_public.invite_links l where l.project_id = p_project_id) >= p_max then
-    raise exception 'A project can have at most % invite links', p_max using errcode = 'QUOTA', hint = 'inviteLinks.quotaReached';
-  end if;
-  return query select v_chat_id, v_link;
-end;
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.invite_link_to_revoke(p_user_id bigint, p_project_id bigint, p_link_id bigint)
- RETURNS TABLE(chat_id bigint, channel_link text, url text, revoked boolean)
- LANGUAGE plpgsql
- STABLE
-AS $function$
-/* why: the link to revoke in Telegram, only the user's own (another's is not found) */
-begin
-  return query
-  select c.chat_id, c.link, l.url, l.revoked_at is not null
-  from app_public.invite_links l
-  join app_public.projects p on p.id = l.project_id and p.user_id = p_user_id
-  join app_public.channels c on c.id = l.channel_id
-  where l.id = p_link_id and l.project_id = p_project_id;
-  if not found then
-    raise exception 'Invite link not found' using errcode = 'NTFND', hint = 'inviteLinks.notFound';
-  end if;
-end;
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.project_invite_links(p_user_id bigint, p_project_id bigint)
- RETURNS TABLE(id bigint, name text, url text, joins integer, leaves integer, created_at timestamp with time zone, revoked boolean)
- LANGUAGE sql
- STABLE
-AS $function$
-  /* why: a project's links, newest first, revoked ones too with their figures (empty when the
-     project is not the user's: the route then checks ownership) */
-  select l.id, l.name, l.url, l.joins, l.leaves, l.created_at, l.revoked_at is not null
-  from app_public.invite_links l
-  join app_public.projects p on p.id = l.project_id and p.user_id = p_user_id
-  where l.project_id = p_project_id
-  order by l.id desc
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.project_stats(p_user_id bigint, p_project_id bigint, p_from timestamp with time zone, p_to timestamp with time zone)
@@ -576,23 +405,6 @@ begin
   insert into app_private.channel_stats as s (channel_id, subscribers, sampled_at)
   values (p_channel_id, p_subscribers, now())
   on conflict (channel_id) do update set subscribers = excluded.subscribers, sampled_at = excluded.sampled_at;
-end;
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.revoke_invite_link(p_user_id bigint, p_project_id bigint, p_link_id bigint)
- RETURNS TABLE(id bigint, name text, url text, joins integer, leaves integer, created_at timestamp with time zone, revoked boolean)
- LANGUAGE plpgsql
-AS $function$
-/* why: a revoked link stays listed with its figures; joins through it still count for it */
-begin
-  return query
-  update app_public.invite_links l set revoked_at = coalesce(l.revoked_at, now())
-  from app_public.projects p
-  where l.id = p_link_id and l.project_id = p_project_id and p.id = l.project_id and p.user_id = p_user_id
-  returning l.id, l.name, l.url, l.joins, l.leaves, l.created_at, true;
-  if not found then
-    raise exception 'Invite link not found' using errcode = 'NTFND', hint = 'inviteLinks.notFound';
-  end if;
 end;
 $function$;
 

@@ -1,0 +1,88 @@
+-- The home cards functions. This file is their source: change a function here (a new one goes
+-- in the file of its area, FUNCTION_AREAS in sql/schema_files.ts), then commit the change with
+--   npx deno run -A scripts/migrations.ts commit "what it does"
+-- A drop, a changed signature, tables and data go in sql/migrations/current/.
+
+CREATE OR REPLACE FUNCTION app_private.next_planned_post(p_project_id bigint, p_from timestamp with time zone)
+ RETURNS TABLE(at timestamp with time zone, title text, recurring boolean)
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: the project's next post from p_from on: the earliest one-off post still to go out
+     (planned, waiting for approval or approved), or a running series' next date (skips and
+     ends counted, as the calendar shows it), whichever comes first. A series' title may be
+     empty: its posts take their drafts in turn. */
+  select n.at, n.title, n.recurring from (
+    (select po.scheduled_for as at, po.title, false as recurring, po.id
+     from app_public.posts po
+     where po.project_id = p_project_id and not po.is_recurring
+       and po.status in ('draft', 'scheduled', 'approved') and po.scheduled_for >= p_from
+     order by po.scheduled_for, po.id
+     limit 1)
+    union all
+    (select u.at, s.title, true, s.id
+     from app_public.posts s
+     cross join lateral (select x.at from app_private.series_upcoming(s, p_from + interval '60 days') x(at) where x.at >= p_from limit 1) u
+     where s.project_id = p_project_id and s.is_recurring and s.status = 'draft')
+  ) n
+  order by n.at, n.id
+  limit 1
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.posts_needing_attention(p_project_id bigint)
+ RETURNS TABLE(awaiting_approval integer, failed integer, uncertain integer)
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: what the owner may have to act on, as the home cards and the weekly summary say it:
+     posts waiting for the approver's answer, posts that failed in the last 7 days (older ones
+     are history; the calendar still shows them) and posts whose fate is unknown (they wait for
+     "It is in the channel" / "Send again" however old). Read through the partial index
+     posts_project_attention_idx. */
+  select count(*) filter (where status = 'scheduled')::int,
+         count(*) filter (where status = 'failed' and updated_at >= now() - interval '7 days')::int,
+         count(*) filter (where status = 'uncertain')::int
+  from app_public.posts
+  where project_id = p_project_id and status in ('scheduled', 'failed', 'uncertain')
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.subscribers_at(p_channel_id bigint, p_at timestamp with time zone)
+ RETURNS integer
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: the count at a past moment (a week ago, for the home cards and the weekly summary) is
+     the last getChatMemberCount sample within the day before it; with none that close (a
+     channel connected since, sampling stopped) the count is unknown, never guessed from an
+     older one. The samples' primary key (channel, time) finds it in one index step. */
+  select s.subscribers from app_private.subscriber_samples s
+  where s.channel_id = p_channel_id and s.sampled_at <= p_at and s.sampled_at > p_at - interval '1 day'
+  order by s.sampled_at desc
+  limit 1
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.account_project_overview(p_user_id bigint)
+ RETURNS TABLE(project_id bigint, channel_connected boolean, channel_awaiting_handle text, subscribers integer, subscribers_change_7d integer, next_post_at timestamp with time zone, next_post_title text, next_post_recurring boolean, awaiting_approval integer, failed integer, uncertain integer)
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: every home card's figures in one read (README "Statistics", home cards): the
+     subscribers now (the running count) and their change since the sample of 7 days ago
+     (null when either is unknown), the approver still asked to confirm a channel (a request
+     expired is none, as on the channels page), the next post, and what needs the owner. Only
+     the user's own projects; each figure is an index lookup per project, never a scan of its
+     history. */
+  select p.id, c.id is not null, r.approver_handle, s.subscribers,
+    s.subscribers - app_private.subscribers_at(c.id, now() - interval '7 days'),
+    n.at, n.title, n.recurring,
+    coalesce(a.awaiting_approval, 0), coalesce(a.failed, 0), coalesce(a.uncertain, 0)
+  from app_public.projects p
+  left join app_public.channels c on c.project_id = p.id and c.status = 'connected'
+  left join app_private.channel_stats s on s.channel_id = c.id
+  left join app_public.channels pc on pc.project_id = p.id and pc.status = 'pending'
+  left join app_public.approver_requests r on r.channel_id = pc.id and r.created_at > now() - app_private.approver_request_ttl()
+  left join lateral app_private.next_planned_post(p.id, now()) n on true
+  left join lateral app_private.posts_needing_attention(p.id) a on true
+  where p.user_id = p_user_id
+  order by p.created_at desc, p.id desc
+$function$;
