@@ -56,7 +56,7 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
   ],
   invite_links: [
     "add_invite_link", "invite_link_prerequisites", "invite_link_to_revoke", "project_invite_links",
-    "revoke_invite_link",
+    "revoke_channel_invite_links", "revoke_invite_link",
   ],
   limits: [
     "approver_request_ttl", "bulk_add_lines_max", "content_plan_slots_max", "default_timezone", "drafts_per_generation_max",

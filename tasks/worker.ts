@@ -53,6 +53,7 @@ import { cleanupSessions } from "./sessions__cleanup.ts";
 import { sendSignInCode } from "./sign_in_codes__send.ts";
 import { queueSubscriberSamples } from "./channels__queue_subscriber_samples.ts";
 import { sampleSubscribers } from "./channels__sample_subscribers.ts";
+import { revokeInviteLink } from "./invite_links__revoke.ts";
 import { pruneStats } from "./stats__prune.ts";
 import { cleanupUploads } from "./uploads__cleanup.ts";
 import { deleteUploads } from "./uploads__delete.ts";
@@ -135,6 +136,7 @@ export function taskLists(
     content_plans__fill_all: fillAllPlans(sql),
     channels__sample_subscribers: sampleSubscribers(sql, deps.telegram),
     channels__queue_subscriber_samples: queueSubscriberSamples(sql),
+    invite_links__revoke: revokeInviteLink(deps.telegram),
     stats__prune: pruneStats(sql),
     weekly_summaries__queue: queueWeeklySummaries(sql),
     weekly_summaries__send: sendWeeklySummary(sql, mailer, config.publicUrl),

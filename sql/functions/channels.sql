@@ -302,16 +302,19 @@ CREATE OR REPLACE FUNCTION app_public.delete_channel(p_user_id bigint, p_project
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
-/* why: disconnecting a channel withdraws every approval given for it; another user's channel is "not found" */
+/* why: disconnecting a channel withdraws every approval given for it and revokes its invite
+   links (they stay listed); another user's channel is "not found" */
 declare
   v_link text;
 begin
-  delete from app_public.channels c using app_public.projects p
-  where c.id = p_channel_id and c.project_id = p_project_id and p.id = c.project_id and p.user_id = p_user_id
-  returning c.link into v_link;
+  select c.link into v_link from app_public.channels c join app_public.projects p on p.id = c.project_id
+  where c.id = p_channel_id and c.project_id = p_project_id and p.user_id = p_user_id
+  for update of c;
   if not found then
     raise exception 'Channel not found' using errcode = 'NTFND', hint = 'channels.noSuchChannel';
   end if;
+  perform app_private.revoke_channel_invite_links(p_channel_id);
+  delete from app_public.channels where id = p_channel_id;
   perform app_private.withdraw_approvals(p_project_id, 'posts.error.channelDisconnected', jsonb_build_object('channel', v_link),
     'channelChanged');
 end;

@@ -3,6 +3,30 @@
 --   npx deno run -A scripts/migrations.ts commit "what it does"
 -- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
+CREATE OR REPLACE FUNCTION app_private.revoke_channel_invite_links(p_channel_id bigint)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/* why: a channel leaving its project (disconnected, or the project deleted) must not leave
+   links open that nobody can see or revoke: each still open is marked revoked now (it stays
+   listed with its figures and keeps counting against the project's limit, as a link revoked
+   by hand does) and revoked in Telegram by invite_links__revoke, once per link (job_key), in
+   one serial queue so a channel's 50 links hold one worker slot */
+declare
+  v_link record;
+begin
+  for v_link in
+    update app_public.invite_links l set revoked_at = now()
+    from app_public.channels c
+    where c.id = p_channel_id and l.channel_id = c.id and l.revoked_at is null
+    returning l.id, l.url, c.chat_id
+  loop
+    perform graphile_worker.add_job('invite_links__revoke', json_build_object('chatId', v_link.chat_id, 'url', v_link.url),
+      queue_name := 'invite_links:revoke', max_attempts := 10, job_key := 'invite_link_revoke:' || v_link.id);
+  end loop;
+end;
+$function$;
+
 CREATE OR REPLACE FUNCTION app_public.add_invite_link(p_user_id bigint, p_project_id bigint, p_chat_id bigint, p_name text, p_url text, p_max integer)
  RETURNS TABLE(id bigint, name text, url text, joins integer, leaves integer, created_at timestamp with time zone, revoked boolean)
  LANGUAGE plpgsql
@@ -68,7 +92,7 @@ begin
   select c.chat_id, c.link, l.url, l.revoked_at is not null
   from app_public.invite_links l
   join app_public.projects p on p.id = l.project_id and p.user_id = p_user_id
-  join app_public.channels c on c.id = l.channel_id
+  left join app_public.channels c on c.id = l.channel_id -- none once the channel is disconnected (its links were revoked then)
   where l.id = p_link_id and l.project_id = p_project_id;
   if not found then
     raise exception 'Invite link not found' using errcode = 'NTFND', hint = 'inviteLinks.notFound';

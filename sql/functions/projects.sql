@@ -34,7 +34,7 @@ CREATE OR REPLACE FUNCTION app_public.delete_project(p_user_id bigint, p_project
 AS $function$
 /*
  * why: deleting a project removes its channel, drafts, posts, chat, jobs and uploads
- * (cascade); their files are deleted by the worker (uploads__delete), and their URLs
+ * (cascade), and revokes its invite links in Telegram; their files are deleted by the worker (uploads__delete), and their URLs
  * answer 404 at once since the rows are gone.
  */
 declare
@@ -42,6 +42,10 @@ declare
 begin
   select coalesce(array_agg(key), '{}') into v_keys from app_private.uploads
   where project_id = p_project_id and exists (select 1 from app_public.projects where id = p_project_id and user_id = p_user_id);
+  -- its links go with it, so nobody could revoke them later
+  perform app_private.revoke_channel_invite_links(c.id)
+  from app_public.channels c join app_public.projects p on p.id = c.project_id
+  where c.project_id = p_project_id and p.user_id = p_user_id;
   delete from app_public.projects where id = p_project_id and user_id = p_user_id;
   if not found then
     raise exception 'Project not found' using errcode = 'NTFND', hint = 'projects.notFound';

@@ -2,11 +2,13 @@
  * GET …/stats and the invite links as an API client and as an attacker sees them: the exact
  * shape, bad ranges and names refused with {message, code}, another account's project and
  * links not found (404) on every route, the bot without "Invite users via link", and the
- * per-project limit on links (each one costs Telegram calls).
+ * per-project limit on links (each one costs Telegram calls), which disconnecting the channel
+ * does not reset: its links are revoked in Telegram and stay listed.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { ChannelStats, InviteLink } from "../../contract/stats.ts";
-import { projectWithChannel } from "../helpers/publishing.ts";
+import { approverQuestion, buttonsOf, press, projectWithChannel } from "../helpers/publishing.ts";
+import { channelIdOf, memberUpdates } from "../helpers/stats.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
 
 const LINKS_PER_PROJECT = 3;
@@ -193,4 +195,58 @@ test("a project holds at most INVITE_LINKS_PER_PROJECT links, revoked ones too",
   expect(fourth.json).toMatchObject({ code: "inviteLinks.quotaReached", message: `A project can have at most ${LINKS_PER_PROJECT} invite links` });
   expect(linkCalls()).toBe(calls);
   expect(((await stack.call("GET", `${p.base}/invite-links`, undefined, p.cookie)).json as InviteLink[])).toHaveLength(LINKS_PER_PROJECT);
+});
+
+/** The successful revokeChatInviteLink calls Telegram answered for `url`. */
+const revokes = (url: string) =>
+  stack.telegram!.requests.filter((r) => /^revokeChatInviteLink$/i.test(r.method) && r.params.invite_link === url && r.status === 200).length;
+
+test("disconnecting the channel revokes its links in Telegram once each; they stay listed, with their figures, and counted", async () => {
+  const q = await projectWithChannel(stack);
+  const made: InviteLink[] = [];
+  for (const name of ["Ads", "Partners", "Old"]) made.push((await stack.call("POST", `${q.base}/invite-links`, { name }, q.cookie)).json as InviteLink);
+  const [ads, partners, old] = made;
+  expect((await stack.call("DELETE", `${q.base}/invite-links/${old.id}`, undefined, q.cookie)).status).toBe(200);
+  await memberUpdates(stack, q.channel.id, "join", 2, ads.url);
+  // Telegram stumbles once (a 5xx): the revoke is tried again, not given up
+  stack.telegram!.failNext("revokeChatInviteLink", { code: 502 });
+
+  const channelId = await channelIdOf(stack, q.project.id);
+  expect((await stack.call("DELETE", `${q.base}/channels/${channelId}`, undefined, q.cookie)).status).toBe(200);
+  const listed = (await stack.call("GET", `${q.base}/invite-links`, undefined, q.cookie)).json as InviteLink[];
+  expect(listed.map((l) => [l.name, l.revoked, l.joins])).toEqual([["Old", true, 0], ["Partners", true, 0], ["Ads", true, 2]]);
+
+  const inTelegram = (url: string) => stack.telegram!.inviteLinks(q.channel.id).find((l) => l.invite_link === url);
+  await stack.telegram!.waitFor(() => revokes(ads.url) && revokes(partners.url), 20_000);
+  expect([inTelegram(ads.url)?.is_revoked, inTelegram(partners.url)?.is_revoked]).toEqual([true, true]);
+  expect(() => stack.telegram!.userJoins(q.channel.id, 9_100_001, { inviteLink: ads.url })).toThrow(/revoked/);
+  expect([revokes(ads.url), revokes(partners.url), revokes(old.url)]).toEqual([1, 1, 1]); // "Old" by hand, before
+  // a revoked link of the old channel is revoked already: revoking it again asks Telegram nothing
+  const calls = linkCalls();
+  expect((await stack.call("DELETE", `${q.base}/invite-links/${ads.id}`, undefined, q.cookie)).json).toMatchObject({ id: ads.id, revoked: true });
+  expect(linkCalls()).toBe(calls);
+
+  // connected again, the project has not got its places back
+  expect((await stack.call("POST", `${q.base}/channels`, { type: "telegram", link: `@${q.channel.username}` }, q.cookie)).status).toBe(201);
+  const question = await approverQuestion(stack, q.admin.id);
+  await press(stack, q.admin.id, q.admin.id, question.message_id, buttonsOf(question)[0]!);
+  const more = await stack.call("POST", `${q.base}/invite-links`, { name: "Fresh" }, q.cookie);
+  expect(more.status, more.text).toBe(409);
+  expect(more.json).toMatchObject({ code: "inviteLinks.quotaReached" });
+  expect(linkCalls()).toBe(calls);
+});
+
+test("deleting a project revokes its links; a refusal for good (the right to invite taken away) ends the job", async () => {
+  const q = await projectWithChannel(stack);
+  const link = (await stack.call("POST", `${q.base}/invite-links`, { name: "Gone" }, q.cookie)).json as InviteLink;
+  stack.telegram!.setBotRights(q.channel.id, { can_invite_users: false });
+  expect((await stack.call("DELETE", q.base, undefined, q.cookie)).status).toBe(200);
+  await stack.telegram!.waitFor(() =>
+    stack.telegram!.requests.find((r) => /^revokeChatInviteLink$/i.test(r.method) && r.params.invite_link === link.url && r.status === 400), 20_000);
+  const deadline = Date.now() + 10_000;
+  while ((await stack.sql`select 1 from graphile_worker.jobs where task_identifier = 'invite_links__revoke'`).length) {
+    if (Date.now() > deadline) throw new Error("the refused revoke was retried");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(stack.telegram!.requests.filter((r) => /^revokeChatInviteLink$/i.test(r.method) && r.params.invite_link === link.url)).toHaveLength(1);
 });
