@@ -6,7 +6,8 @@
 import { vValidator } from "@hono/valibot-validator";
 import * as v from "valibot";
 import type { BaseIssue, GenericSchema } from "valibot";
-import { isErrorCode } from "../contract/error_codes.ts";
+import { type ErrorCode, isErrorCode } from "../contract/error_codes.ts";
+import { isoInstant, YEAR_OUT_OF_RANGE } from "../contract/time.ts";
 import { ApiError } from "../core/errors.ts";
 
 /** valibot's object() also takes arrays; a JSON body must be an object. */
@@ -20,6 +21,21 @@ export function issueError(issue: BaseIssue<unknown>): ApiError {
   if (isErrorCode(issue.message)) return new ApiError(issue.message);
   const path = issue.path?.map((p) => String(p.key)).join(".");
   return new ApiError("validation", { message: issue.message || `Invalid value${path ? ` for ${path}` : ""}` });
+}
+
+/**
+ * A query's refusal: the route's one code for a malformed query, except a time whose year is
+ * out of range, refused with the same code on every route (contract/time.ts).
+ */
+export function queryError(issues: readonly BaseIssue<unknown>[] | undefined, code: ErrorCode): ApiError {
+  return issues?.[0]?.message === YEAR_OUT_OF_RANGE ? issueError(issues[0]) : new ApiError(code);
+}
+
+/** A time given in the query (contract/time.ts), as the API prints times; refused with `code`. */
+export function queryInstant(text: string | undefined, code: ErrorCode): string {
+  const parsed = v.safeParse(isoInstant(code), text);
+  if (!parsed.success) throw queryError(parsed.issues, code);
+  return parsed.output;
 }
 
 export function body<T extends GenericSchema>(schema: T) {

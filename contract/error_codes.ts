@@ -33,6 +33,7 @@ import {
   SERIES_PER_PROJECT_MAX,
   SERIES_SKIPS_MAX,
   SIGN_IN_CODE_LENGTH,
+  TIME_YEARS,
   WRITING_STYLE_RANGES,
 } from "./limits.ts";
 import { INVITE_LINK_NAME_MAX, STATS_RANGE_MAX_DAYS } from "./stats.ts";
@@ -51,6 +52,12 @@ export const ERROR_CODES = {
   "request.notJsonObject": { status: 400, message: "The request body must be a JSON object" },
   "request.notMultipart": { status: 400, message: "Expected a multipart/form-data body" },
   "request.malformedAddress": { status: 400, message: "The address is malformed" },
+  // any time or day of a request (contract/time.ts)
+  "time.yearOutOfRange": {
+    status: 400,
+    message: "Times must lie in the years {min} to {max}",
+    params: { min: TIME_YEARS.min, max: TIME_YEARS.max },
+  },
   tooLarge: { status: 413, message: "The request body is too large" },
   validation: { status: 400, message: "Invalid input" }, // with valibot's own words (a schema without a code)
   notFound: { status: 404, message: "Not found" },

@@ -81,6 +81,12 @@ export const TIMEZONES = [
   "Australia/Sydney",
 ] as const;
 
+/**
+ * The years of any time or day a request carries (contract/time.ts): from before Telegram
+ * to the end of the century. PostgreSQL refuses the year 0000, and no post, skip, series or
+ * statistic of the product lies outside these.
+ */
+export const TIME_YEARS = { min: 2000, max: 2100 } as const;
 /** The longest range the calendar may ask for at once (a month's grid is at most 42 days). */
 export const POSTS_RANGE_MAX_DAYS = 100;
 export const CHAT_HISTORY_PAGE_SIZE = 5;

@@ -3,6 +3,7 @@ import { EntitiesSchema, formattingFits, type MessageEntity } from "./entities.t
 import { type PostOptions, PostOptionsSchema } from "./post_options.ts";
 import type { PostReasonCode, PostReasonParams } from "./post_reasons.ts";
 import { SERIES_ENDS_AFTER_MAX } from "./limits.ts";
+import { isoDay, isoInstant } from "./time.ts";
 
 export const POST_STATUSES = ["draft", "scheduled", "approved", "sending", "published", "rejected", "failed", "uncertain"] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
@@ -32,15 +33,7 @@ export const SeriesEndsAfterSchema = v.nullable(v.pipe(
 ));
 
 /** A series ends on this day (YYYY-MM-DD, in the project's zone). */
-export const SeriesEndsOnSchema = v.nullable(v.pipe(
-  v.string("schedule.seriesEndsOnInvalid"),
-  v.isoDate("schedule.seriesEndsOnInvalid"),
-  // isoDate checks the shape only: 2027-02-30 is no day
-  v.check((day) => {
-    const midnight = new Date(`${day}T00:00:00Z`);
-    return !Number.isNaN(midnight.getTime()) && midnight.toISOString().startsWith(day);
-  }, "schedule.seriesEndsOnInvalid"),
-));
+export const SeriesEndsOnSchema = v.nullable(isoDay("schedule.seriesEndsOnInvalid"));
 
 /**
  * The body of POST and PUT /api/projects/{id}/posts[/{postId}] (spec §7). A post made from
@@ -49,10 +42,7 @@ export const SeriesEndsOnSchema = v.nullable(v.pipe(
 export const PostWriteSchema = v.pipe(v.object({
   projectId: v.optional(v.unknown()),
   draftId: v.optional(v.nullable(v.pipe(v.number("schedule.selectDraft"), v.integer("schedule.selectDraft"), v.minValue(1, "schedule.selectDraft")))),
-  scheduledFor: v.pipe(
-    v.string("schedule.scheduledForMissing"),
-    v.isoTimestamp("schedule.scheduledForInvalid"),
-  ),
+  scheduledFor: isoInstant("schedule.scheduledForInvalid", "schedule.scheduledForMissing"),
   isRecurring: v.optional(v.boolean("schedule.isRecurringInvalid"), false),
   recurringType: v.optional(v.picklist(RECURRING_TYPES, "schedule.recurringTypeInvalid"), "none"),
   title: v.optional(v.pipe(v.string(), v.maxLength(500)), ""),
@@ -66,7 +56,7 @@ export const PostWriteSchema = v.pipe(v.object({
 
 /** Skip one future occurrence of a series (skip: true, the default) or bring it back. */
 export const SeriesSkipSchema = v.object({
-  at: v.pipe(v.string("schedule.skipAtInvalid"), v.isoTimestamp("schedule.skipAtInvalid")),
+  at: isoInstant("schedule.skipAtInvalid"),
   skip: v.optional(v.boolean("schedule.skipAtInvalid"), true),
 });
 

@@ -15,7 +15,8 @@ import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { ApiError } from "../../core/errors.ts";
 import { requireAdmin } from "../middleware/session.ts";
-import { body, idParam } from "../validate.ts";
+import { body, idParam, queryError } from "../validate.ts";
+import { isoInstant } from "../../contract/time.ts";
 
 type BugReportRow = Omit<BugReport, "user"> & { userEmail: string | null };
 
@@ -35,23 +36,12 @@ const Limit = v.optional(
   String(ADMIN_PAGE_SIZE),
 );
 const RowId = v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,15}$/), v.toNumber());
-/** A time as the API shows it; a day the calendar lacks (2026-02-30, year 0) is refused here, not by SQL. */
-const Time = v.pipe(
-  v.string(),
-  v.isoTimestamp(),
-  v.check((text) => {
-    const [year, month, day] = text.slice(0, 10).split("-").map(Number);
-    const lastOfMonth = new Date(0);
-    lastOfMonth.setUTCFullYear(year, month, 0);
-    return year >= 1 && day <= lastOfMonth.getUTCDate();
-  }),
-);
 const UsersQuery = v.object({
   limit: Limit,
   after: v.optional(RowId),
   q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(ADMIN_USER_SEARCH_MAX))),
 });
-const BugReportsQuery = v.object({ limit: Limit, before: v.optional(Time), beforeId: v.optional(RowId) });
+const BugReportsQuery = v.object({ limit: Limit, before: v.optional(isoInstant("admin.bugReportsQueryInvalid")), beforeId: v.optional(RowId) });
 
 
 export function adminRoutes({ sql }: ApiDeps) {
@@ -77,7 +67,7 @@ export function adminRoutes({ sql }: ApiDeps) {
     .get("/bug-reports", async (c) => {
       const query = v.safeParse(BugReportsQuery, c.req.query());
       if (!query.success || (query.output.before === undefined) !== (query.output.beforeId === undefined)) {
-        throw new ApiError("admin.bugReportsQueryInvalid");
+        throw queryError(query.issues, "admin.bugReportsQueryInvalid");
       }
       const { limit, before, beforeId } = query.output as {
         limit: number;

@@ -15,7 +15,8 @@ import { requireUser } from "../middleware/session.ts";
 import { listView, versionedList } from "../revalidate.ts";
 import { requireTelegram } from "../../core/telegram/checks.ts";
 import { removeMessages } from "../../core/telegram/post_message.ts";
-import { body, idParam, issueError, optionalJsonObject } from "../validate.ts";
+import { body, idParam, issueError, optionalJsonObject, queryError, queryInstant } from "../validate.ts";
+import { isoInstant } from "../../contract/time.ts";
 
 /**
  * The columns behind the API's Post, selected by every route that answers posts: the worker's
@@ -54,12 +55,9 @@ type SentMessages = { status: string; channelChatId: number | null; channelMessa
 function postsRange(query: Record<string, string>): { from: string; to: string } | null {
   const { from, to } = query;
   if (from === undefined && to === undefined) return null;
-  const start = Date.parse(from ?? "");
-  const end = Date.parse(to ?? "");
-  const iso = (text: string | undefined) => text !== undefined && /^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:\d{2})$/.test(text);
-  if (!iso(from) || !iso(to) || Number.isNaN(start) || Number.isNaN(end)) {
-    throw new ApiError("posts.rangeNotIso");
-  }
+  if (from === undefined || to === undefined) throw new ApiError("posts.rangeNotIso");
+  const start = Date.parse(queryInstant(from, "posts.rangeNotIso"));
+  const end = Date.parse(queryInstant(to, "posts.rangeNotIso"));
   if (end <= start) throw new ApiError("posts.rangeReversed");
   if (end - start > POSTS_RANGE_MAX_DAYS * 86_400_000) {
     throw new ApiError("posts.rangeTooLong");
@@ -69,7 +67,7 @@ function postsRange(query: Record<string, string>): { from: string; to: string }
 
 const PublishedQuery = v.object({
   limit: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1), v.maxValue(PUBLISHED_PAGE_MAX)), String(PUBLISHED_PAGE_SIZE)),
-  before: v.optional(v.pipe(v.string(), v.isoTimestamp())),
+  before: v.optional(isoInstant("posts.publishedQueryInvalid")),
   beforeId: v.optional(v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,15}$/), v.toNumber())),
 });
 
@@ -131,7 +129,7 @@ export function postRoutes({ sql, telegram, log }: ApiDeps) {
       const userId = currentUser(c).id;
       const query = v.safeParse(PublishedQuery, c.req.query());
       if (!query.success || (query.output.before === undefined) !== (query.output.beforeId === undefined)) {
-        throw new ApiError("posts.publishedQueryInvalid");
+        throw queryError(query.issues, "posts.publishedQueryInvalid");
       }
       const { limit, before, beforeId } = query.output as { limit: number; before?: string; beforeId?: number };
       // Newest first, a page at a time: the next page starts after the last post shown

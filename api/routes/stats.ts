@@ -11,20 +11,15 @@ import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { requireUser } from "../middleware/session.ts";
 import { ownProjectList } from "../ownership.ts";
-import { body, idParam } from "../validate.ts";
+import { body, idParam, queryInstant } from "../validate.ts";
 import { requireTelegram, telegramUnavailable } from "../../core/telegram/checks.ts";
 
 const DAY_MS = 86_400_000;
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** `from`/`to` as given (each optional: to defaults to now, from to STATS_DEFAULT_DAYS before to). */
 function statsRange(query: Record<string, string>): { from: string; to: string } {
-  const parse = (text: string | undefined, fallback: number) => {
-    if (text === undefined) return fallback;
-    const at = ISO.test(text) ? Date.parse(text) : Number.NaN;
-    if (Number.isNaN(at)) throw new ApiError("stats.rangeNotIso");
-    return at;
-  };
+  const parse = (text: string | undefined, fallback: number) =>
+    text === undefined ? fallback : Date.parse(queryInstant(text, "stats.rangeNotIso"));
   const end = parse(query.to, Date.now());
   const start = parse(query.from, end - STATS_DEFAULT_DAYS * DAY_MS);
   if (end <= start) throw new ApiError("stats.rangeReversed");
