@@ -7,13 +7,20 @@ import { vValidator } from "@hono/valibot-validator";
 import * as v from "valibot";
 import type { BaseIssue, GenericSchema } from "valibot";
 import { type ErrorCode, isErrorCode } from "../contract/error_codes.ts";
+import { CONTROL_CHARACTER, holdsControlCharacter } from "../contract/text.ts";
 import { isoInstant, YEAR_OUT_OF_RANGE } from "../contract/time.ts";
 import { ApiError } from "../core/errors.ts";
 
-/** valibot's object() also takes arrays; a JSON body must be an object. */
-const JsonObject = v.custom<Record<string, unknown>>(
-  (input) => typeof input === "object" && input !== null && !Array.isArray(input),
-  "request.notJsonObject",
+/**
+ * valibot's object() also takes arrays; a JSON body must be an object. Its texts hold no
+ * control character (contract/text.ts), whatever route reads them.
+ */
+const JsonObject = v.pipe(
+  v.custom<Record<string, unknown>>(
+    (input) => typeof input === "object" && input !== null && !Array.isArray(input),
+    "request.notJsonObject",
+  ),
+  v.check((input) => !holdsControlCharacter(input), CONTROL_CHARACTER),
 );
 
 /** A schema's refusal: its code, or valibot's own words where the schema names none. */
@@ -67,5 +74,6 @@ export async function optionalJsonObject(req: { text(): Promise<string> }): Prom
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw new ApiError("request.notJsonObject");
   }
+  if (holdsControlCharacter(parsed)) throw new ApiError(CONTROL_CHARACTER);
   return parsed as Record<string, unknown>;
 }

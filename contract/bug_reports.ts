@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { withoutControlCharacters } from "./text.ts";
 
 /** Spec §4: a report's statuses; an admin may move a report from any of them to any other. */
 export const BUG_REPORT_STATUSES = ["new", "in_progress", "resolved", "closed"] as const;
@@ -13,6 +14,7 @@ export const BugReportDescriptionSchema = v.pipe(
   v.trim(),
   v.nonEmpty("bugReports.descriptionRequired"),
   v.maxLength(BUG_REPORT_DESCRIPTION_MAX, "bugReports.descriptionTooLong"),
+  withoutControlCharacters(), // a multipart field: api/validate.ts checks only JSON bodies
 );
 
 /**

@@ -52,6 +52,8 @@ export const ERROR_CODES = {
   "request.notJsonObject": { status: 400, message: "The request body must be a JSON object" },
   "request.notMultipart": { status: 400, message: "Expected a multipart/form-data body" },
   "request.malformedAddress": { status: 400, message: "The address is malformed" },
+  // any text of a request (contract/text.ts)
+  "text.controlCharacter": { status: 400, message: "Text must not contain control characters such as U+0000" },
   // any time or day of a request (contract/time.ts)
   "time.yearOutOfRange": {
     status: 400,

@@ -1,5 +1,6 @@
 /* Channel statistics (shared/DESIGN.md "Channel statistics"): the API's shapes and limits, shared with the SPA. */
 import * as v from "valibot";
+import { withoutControlCharacters } from "./text.ts";
 
 /** The Statistics page's default range, in days before now. */
 export const STATS_DEFAULT_DAYS = 30;
@@ -41,6 +42,7 @@ export const InviteLinkCreateSchema = v.object({
     v.trim(),
     v.nonEmpty("inviteLinks.nameRequired"),
     v.maxLength(INVITE_LINK_NAME_MAX, "inviteLinks.nameTooLong"),
+    withoutControlCharacters(), // checked before Telegram is asked to make the link
   ),
 });
 

@@ -73,6 +73,9 @@ export const SQL_ERRORS: Record<string, ErrorCode> = {
   "23502": "data.valueMissing", // not_null_violation
   "22P02": "data.wrongFormat", // invalid_text_representation
   "22003": "data.outOfRange", // numeric_value_out_of_range
+  // U+0000 in text (character_not_in_repertoire): requests holding one are refused before
+  // (contract/text.ts); this keeps a path that was missed from answering 500
+  "22021": "text.controlCharacter",
   "23505": "data.alreadyExists", // unique_violation
   "23503": "data.referenceMissing", // foreign_key_violation
 };

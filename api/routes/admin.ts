@@ -16,6 +16,7 @@ import { type AppEnv, currentUser } from "../env.ts";
 import { ApiError } from "../../core/errors.ts";
 import { requireAdmin } from "../middleware/session.ts";
 import { body, idParam, queryError } from "../validate.ts";
+import { withoutControlCharacters } from "../../contract/text.ts";
 import { isoInstant } from "../../contract/time.ts";
 
 type BugReportRow = Omit<BugReport, "user"> & { userEmail: string | null };
@@ -39,7 +40,7 @@ const RowId = v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,15}$/), v.toNumber());
 const UsersQuery = v.object({
   limit: Limit,
   after: v.optional(RowId),
-  q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(ADMIN_USER_SEARCH_MAX))),
+  q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(ADMIN_USER_SEARCH_MAX), withoutControlCharacters())),
 });
 const BugReportsQuery = v.object({ limit: Limit, before: v.optional(isoInstant("admin.bugReportsQueryInvalid")), beforeId: v.optional(RowId) });
 

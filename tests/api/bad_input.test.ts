@@ -4,6 +4,7 @@
  * 4xx JSON { message, code } — never a 500 — and nothing stored may change.
  */
 import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
+import { toApiError } from "../../core/errors.ts";
 import { projectWithChannel } from "../helpers/publishing.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 
@@ -152,6 +153,40 @@ test("bad bodies on every route that reads one: 4xx JSON, nothing stored changes
   }
   expect(await snapshot()).toEqual(before);
 }, 120_000);
+
+test("U+0000 or another control character in any text of a body: 400 text.controlCharacter on every route, before any rule", async () => {
+  const before = await snapshot();
+  for (const bad of ["a\u0000b", "bell\u0007", "\u001b[31m"]) {
+    const text = { name: bad, title: bad, content: bad, description: bad, message: bad, link: bad, email: bad, adminHandle: bad, sources: bad };
+    const bodies = [
+      JSON.stringify({ ...text, titles: [bad], drafts: [{ title: bad }], options: { buttons: [[{ text: bad, url: "https://example.com" }]] } }),
+      JSON.stringify({ [bad]: 1 }), // a key is text too
+    ];
+    for (const route of ROUTES.filter((r) => r.json)) {
+      for (const body of bodies) {
+        const res = await send(route, route.path(mine), body, "application/json");
+        expectClientError(res, `${route.method} ${route.path(mine)} ${body.slice(0, 40)}`);
+        // admin routes refuse a non-admin first
+        const expected = route.path(mine).startsWith("/api/admin/") ? "forbidden" : "text.controlCharacter";
+        expect(JSON.parse(res.text).code, `${route.method} ${route.path(mine)}`).toBe(expected);
+      }
+    }
+    const form = new FormData();
+    form.append("description", `Broken ${bad}`);
+    const report = await send({ method: "POST", path: () => "/api/bug-reports" }, "/api/bug-reports", form);
+    expect([report.status, JSON.parse(report.text).code]).toEqual([400, "text.controlCharacter"]);
+  }
+  // tab, line feed and carriage return are text
+  const draft = await send({ method: "POST", path: () => "" }, `/api/projects/${mine.project}/drafts`, JSON.stringify({ title: "Line\tone\r\nLine two" }), "application/json");
+  expect(draft.status, draft.text).toBe(201);
+  await stack.sql`delete from app_public.drafts where id = ${JSON.parse(draft.text).id}`;
+  expect(await snapshot()).toEqual(before);
+}, 120_000);
+
+test("a path that let U+0000 reach PostgreSQL would still answer 400 text.controlCharacter, not 500", async () => {
+  const asText = await stack.sql`select ${"a\u0000b"}::text`.catch((error) => error);
+  expect(toApiError(asText)?.code).toBe("text.controlCharacter");
+});
 
 test("bodies over 10 MB are cut off with 413 on every route", async () => {
   const before = await snapshot();

@@ -115,6 +115,9 @@ test("bad names are refused with 400 before Telegram is asked", async () => {
     [{}, "inviteLinks.nameRequired"],
     [{ name: 42 }, "inviteLinks.nameRequired"],
     [{ name: "y".repeat(33) }, "inviteLinks.nameTooLong"],
+    // U+0000 cannot be stored: refused before Telegram makes a link nobody could list
+    [{ name: "Spring\u0000sale" }, "text.controlCharacter"],
+    [{ name: "\u001b[1mBold" }, "text.controlCharacter"],
     [["name"], "request.notJsonObject"],
   ];
   for (const [body, code] of cases) {
