@@ -91,11 +91,28 @@ export function isUnsafeLink(url: string): boolean {
   }
   try {
     const parsed = new URL(url);
-    const action = parsed.pathname.split("/")[1]?.toLowerCase() ?? "";
-    return TME_HOST.test(parsed.hostname) && UNSAFE_TME_ACTIONS.has(action);
+    // a fully qualified name ends in a dot (t.me.), and resolves to the same host
+    return TME_HOST.test(parsed.hostname.replace(/\.+$/, "")) && UNSAFE_TME_ACTIONS.has(tmeAction(parsed.pathname));
   } catch {
     return false;
   }
+}
+
+/**
+ * The action of a t.me path as Telegram's apps read it, normalised before it is judged:
+ * percent-escapes of ASCII decoded until none is left (%70roxy, %2570roxy and %2Fproxy are
+ * proxy), empty segments skipped (//proxy), then the segment's leading name, in lower case
+ * (proxy;x is proxy). Judged raw, each of these slipped past as no action at all.
+ */
+function tmeAction(pathname: string): string {
+  let path = pathname;
+  for (;;) { // each pass shortens the path, so this ends
+    const decoded = path.replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    if (decoded === path) break;
+    path = decoded;
+  }
+  const segment = path.split(/[/\\]/).find((part) => part !== "") ?? "";
+  return (/^[a-z0-9_]*/i.exec(segment)?.[0] ?? "").toLowerCase();
 }
 
 /** Links a channel post may carry: the web over TLS, or Telegram's own safe tg:// actions. */

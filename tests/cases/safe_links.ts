@@ -29,6 +29,16 @@ export const UNSAFE_LINKS = [
   "https://T.ME/Socks?server=evil.example&port=1080",
   "https://telegram.me/login/12345",
   "https://www.telegram.dog/proxy?server=evil.example",
+  // spelled so that a check of the raw path or host misses them; Telegram's apps still open the action
+  "https://t.me/%70roxy?server=evil.example&port=443&secret=ee",
+  "https://t.me./proxy?server=evil.example&port=443&secret=ee",
+  "https://t.me//proxy?server=evil.example&port=443&secret=ee",
+  "https://t.me/%6Cogin/12345",
+  "https://t.me/%2570roxy?server=evil.example",
+  "https://t.me/%2Fproxy?server=evil.example",
+  "https://t.me/\\proxy?server=evil.example",
+  "https://T.ME../%50ROXY?server=evil.example",
+  "https://telegram.me///Socks;x?server=evil.example",
 ];
 export const SAFE_LINKS = [
   "tg://resolve?domain=pressa",
@@ -42,4 +52,6 @@ export const SAFE_LINKS = [
   "https://t.me/pressa",
   "https://t.me/share/url?url=https%3A%2F%2Fpressa.app",
   "https://login.example.com/proxy",
+  "https://t.me/proxybot",
+  "https://t.me/pressa/%70roxy",
 ];
