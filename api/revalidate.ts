@@ -56,7 +56,7 @@ export async function versionedList(
 }
 
 /**
- * `?view=`: the lean shape a screen asks for (README "Performance"); without it, the spec's
+ * `?view=`: the lean shape a screen asks for (docs/performance.md); without it, the spec's
  * whole objects. Another value is a 400, never silently the whole list.
  */
 export function listView<View extends string>(c: Context, views: readonly View[]): View | "full" {

@@ -12,7 +12,7 @@ export const PostLengthSchema = v.optional(
 export const GeneratePostSchema = v.object({
   title: v.pipe(v.optional(v.string("drafts.titleRequired"), ""), v.trim(), v.nonEmpty("drafts.titleRequired"), v.maxLength(500, "drafts.titleTooLong")),
   postLength: PostLengthSchema,
-  /** Accepted for the spec's client, which always sends "en"; the project's language decides (README). */
+  /** Accepted for the spec's client, which always sends "en"; the project's language decides (docs/autopilot-and-ai.md). */
   language: v.optional(v.string()),
 });
 

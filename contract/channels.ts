@@ -42,12 +42,12 @@ export type Channel = {
   /** chatId: the channel's chat; adminChatId: the approver's private chat (their user id). */
   config: { chatId?: number; adminChatId?: number; lastPostTime?: number };
   /**
-   * The project's approver as Telegram confirmed them (README "Trust model"): previews go to
+   * The project's approver as Telegram confirmed them (docs/trust-model.md): previews go to
    * this person only. null for a channel connected before approvers were verified.
    */
   approver: { handle: string; name: string | null } | null;
   /**
-   * The approver whose Allow in Telegram is awaited (README "Trust model"): for a pending
+   * The approver whose Allow in Telegram is awaited (docs/trust-model.md): for a pending
    * channel, whoever would approve it; for a connected one, a new admin handle not yet
    * confirmed. `until`: when the request expires unanswered.
    */

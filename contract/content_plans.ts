@@ -49,7 +49,7 @@ export type ContentPlan = {
 };
 
 /**
- * How long the drafts queue lasts at the current plan plus series (README "Autopilot"):
+ * How long the drafts queue lasts at the current plan plus series (docs/autopilot-and-ai.md "Autopilot"):
  * `runsDryAt` is the first slot time or series occurrence left without a draft, null when
  * none comes within QUEUE_FORECAST_DAYS; `low` when it comes within QUEUE_LOW_DAYS.
  */
@@ -72,7 +72,7 @@ export type SuggestedTime = {
 };
 
 /**
- * GET /api/projects/{id}/content-plans/suggested-times (README "Statistics"): the best times,
+ * GET /api/projects/{id}/content-plans/suggested-times (docs/statistics.md): the best times,
  * once the last 90 days hold enough posts with reactions; until then how many more posts
  * with reactions that takes, and how many more different times they must cover.
  */

@@ -16,7 +16,7 @@ const ContentSchema = v.pipe(v.nullable(v.string("drafts.invalidContent")), v.tr
 /**
  * Our own upload URLs (/api/uploads/<key>) only; "" or null means no image. External
  * images are refused: the image approved must be the image published, and fetching a
- * user's URL from our servers would let anyone make them call any address (README "Limits").
+ * user's URL from our servers would let anyone make them call any address (docs/limits.md).
  */
 export const ImageUrlSchema = v.pipe(
   v.nullable(v.string("drafts.invalidImageType")),

@@ -1,5 +1,5 @@
 /*
- * A post's formatting as Telegram's own MessageEntity objects (README "Post format"): the
+ * A post's formatting as Telegram's own MessageEntity objects (docs/post-format.md): the
  * text stays plain and literal, and each entity marks a range of it. Offsets and lengths
  * count UTF-16 code units, as Telegram does and as a JavaScript string's indices do, so
  * "😀 bold" has its "bold" at offset 3. Messages go out with `entities` /
@@ -63,7 +63,7 @@ export function formattingFits<T extends { content?: string; entities?: MessageE
 }
 
 /**
- * The tg:// actions a post's link or button may open (README "Trust model"). Each only shows
+ * The tg:// actions a post's link or button may open (docs/trust-model.md). Each only shows
  * the reader something (a chat or channel, a post, a folder to add, a boost page, the share
  * sheet with a prepared text) and each has an https://t.me twin that any link may carry
  * anyway; the reader still decides what to do there. Everything else is refused, among

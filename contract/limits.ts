@@ -5,7 +5,7 @@
  */
 export const SIGN_IN_CODE_LENGTH = 6;
 export const SIGN_IN_CODE_TTL_MINUTES = 10;
-/** How long the named approver's Allow/Deny request stays open (README "Trust model"). */
+/** How long the named approver's Allow/Deny request stays open (docs/trust-model.md). */
 export const APPROVER_REQUEST_TTL_HOURS = 24;
 export const SESSION_TTL_DAYS = 30;
 
@@ -32,7 +32,7 @@ export const SERIES_SKIPS_MAX = 100;
 export const SERIES_HORIZON_DAYS = 400;
 /** Recurring series one project may hold (the queue's forecast steps through each one). */
 export const SERIES_PER_PROJECT_MAX = 50;
-/** The drafts queue is low when it runs dry sooner than this (README "Autopilot"). */
+/** The drafts queue is low when it runs dry sooner than this (docs/autopilot-and-ai.md "Autopilot"). */
 export const QUEUE_LOW_DAYS = 3;
 /** How far ahead the queue's forecast looks. */
 export const QUEUE_FORECAST_DAYS = 60;

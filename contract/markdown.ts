@@ -203,7 +203,7 @@ export function formattedPost(answer: string, max: number): FormattedText {
 
 /**
  * Trailing whitespace goes, every range is cut to what is left of the text, and what the
- * API would refuse is left out (README "Post format"): a range inside one of its own kind
+ * API would refuse is left out (docs/post-format.md): a range inside one of its own kind
  * (a bold word in a bold heading) adds nothing, and past Telegram's ENTITIES_MAX the
  * first ones stay.
  */

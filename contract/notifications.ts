@@ -1,4 +1,4 @@
-/* The e-mails an account wants about its projects (README "Autopilot": notifications). */
+/* The e-mails an account wants about its projects (docs/autopilot-and-ai.md "Autopilot": notifications). */
 import * as v from "valibot";
 
 export const NOTIFICATION_KINDS = ["queueLow", "postFailed", "postRejected", "channelLost"] as const;
@@ -6,7 +6,7 @@ export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /**
  * The switches of Settings: the kinds of event mail, and the weekly summary (one mail a week
- * per project: README "Notifications"), off for accounts made before it and on for newer ones.
+ * per project: docs/autopilot-and-ai.md "Notifications"), off for accounts made before it and on for newer ones.
  */
 export const NOTIFICATION_SWITCHES = [...NOTIFICATION_KINDS, "weeklySummary"] as const;
 export type NotificationSwitch = (typeof NOTIFICATION_SWITCHES)[number];

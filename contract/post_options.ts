@@ -1,5 +1,5 @@
 /*
- * How a post goes out besides its words (README "Post format"): quietly, pinned, with or
+ * How a post goes out besides its words (docs/post-format.md): quietly, pinned, with or
  * without its link preview, with URL buttons under it. Drafts and posts both carry them; a
  * post made from a draft takes the draft's unless the request gives its own.
  */

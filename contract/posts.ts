@@ -49,7 +49,7 @@ export const PostWriteSchema = v.pipe(v.object({
   content: v.optional(v.pipe(v.string(), v.maxLength(20000)), ""),
   entities: v.optional(EntitiesSchema),
   options: v.optional(PostOptionsSchema),
-  /** A series' end (README "Autopilot"): after this many posts, or on this day in the project's zone; one of them at most. */
+  /** A series' end (docs/autopilot-and-ai.md "Autopilot"): after this many posts, or on this day in the project's zone; one of them at most. */
   endsAfter: v.optional(SeriesEndsAfterSchema),
   endsOn: v.optional(SeriesEndsOnSchema),
 }), formattingFits());
@@ -103,16 +103,16 @@ export type Post = {
   lastErrorParams: PostReasonParams;
   /** When the channel's message was last edited through an approved edit. */
   editedAt: string | null;
-  /** A published post's edit waiting for the approver (README "Post format"). */
+  /** A published post's edit waiting for the approver (docs/post-format.md). */
   pendingEdit: { content: string; entities: MessageEntity[]; buttons: { text: string; url: string }[][]; requestedAt: string } | null;
   /**
    * The post went out (published, or uncertain) in a chat that is no longer the project's
    * connected channel: it is read-only history. Editing it, deleting it from that channel and
-   * "it is in the channel" answer 409 posts.channelChanged (README "Trust model"); deleting
+   * "it is in the channel" answer 409 posts.channelChanged (docs/trust-model.md); deleting
    * it from Pressa alone still works.
    */
   channelChanged: boolean;
-  /** The content plan slot an autopilot post fills (README "Autopilot"); null for posts planned by hand. */
+  /** The content plan slot an autopilot post fills (docs/autopilot-and-ai.md "Autopilot"); null for posts planned by hand. */
   planId: number | null;
   /** An autopilot post whose draft had no text, while the AI writes it; it asks for approval after. */
   awaitingText: boolean;

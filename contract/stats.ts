@@ -1,4 +1,4 @@
-/* Channel statistics (shared/DESIGN.md "Channel statistics"): the API's shapes and limits, shared with the SPA. */
+/* Channel statistics (docs/statistics.md): the API's shapes and limits, shared with the SPA. */
 import * as v from "valibot";
 import { withoutControlCharacters } from "./text.ts";
 
@@ -48,7 +48,7 @@ export const InviteLinkCreateSchema = v.object({
 
 /**
  * One home card's figures (GET /api/projects/overview answers one per project of the account,
- * newest project first, in one read: README "Statistics", home cards).
+ * newest project first, in one read: docs/statistics.md, home cards).
  */
 export type ProjectOverview = {
   projectId: number;

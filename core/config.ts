@@ -1,12 +1,12 @@
 /*
- * Configuration, read once from the environment (names as in README "Configuration"). Every process
+ * Configuration, read once from the environment (names as in docs/operating.md "Configuration"). Every process
  * (api, worker, bot) reads the same object so defaults live in one place.
  */
 import { type Cidr, parseCidr } from "./ip.ts";
 
 export type Config = {
   port: number;
-  /** What the API, the worker and the bot connect with: the app role (README "Least privilege"). */
+  /** What the API, the worker and the bot connect with: the app role (docs/trust-model.md "Least privilege"). */
   databaseUrl: string | undefined;
   /** What the migrations connect with, as the database's owner; DATABASE_URL when unset (one role). */
   databaseOwnerUrl: string | undefined;
@@ -35,7 +35,7 @@ export type Config = {
   apiStatementTimeoutMs: number;
   /** PRESSA_PROCESSES: what `npm start` runs on this instance (default all three). */
   processes: ReadonlySet<ProcessRole>;
-  /** Per-account and per-client limits (README "Limits"). */
+  /** Per-account and per-client limits (docs/limits.md). */
   limits: Limits;
 };
 
@@ -70,12 +70,12 @@ export type Limits = {
   inviteLinksPerProject: number;
 };
 
-/** Each limit, its environment variable and its default (README "Limits" lists the same). */
+/** Each limit, its environment variable and its default (docs/limits.md lists the same). */
 export const LIMIT_VARIABLES: Record<keyof Limits, { variable: string; fallback: number }> = {
   aiCallsPerMinute: { variable: "AI_CALLS_PER_MINUTE", fallback: 20 },
   aiDailyTokens: { variable: "AI_DAILY_TOKENS", fallback: 300_000 },
   // every account together: ~16 accounts' whole days, a few dollars at gpt-4o-mini's prices,
-  // so a farm of free sign-ups costs the operator a bounded amount a day (README "Limits")
+  // so a farm of free sign-ups costs the operator a bounded amount a day (docs/limits.md)
   aiDailyTokensTotal: { variable: "AI_DAILY_TOKENS_TOTAL", fallback: 5_000_000 },
   signInRequestsPerIp: { variable: "SIGN_IN_REQUESTS_PER_IP", fallback: 60 },
   signInChecksPerIp: { variable: "SIGN_IN_CHECKS_PER_IP", fallback: 120 },
@@ -83,7 +83,7 @@ export const LIMIT_VARIABLES: Record<keyof Limits, { variable: string; fallback:
   draftsPerProject: { variable: "DRAFTS_PER_PROJECT", fallback: 5_000 },
   uploadBytesPerAccount: { variable: "UPLOAD_BYTES_PER_ACCOUNT", fallback: 1024 ** 3 },
   bugReportsPerDay: { variable: "BUG_REPORTS_PER_DAY", fallback: 20 },
-  // revoked links count too: each link costs two Telegram calls at most (README "Limits")
+  // revoked links count too: each link costs two Telegram calls at most (docs/limits.md)
   inviteLinksPerProject: { variable: "INVITE_LINKS_PER_PROJECT", fallback: 50 },
 };
 

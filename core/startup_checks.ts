@@ -79,7 +79,7 @@ export function refuseToStartOnProblems(
   Deno.exit(2);
 }
 
-/** The oldest PostgreSQL major supported (README "Supported PostgreSQL versions"). */
+/** The oldest PostgreSQL major supported (docs/operating.md "Supported PostgreSQL versions"). */
 export const OLDEST_POSTGRES_MAJOR = 15;
 
 /**

@@ -41,7 +41,7 @@ let migrationsEndedAt = 0;
 
 async function startUp() {
   if (config.databaseOwnerUrl && !databaseUrl) {
-    throw new Error("DATABASE_OWNER_URL is set without DATABASE_URL: set DATABASE_URL to the app role's URL (README \"Least privilege\")");
+    throw new Error("DATABASE_OWNER_URL is set without DATABASE_URL: set DATABASE_URL to the app role's URL (docs/trust-model.md \"Least privilege\")");
   }
   if (!databaseUrl) {
     database = startEmbeddedPostgres(config.dataDir, (m) => log("info", m));
@@ -53,10 +53,10 @@ async function startUp() {
     });
   } else if (ownerUrl === databaseUrl && decodeURIComponent(new URL(databaseUrl).username) === APP_ROLE) {
     // an instance of several (compose.yaml): the owner's password stays with the one step that migrates
-    log("info", `DATABASE_URL is ${APP_ROLE} and DATABASE_OWNER_URL is not set: no migrations here; run \`deno task migrate\` as the owner first (README "Least privilege")`);
+    log("info", `DATABASE_URL is ${APP_ROLE} and DATABASE_OWNER_URL is not set: no migrations here; run \`deno task migrate\` as the owner first (docs/trust-model.md "Least privilege")`);
     ownerUrl = undefined;
   } else if (ownerUrl === databaseUrl) {
-    log("info", "DATABASE_OWNER_URL is not set: the API, the worker and the bot run as the database's owner, who may change the schema (README \"Least privilege\")");
+    log("info", "DATABASE_OWNER_URL is not set: the API, the worker and the bot run as the database's owner, who may change the schema (docs/trust-model.md \"Least privilege\")");
   }
   // Ctrl-C while a step runs lets that step end, but no further step begins.
   if (stopping) return;

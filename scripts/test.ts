@@ -80,7 +80,7 @@ await Deno.mkdir(resultsDir, { recursive: true });
  * Files that measure Telegram's pace to the tens of milliseconds, where the local Bot API
  * server stamps each message as it arrives. Beside other files on two cores, a stall of the
  * test process bunched the stamps and one of them saw a 429 that the product had not caused;
- * alone, they hold (README "Test time").
+ * alone, they hold (docs/test-time.md).
  */
 const TIMED = ["tests/telegram_budget.test.ts", "tests/rate_gate.test.ts"];
 

@@ -1,5 +1,5 @@
 /*
- * The role the API, the worker and the bot run as (README "Least privilege"). It owns
+ * The role the API, the worker and the bot run as (docs/trust-model.md "Least privilege"). It owns
  * nothing: the migrations run as the database's owner and grant it what the processes use
  * (sql/migrations: usage on our schemas, rows of the tables, the functions), and default
  * privileges give it the tables and functions later migrations make. So it cannot drop,
@@ -37,7 +37,7 @@ export async function ensureAppRole(ownerUrl: string, options: { password?: stri
       throw new Error(
         `The PostgreSQL role ${APP_ROLE} does not exist and ${user} may not create roles. ` +
           `Ask the server's administrator to run: create role ${APP_ROLE} login password '…'; ` +
-          `then migrate again (README "Least privilege").`,
+          `then migrate again (docs/trust-model.md "Least privilege").`,
       );
     }
   } finally {

@@ -1,5 +1,5 @@
 /*
- * PostgreSQL 15, 16, 17 and 18 are supported (README "Supported PostgreSQL versions"), as
+ * PostgreSQL 15, 16, 17 and 18 are supported (docs/operating.md "Supported PostgreSQL versions"), as
  * managed services offer them; the embedded server is 18. An older server is refused before
  * anything is changed, naming its version.
  *

@@ -1,6 +1,6 @@
 /*
  * Asks the named approver, in their private chat with the bot, whether an account may act in
- * their name (README "Trust model"): one message naming the account (e-mail masked) and the
+ * their name (docs/trust-model.md): one message naming the account (e-mail masked) and the
  * channel, with Allow, Deny, and Deny-and-block. The request is claimed before the send, so a
  * repeated job sends nothing; a send that may be retried gives the claim back, and a
  * definite refusal (the approver blocked the bot) drops the request, as nobody can answer it.

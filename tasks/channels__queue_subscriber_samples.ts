@@ -1,6 +1,6 @@
 /*
  * Every connected channel's hourly subscriber sample, queued spread over the hour so the
- * getChatMemberCount calls never come in one burst (README "Statistics"). Run by the crontab.
+ * getChatMemberCount calls never come in one burst (docs/statistics.md). Run by the crontab.
  */
 import type { Task } from "graphile-worker";
 import type { Sql } from "../core/db.ts";

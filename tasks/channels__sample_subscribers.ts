@@ -1,6 +1,5 @@
 /*
- * Samples a connected channel's subscriber count with getChatMemberCount (README
- * "Statistics"): when it is connected, then hourly (channels__queue_subscriber_samples
+ * Samples a connected channel's subscriber count with getChatMemberCount (docs/statistics.md): when it is connected, then hourly (channels__queue_subscriber_samples
  * spreads the channels over the hour). The jobs run in one serial queue and each call
  * takes a bot-wide slot of the shared Telegram budget (core/telegram/client.ts), so many
  * channels never crowd publishing. Telegram refusing for good (the bot was removed) ends

@@ -33,7 +33,7 @@ export type Delivery = {
   rightsCheckedAt: string | null;
   /** The chat holding channelMessageIds (what an earlier attempt left), when any. */
   sentChatId: number | null;
-  /** The text's formatting and how the post goes out (README "Post format"). */
+  /** The text's formatting and how the post goes out (docs/post-format.md). */
   entities: MessageEntity[];
   options: PostOptions;
   /** The album, first image first (imageUrl is its first image). */
@@ -59,7 +59,7 @@ export async function deliveryQuery(sql: Sql, fn: DeliveryFunction, args: (numbe
 }
 
 /**
- * Before a preview or a publication (README "Trust model"): does the pinned approver still
+ * Before a preview or a publication (docs/trust-model.md): does the pinned approver still
  * administer the channel, and may the bot still post there? A confirmation younger than
  * RIGHTS_FRESH_MS is reused. Answers the reason the post fails (a code and params), or null to go on; throws
  * when Telegram gives no definite answer (the job is retried).

@@ -1,8 +1,8 @@
 /*
- * What the two jobs of an edit of a published post share (README "Post format"):
+ * What the two jobs of an edit of a published post share (docs/post-format.md):
  * posts__send_edit_approval asks the approver, posts__apply_edit edits the channel's message.
  * Both read, when they run, whether the post's chat is still the project's channel; once it
- * is not, they log why and touch nothing (README "Trust model").
+ * is not, they log why and touch nothing (docs/trust-model.md).
  */
 import * as v from "valibot";
 import type { MessageEntity } from "../contract/entities.ts";

@@ -1,5 +1,5 @@
 /*
- * Applies an approved edit of a published post (README "Post format"): Telegram edits the
+ * Applies an approved edit of a published post (docs/post-format.md): Telegram edits the
  * channel's message in place, the caption of a photo that carries it, else the text message
  * (the last one), with its entities and buttons. Applying again after a crash edits to the
  * same text, which Telegram answers "message is not modified": that counts as done, so an

@@ -1,9 +1,9 @@
 /*
  * Pins a published post in its channel (its first message: the photo or album's first
  * photo carries the caption, or the text), or unpins it when its unpinAfterHours is up
- * (README "Post format"). Telegram refusing for good (the message is gone, the bot may no
+ * (docs/post-format.md). Telegram refusing for good (the message is gone, the bot may no
  * longer edit the channel) ends the job with a warning: the post is published either way.
- * Only while the post's chat is the project's channel (README "Trust model"): after a
+ * Only while the post's chat is the project's channel (docs/trust-model.md): after a
  * change the job logs why and does nothing.
  */
 import type { Api } from "grammy";

@@ -1,5 +1,5 @@
 /*
- * Publishes an approved post to its channel, never twice (README "Publishing: on time, never twice"):
+ * Publishes an approved post to its channel, never twice (docs/publishing.md):
  *   1. begin_sending marks it `sending` (committed) — a repeated or stale job stops here;
  *   2. one send to Telegram;
  *   3. published with the message ids and links — or, by Telegram's answer:

@@ -1,5 +1,5 @@
 /*
- * Asks the approver about an edit of a published post (README "Post format"): the post as
+ * Asks the approver about an edit of a published post (docs/post-format.md): the post as
  * edited, marked as an edit of the post published on that date, with Approve / Reject.
  * Nothing is asked while nobody may be asked (the channel's rights are gone): the edit waits.
  */

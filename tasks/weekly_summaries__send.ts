@@ -1,5 +1,5 @@
 /*
- * Mails one project's weekly summary to its owner (README "Notifications"): the growth, the
+ * Mails one project's weekly summary to its owner (docs/autopilot-and-ai.md "Notifications"): the growth, the
  * top post, the invite link that brought the most joins and a line about the queue, in the
  * project's language like every notification. What it says is read when it is sent; nothing
  * is sent when the owner switched the summary off meanwhile or the channel is gone.

@@ -98,10 +98,10 @@ export const CRONTAB = [
   "17 3 * * * sessions__cleanup",
   "42 * * * * uploads__cleanup",
   "7 * * * * content_plans__fill_all",
-  // every connected channel's hourly subscriber sample, spread over the hour (README "Statistics")
+  // every connected channel's hourly subscriber sample, spread over the hour (docs/statistics.md)
   "3 * * * * channels__queue_subscriber_samples",
   "29 4 * * * stats__prune",
-  // the weekly summaries due: Monday from 09:00 in each project's timezone (README "Notifications")
+  // the weekly summaries due: Monday from 09:00 in each project's timezone (docs/autopilot-and-ai.md "Notifications")
   "11 * * * * weekly_summaries__queue",
 ];
 

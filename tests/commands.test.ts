@@ -1,6 +1,6 @@
 /*
- * README's per-process commands run as written, on a database nobody migrated yet: they are
- * read out of README's "Running one process at a time" block (so the test and the text
+ * The per-process commands of docs/operating.md run as written, on a database nobody migrated
+ * yet: they are read out of its "Running one process at a time" block (so the test and the text
  * cannot part), run through `npx` as a user without a global Deno would, each up to the
  * line that says it is working. `deno task` once took node_modules/.bin/deno for a script
  * and every one of these failed with "Invalid or unexpected token".
@@ -14,8 +14,8 @@ import { startTelegramServer, type TelegramServer } from "./doubles/telegram/ser
 import { outputOf } from "./helpers/instances.ts";
 
 const root = new URL("..", import.meta.url).pathname;
-const readme = await Deno.readTextFile(`${root}README.md`);
-const block = readme.split("## Running one process at a time")[1].split("```sh")[1].split("```")[0];
+const operating = await Deno.readTextFile(`${root}docs/operating.md`);
+const block = operating.split("## Running one process at a time")[1].split("```sh")[1].split("```")[0];
 const commands = block.split("\n").map((line) => line.replace(/#.*$/, "").trim()).filter((line) => line.startsWith("deno task"));
 
 let ownerUrl: string;
@@ -57,11 +57,11 @@ async function run(command: string, env: Record<string, string>, ready?: RegExp)
   return { status, output: output.text };
 }
 
-test("README names the four per-process commands", () => {
+test("docs/operating.md names the four per-process commands", () => {
   expect(commands).toEqual(["deno task migrate", "deno task api", "deno task worker", "deno task bot"]);
 });
 
-test("each per-process command of README runs as written on a fresh database", async () => {
+test("each per-process command of docs/operating.md runs as written on a fresh database", async () => {
   const env = {
     DATABASE_OWNER_URL: ownerUrl,
     DATABASE_URL: appUrl,
@@ -83,8 +83,8 @@ test("each per-process command of README runs as written on a fresh database", a
   }
 }, 240_000);
 
-test("README's graphile-worker CLI line runs against the migrated database", async () => {
-  const line = readme.match(/`npx (deno run -A node_modules\/graphile-worker\/dist\/cli\.js [^`]+)`/);
+test("docs/operating.md's graphile-worker CLI line runs against the migrated database", async () => {
+  const line = operating.match(/`npx (deno run -A node_modules\/graphile-worker\/dist\/cli\.js [^`]+)`/);
   expect(line).not.toBeNull();
   const { status, output } = await run(line![1], { DATABASE_URL: appUrl });
   expect(status.success, output).toBe(true);

@@ -1,7 +1,7 @@
 /*
  * The image and compose.yaml, read as text (no container engine runs here): what they set
- * is what README documents and core/config.ts reads, the image runs as a user who is not
- * root and checks its own health, and compose's layout is the one README "Scaling out"
+ * is what docs/operating.md documents and core/config.ts reads, the image runs as a user who is not
+ * root and checks its own health, and compose's layout is the one docs/scaling.md
  * describes: two api+worker instances behind the proxy, the bot by webhook, the app's
  * containers without the database owner's password.
  */
@@ -12,11 +12,11 @@ const root = new URL("..", import.meta.url).pathname;
 const read = (path: string) => Deno.readTextFileSync(`${root}${path}`);
 const compose = read("compose.yaml");
 const dockerfile = read("Dockerfile");
-const readme = read("README.md");
+const operating = read("docs/operating.md");
 
-/** The variables README's "Configuration" table documents (the first cell's `NAME`s). */
+/** The variables docs/operating.md's "Configuration" table documents (the first cell's `NAME`s). */
 const documented = new Set(
-  readme.split("\n## Configuration")[1].split("\n## ")[0].split("\n")
+  operating.split("\n## Configuration")[1].split("\n## ")[0].split("\n")
     .filter((line) => line.startsWith("| `"))
     .flatMap((line) => [...line.split("|")[1].matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map(([, name]) => name)),
 );
@@ -61,7 +61,7 @@ const dockerfileEnv = dockerfile.split("\n").filter((l) => l.startsWith("ENV "))
   [...l.slice(4).matchAll(/([A-Z][A-Z0-9_]*)=/g)].map(([, name]) => name)
 ).filter((name) => name !== "PATH");
 
-describe("every variable the image and compose set is one README documents and the code reads", () => {
+describe("every variable the image and compose set is one docs/operating.md documents and the code reads", () => {
   test("the lists read from the files are not empty (so the checks below can fail)", () => {
     expect(documented.size).toBeGreaterThan(15);
     expect(readByConfig).toContain("PRESSA_PROCESSES");
@@ -73,14 +73,14 @@ describe("every variable the image and compose set is one README documents and t
     const names = new Set(ourBlocks.flatMap((b) => [...environment(b).keys()]));
     expect(names.size).toBeGreaterThan(10);
     for (const name of names) {
-      expect(documented, `${name} is set in compose.yaml but not in README's Configuration table`).toContain(name);
+      expect(documented, `${name} is set in compose.yaml but not in docs/operating.md's Configuration table`).toContain(name);
       expect(readByConfig, `${name} is set in compose.yaml but core/config.ts never reads it`).toContain(name);
     }
   });
 
   test("the Dockerfile's ENV", () => {
     for (const name of dockerfileEnv) {
-      expect(documented, `${name} is set in the Dockerfile but not in README's Configuration table`).toContain(name);
+      expect(documented, `${name} is set in the Dockerfile but not in docs/operating.md's Configuration table`).toContain(name);
       expect(readByConfig, `${name} is set in the Dockerfile but core/config.ts never reads it`).toContain(name);
     }
   });
@@ -89,7 +89,7 @@ describe("every variable the image and compose set is one README documents and t
     const header = compose.slice(0, compose.indexOf("\nx-app:"));
     const fromDotEnv = new Set([...compose.matchAll(/\$\{([A-Z][A-Z0-9_]*)/g)].map(([, name]) => name));
     for (const name of fromDotEnv) {
-      expect(documented.has(name) || header.includes(name), `${name}: compose reads it from .env, and neither README's table nor compose's comment says what it is`).toBe(true);
+      expect(documented.has(name) || header.includes(name), `${name}: compose reads it from .env, and neither docs/operating.md's table nor compose's comment says what it is`).toBe(true);
     }
     // every one it requires (`:?`) is in the comment's list of what to put in .env
     const dotEnvList = header.match(/Set secrets in a \.env file beside this one \(([^)]*)\)/)![1];

@@ -31,7 +31,7 @@ const NOT_IN_CORE = /^(hono|@hono\/|react|@mantine\/|swr)/;
 
 /**
  * Imports that cross a floor on purpose, each with its reason. The API process hosts the bot
- * when Telegram pushes updates by webhook (README "Scaling out"): its entry point composes
+ * when Telegram pushes updates by webhook (docs/scaling.md "Scaling out"): its entry point composes
  * both, while api/routes and the rest of api/ know nothing of the bot.
  */
 const ALLOWED: Record<string, string[]> = {

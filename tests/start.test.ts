@@ -90,7 +90,7 @@ test("npm start runs the product on a fresh DATA_DIR and stops cleanly on SIGINT
     expect(verified.status).toBe(200);
 
     // the API and the worker connect as pressa_app, whose password is kept beside the
-    // superuser's (README "Least privilege"); the superuser is the migrations' alone
+    // superuser's (docs/trust-model.md "Least privilege"); the superuser is the migrations' alone
     const psqlLine = logChunks.join("").split("\n").find((l) => l.includes("embedded PostgreSQL is running"))!;
     const owner = postgres(JSON.parse(psqlLine).psql.replace(/^psql '|'$/g, ""), { max: 1, onnotice: () => {} });
     try {

@@ -86,7 +86,7 @@ export function draftRoutes({ sql, config }: ApiDeps) {
         ${sql.json(c.req.valid("json").drafts)})`;
       return c.json({ ok: true });
     })
-    // A drag saves one draft's place, not the whole list (README "Performance").
+    // A drag saves one draft's place, not the whole list (docs/performance.md).
     .post("/:draftId/move", body(MoveDraftSchema), async (c) => {
       const [moved, ...respaced] = await sql<{ draftId: number; draftOrder: number }[]>`
         select * from app_public.move_draft(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},

@@ -1,5 +1,5 @@
 /*
- * GET /metrics: Prometheus text for operators, behind METRICS_TOKEN (README "Metrics").
+ * GET /metrics: Prometheus text for operators, behind METRICS_TOKEN (docs/operating.md "Metrics").
  * Everything but the HTTP durations comes from PostgreSQL in one call
  * (app_public.read_metrics), so every API instance answers the same numbers; the HTTP
  * durations are this process's own and carry its `api_instance` label.

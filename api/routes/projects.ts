@@ -3,7 +3,7 @@
  * all (GET /overview): each handler is one SQL call, but
  * for a new admin handle on a project with a connected channel, which Telegram must first
  * confirm as an administrator of that channel; the new admin is then asked in the bot, and
- * the old one stays until they allow it (README "Trust model").
+ * the old one stays until they allow it (docs/trust-model.md).
  */
 import { Hono } from "hono";
 import { ProjectCreateSchema, ProjectUpdateSchema } from "../../contract/projects.ts";
@@ -21,7 +21,7 @@ export function projectRoutes({ sql, telegram, config }: ApiDeps) {
       const rows = await sql`select * from app_public.user_projects(${currentUser(c).id})`;
       return c.json(rows);
     })
-    // The home cards' figures, every project's in one read (README "Statistics"); registered
+    // The home cards' figures, every project's in one read (docs/statistics.md); registered
     // before "/:id", which would read "overview" as a project id.
     .get("/overview", async (c) => {
       const rows = await sql<ProjectOverview[]>`select * from app_public.account_project_overview(${currentUser(c).id})`;

@@ -1,6 +1,5 @@
 /*
- * Channel statistics and invite links (shared/DESIGN.md "Channel statistics", README
- * "Statistics"). Reading is one SQL call; an invite link is made or revoked in Telegram
+ * Channel statistics and invite links (docs/statistics.md). Reading is one SQL call; an invite link is made or revoked in Telegram
  * first (only the bot can), then recorded. Another account's project answers 404.
  */
 import { Hono } from "hono";

@@ -1,6 +1,5 @@
 /*
- * The named approver's answer to an account that wants to act in their name (README "Trust
- * model"): Allow connects the channel (or makes them the approver), Deny removes the request,
+ * The named approver's answer to an account that wants to act in their name (docs/trust-model.md): Allow connects the channel (or makes them the approver), Deny removes the request,
  * Deny-and-block also refuses that account's later requests. decide_approver_request counts
  * only the pinned approver's press on the message sent for the request, while it is open;
  * anyone else's press, a second one, or a late one changes nothing and says so.

@@ -1,5 +1,5 @@
 /*
- * Channel statistics (README "Statistics"): `chat_member` and `message_reaction_count`
+ * Channel statistics (docs/statistics.md): `chat_member` and `message_reaction_count`
  * updates of a channel are recorded in SQL and nothing else: no Telegram call. Which
  * updates count, whose channel they belong to and whether one was seen before is decided
  * there (record_member_update, record_reaction_count).

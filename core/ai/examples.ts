@@ -1,5 +1,5 @@
 /*
- * The AI learns from what worked (README "AI"): before a post is written, by generate-post,
+ * The AI learns from what worked (docs/autopilot-and-ai.md "AI"): before a post is written, by generate-post,
  * a content-generation job or autopilot, the project's voice is given its best-received
  * recent posts (app_public.best_received_posts decides which, how many and how long), which
  * postPrompt shows the model as examples of the voice.

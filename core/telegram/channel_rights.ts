@@ -1,5 +1,5 @@
 /*
- * Who may act in a channel (README "Trust model"). One bot serves every account, so before
+ * Who may act in a channel (docs/trust-model.md). One bot serves every account, so before
  * the bot acts in a channel Telegram is asked (getChatMember) whether the bot may post there
  * and whether the project's approver is the channel's creator or an administrator who may
  * post. Asked when a channel is connected, when the approver changes, and before every

@@ -1,6 +1,5 @@
 /*
- * What the API asks Telegram before it stores a channel or an approver (README "Trust
- * model"), with each refusal as its error code: the channel exists and is a channel, the
+ * What the API asks Telegram before it stores a channel or an approver (docs/trust-model.md), with each refusal as its error code: the channel exists and is a channel, the
  * bot may post there, the approver administers it. Shared by the channel, project and post
  * routes, so that no router imports another.
  */
@@ -47,8 +46,7 @@ async function askingTelegram<T>(check: () => Promise<T>): Promise<T> {
 }
 
 /**
- * The approver must be the channel's creator or an administrator who may post (README
- * "Trust model"); answers their name as Telegram shows it, or refuses naming both.
+ * The approver must be the channel's creator or an administrator who may post (docs/trust-model.md); answers their name as Telegram shows it, or refuses naming both.
  */
 export async function confirmApprover(telegram: Api, chatId: number, link: string, approver: { userId: number; handle: string }) {
   const check = await askingTelegram(() => approverCheck(telegram, chatId, approver.userId));

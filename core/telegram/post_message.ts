@@ -1,8 +1,7 @@
 /*
  * How a post looks in Telegram, written once for the channel and for the admin's preview
  * (the preview is the same messages, then the decision buttons). The text is plain and
- * literal with Telegram entities for its formatting, never a parse_mode (README "Post
- * format"). The parts:
+ * literal with Telegram entities for its formatting, never a parse_mode (docs/post-format.md). The parts:
  *   no image        one text message;
  *   one image       a photo with the text as its caption when it fits Telegram's 1024;
  *                   otherwise the photo, then the text;

@@ -20,7 +20,7 @@ export const CHANNEL_MESSAGES_PER_MINUTE = 20;
 /**
  * We stay one message under each limit, over a window a little longer than Telegram's, so
  * jitter between the moment we send and the moment Telegram counts never tips a full
- * window over (measured by `npm run bench:publish`, see README). 30 ms was not enough on a
+ * window over (measured by `npm run bench:publish`, see docs/performance.md). 30 ms was not enough on a
  * fully loaded 2-core machine: one message in 80 arrived inside a full second and got a 429.
  */
 export const WINDOW_MARGIN_MS = 100;

@@ -1,5 +1,5 @@
 /*
- * Channel trust (README "Trust model"), as a hostile account would try it against the local
+ * Channel trust (docs/trust-model.md), as a hostile account would try it against the local
  * Bot API: who may connect a channel, and who may become a project's approver.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";

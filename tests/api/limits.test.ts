@@ -1,5 +1,5 @@
 /*
- * Limits and privacy (README "Limits"), as a hostile or careless account would meet them on
+ * Limits and privacy (docs/limits.md), as a hostile or careless account would meet them on
  * the real stack: AI calls and tokens per account, the chat's context and size, aborted
  * calls, one generation job per project, sign-in per client IP, private uploads, quotas,
  * the sessions' absolute lifetime and a scheduling race.

@@ -1,5 +1,5 @@
 /*
- * A post's formatting and options through the API (README "Post format"): stored and
+ * A post's formatting and options through the API (docs/post-format.md): stored and
  * answered as given, refused with a precise code when they do not fit, and carried from a
  * draft to the post made from it.
  */

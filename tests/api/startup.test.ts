@@ -157,7 +157,7 @@ describe("compose.yaml, the public deployment", () => {
     }
     expect(references.find((reference) => reference.name === "PUBLIC_URL")!.rest).toContain("https://");
     // the owner's password is the database's and migrate's only; the app's containers log in
-    // as pressa_app (README "Least privilege"), whose password migrate gives it
+    // as pressa_app (docs/trust-model.md "Least privilege"), whose password migrate gives it
     expect(compose.match(/\$\{POSTGRES_PASSWORD/g)).toHaveLength(2);
     const appBlock = compose.slice(compose.indexOf("x-app:"), compose.indexOf("services:"));
     expect(appBlock).not.toContain("POSTGRES_PASSWORD");

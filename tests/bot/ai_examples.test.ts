@@ -1,5 +1,5 @@
 /*
- * The AI learns from what worked (README "AI"): readers react to published posts in the
+ * The AI learns from what worked (docs/autopilot-and-ai.md "AI"): readers react to published posts in the
  * channel (the local Bot API server, the real bot asking for message_reaction_count), and
  * the prompts of generate-post, of autopilot and of a content-generation job (the worker)
  * then carry the project's best-received recent posts as examples of its voice, as the

@@ -1,5 +1,5 @@
 /*
- * Channel statistics as the bot collects them (README "Statistics"): the bot, asking for
+ * Channel statistics as the bot collects them (docs/statistics.md): the bot, asking for
  * chat_member and message_reaction_count like bot/main.ts, against the local Bot API server;
  * the worker samples the subscriber count. What the owner reads is GET …/stats and
  * GET …/invite-links.

@@ -324,7 +324,7 @@ async function audit(combination: Combination): Promise<Finding[]> {
 /**
  * Four combinations that between them pair every theme with every width, each language with
  * both themes and both widths, and both ways a theme is chosen. The other four of the full
- * grid (run until the test time was cut, README "Test time") only repeated these screens in
+ * grid (run until the test time was cut, docs/test-time.md) only repeated these screens in
  * the other language: axe's findings here (contrast, names, roles) follow the colours and the
  * markup, which a language does not change.
  */

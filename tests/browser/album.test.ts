@@ -1,5 +1,5 @@
 /*
- * An album in the draft dialog, in Chromium (README "Post format", Albums): three images
+ * An album in the draft dialog, in Chromium (docs/post-format.md, Albums): three images
  * uploaded (two files at once, then one), the third moved first with the keyboard (Space,
  * arrows, Space), one removed; the draft stores `imageUrls` in that order with `imageUrl`
  * its first, and reopening shows the thumbnails in the same order.

@@ -1,5 +1,5 @@
 /*
- * A post of a former channel in the web app (README "Trust model"), in Chromium: after the
+ * A post of a former channel in the web app (docs/trust-model.md), in Chromium: after the
  * owner swaps channel X for Y, X's published post is read-only history. The Published page
  * offers no edit for it, its details say why and have no "Edit text and buttons", and its
  * delete dialog offers no "delete from the channel" (Pressa's record can still go).

@@ -1,5 +1,5 @@
 /*
- * The edit of a published post from its details dialog (README "Editing a published post"),
+ * The edit of a published post from its details dialog (docs/post-format.md "Editing a published post"),
  * in Chromium: the details show the post's options, "Edit text and buttons" opens the editor
  * with its formatted text, Ctrl+B makes a bold word, "Send for approval" leaves the post as it
  * is with the edit waiting; the approver's Approve in Telegram edits the channel's message in

@@ -1,5 +1,5 @@
 /*
- * A one-time post's own options in the schedule dialog (README "Post format": a post made from
+ * A one-time post's own options in the schedule dialog (docs/post-format.md: a post made from
  * a draft takes the draft's options unless the request gives its own), in Chromium with the
  * real worker, bot and local Bot API: choosing a draft shows its options, "Silent" is switched
  * on for this post only, and the post reaches the channel without a sound, with the draft's

@@ -1,6 +1,6 @@
 /*
  * Links a hostile account would try in a post, and the harmless ones that must keep
- * working (README "Trust model"): shared by the contract's tests and the API's.
+ * working (docs/trust-model.md): shared by the contract's tests and the API's.
  */
 
 /** Dangerous Telegram actions as an attacker would try to slip them in. */

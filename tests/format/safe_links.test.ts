@@ -1,5 +1,5 @@
 /*
- * Safe links (README "Trust model"): a post's links and buttons may open only harmless
+ * Safe links (docs/trust-model.md): a post's links and buttons may open only harmless
  * tg:// actions. Written as an attacker would spell the dangerous ones: every case, scheme
  * and host spelling Telegram's apps might still open is refused with posts.unsafeLink;
  * the AI's Markdown keeps such a link's words and drops the link.

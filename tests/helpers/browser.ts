@@ -27,7 +27,7 @@ export async function launchBrowser(): Promise<Browser> {
 /**
  * Whether this run keeps pictures (`PRESSA_SCREENSHOTS=1 npm test -- tests/browser/x.test.ts`).
  * Off by default: a full-page picture costs Chromium 0.2-0.7 CPU-seconds, and the suite took
- * about 200 of them that nobody looked at (README "Test time").
+ * about 200 of them that nobody looked at (docs/test-time.md).
  */
 export const screenshotsWanted = () => Deno.env.get("PRESSA_SCREENSHOTS") === "1";
 

@@ -37,7 +37,7 @@ export async function projectWithChannel(
   if (options.language) await stack.call("PATCH", `/api/projects/${project.id}`, { language: options.language }, cookie);
   const added = await stack.call("POST", `/api/projects/${project.id}/channels`, { type: "telegram", link: `@${channel.username}` }, cookie);
   if (added.status !== 201) throw new Error(`channel: ${added.text}`);
-  // The admin allows the connection in the bot (README "Trust model").
+  // The admin allows the connection in the bot (docs/trust-model.md).
   const question = await approverQuestion(stack, admin.id);
   const allowed = await press(stack, admin.id, admin.id, question.message_id, buttonsOf(question)[0]!);
   if (allowed.text?.startsWith("✅") !== true) throw new Error(`the approver's Allow: ${allowed.text}`);
@@ -56,7 +56,7 @@ export const buttonsOf = (m: { reply_markup?: { inline_keyboard: { callback_data
 type ProjectWithChannel = Awaited<ReturnType<typeof projectWithChannel>>;
 
 /**
- * The bot's question about the newest request made of this approver (README "Trust model"),
+ * The bot's question about the newest request made of this approver (docs/trust-model.md),
  * once the worker has recorded which message asks (only then do presses count).
  */
 export async function approverQuestion(stack: Stack, approverId: number, timeoutMs = 20_000) {

@@ -2,8 +2,7 @@
  * The product as tests use it: a fresh database, the real app, the real worker, and a
  * real SMTP server receiving the mail. `serve: true` also listens on a random port
  * (browser tests); otherwise tests call app.request directly.
- * The app, the worker and the bot connect as the app role, which owns nothing (README
- * "Least privilege"); `sql` is the test's own hand on the database, as the owner (psql).
+ * The app, the worker and the bot connect as the app role, which owns nothing (docs/trust-model.md "Least privilege"); `sql` is the test's own hand on the database, as the owner (psql).
  */
 import { createApp } from "../../api/app.ts";
 import { type Config, readConfig } from "../../core/config.ts";

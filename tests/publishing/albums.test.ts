@@ -1,7 +1,7 @@
 /*
  * A post of several images goes out as one album; with a text too long for a caption, as
  * the album, then the text. Whatever happens between the two, the channel never keeps half
- * a post by our doing and nothing appears twice (README "Post format").
+ * a post by our doing and nothing appears twice (docs/post-format.md).
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { makePng } from "../helpers/images.ts";

@@ -1,5 +1,5 @@
 /*
- * What the approver approves besides the words (README "Trust model"): the preview's header
+ * What the approver approves besides the words (docs/trust-model.md): the preview's header
  * states the pin and when it lifts, the sound, and where every URL button leads, in the
  * project's language, so a button cannot hide its destination behind a friendly label.
  * Read from the messages the local Bot API received.

@@ -1,5 +1,5 @@
 /*
- * The named approver confirms in Telegram (README "Trust model"), played as the hostile
+ * The named approver confirms in Telegram (docs/trust-model.md), played as the hostile
  * account would play it against the real API, worker and bot and the local Bot API: naming
  * a real channel admin's handle gets a question to that admin and nothing else.
  */

@@ -1,6 +1,6 @@
 /*
- * A channel's messages are touched only while it is the project's channel (README "Trust
- * model"), played as the hostile owner of issue 23: their project published in channel X;
+ * A channel's messages are touched only while it is the project's channel (docs/trust-model.md
+ * ), played as the hostile owner of issue 23: their project published in channel X;
  * they disconnect X, connect their own channel Y (where they approve), and then try to
  * rewrite, delete, unpin or re-mark X's post. X's administrators were never asked, so every
  * door answers 409 posts.channelChanged and nothing reaches X, and jobs queued before the
@@ -55,7 +55,7 @@ async function swapToY(p: Project) {
   const y = stack.telegram!.addChannel({ username: `${p.channel.username}_y`, title: "Channel Y", owner: p.admin.id });
   const added = await stack.call("POST", `${p.base}/channels`, { type: "telegram", link: `@${y.username}` }, p.cookie);
   expect(added.status, added.text).toBe(201);
-  // the approver allows it in Telegram (README "Trust model"): only then is Y the project's channel
+  // the approver allows it in Telegram (docs/trust-model.md): only then is Y the project's channel
   const allowed = await approverAnswers(stack, p.admin.id, "allow");
   expect(allowed.text).toMatch(/^✅/);
   return y;

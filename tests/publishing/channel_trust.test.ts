@@ -1,5 +1,5 @@
 /*
- * Channel trust after connecting (README "Trust model"), through the worker, the bot and the
+ * Channel trust after connecting (docs/trust-model.md), through the worker, the bot and the
  * local Bot API: rights are checked again before a preview and before a publication; an
  * approval belongs to the chat it was given for; a published post is never deleted from a
  * chat that is not the project's channel; a new approver is asked again.

@@ -1,5 +1,5 @@
 /*
- * A formatted post end to end (README "Post format"): the draft's entities and options reach
+ * A formatted post end to end (docs/post-format.md): the draft's entities and options reach
  * the approver's preview and then the channel exactly; a pinned post is pinned once it is
  * out and unpinned when its hours are up; a draft the AI writes in Markdown arrives as text
  * plus entities, with no markup left in it; a published post's edit changes the channel's

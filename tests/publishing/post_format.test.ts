@@ -1,5 +1,5 @@
 /*
- * A post as Telegram shows it (README "Post format"), sent by the one function that sends
+ * A post as Telegram shows it (docs/post-format.md), sent by the one function that sends
  * posts (core/telegram/post_message.ts) to the local Bot API server: the exact entities,
  * albums, URL buttons, the link preview and silence arrive as the owner set them, and the
  * approver's decision buttons never mix with the post's own.

@@ -1,5 +1,5 @@
 /*
- * Two instances on one database, as README "Scaling out" deploys them: each is `npm start`
+ * Two instances on one database, as docs/scaling.md "Scaling out" deploys them: each is `npm start`
  * in its own process with PRESSA_PROCESSES=api,worker, both on one PostgreSQL as the app
  * role, the bot in webhook mode behind a round-robin load balancer (so either API gets the
  * bot's updates), the local Bot API server enforcing Telegram's limits. What a user, an

@@ -27,7 +27,7 @@ export function useContentPlans(projectId: number | null) {
 }
 
 /**
- * The times the best-times grid suggests (README "Statistics"), read when the owner opens
+ * The times the best-times grid suggests (docs/statistics.md), read when the owner opens
  * them: reactions keep coming, so every opening reads them again, however soon.
  */
 export function useSuggestedTimes(projectId: number) {

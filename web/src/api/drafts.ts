@@ -8,7 +8,7 @@ import { refreshQueueHealth } from "./queueHealth.ts";
 import { pollingDedupe } from "./swrConfig.ts";
 
 const draftsPath = (projectId: number) => `/api/projects/${projectId}/drafts`;
-/** The drafts list's lean view (README "Performance"): title, excerpt and flags of each draft. */
+/** The drafts list's lean view (docs/performance.md): title, excerpt and flags of each draft. */
 export const draftsKey = (projectId: number) => `${draftsPath(projectId)}?view=list`;
 const draftKey = (projectId: number, draftId: number) => `${draftsPath(projectId)}/${draftId}`;
 
@@ -124,7 +124,7 @@ export async function bulkAddDrafts(projectId: number, titles: string[]): Promis
 
 /**
  * Saves a drag (spec §2) as one draft's new place, right after `afterId` (null: first),
- * never the whole list (README "Performance"): the list shows the new order at once, then
+ * never the whole list (docs/performance.md): the list shows the new order at once, then
  * takes the keys the server gave the draft and any it respaced; it goes back to the previous
  * order when the server refuses.
  */

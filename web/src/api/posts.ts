@@ -17,7 +17,7 @@ const postKey = (projectId: number, postId: number) => `${postsKey(projectId)}/$
 export type PostsRange = { from: string; to: string };
 
 /**
- * The posts the calendar needs for a range, in its lean view (README "Performance": the range
+ * The posts the calendar needs for a range, in its lean view (docs/performance.md: the range
  * read; no text, the details dialog loads the whole post).
  */
 export const postsRangeKey = (projectId: number, range: PostsRange) =>
@@ -167,7 +167,7 @@ export async function publishPost(projectId: number, postId: number): Promise<Po
   return post;
 }
 
-/** A published post's new text and buttons (README "Editing a published post"). */
+/** A published post's new text and buttons (docs/post-format.md "Editing a published post"). */
 export type PostEditInput = { content: string; entities: MessageEntity[]; buttons: UrlButton[][] };
 
 /**

@@ -53,7 +53,7 @@ export function useProjects() {
 }
 
 /**
- * Every home card's figures in one request (README "Statistics"). The worker and the approver
+ * Every home card's figures in one request (docs/statistics.md). The worker and the approver
  * move them on their own (samples, joins, approvals, failures), so the dashboard reads them
  * again whenever it opens rather than trusting the cache.
  */

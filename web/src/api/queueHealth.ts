@@ -5,7 +5,7 @@ import { BULK_ADD_MAX_LINES, GENERATED_TITLES } from "../../../contract/limits.t
 export const queueHealthKey = (projectId: number) => `/api/projects/${projectId}/queue-health`;
 
 /**
- * How long the drafts queue lasts at the current plan plus series (README "Autopilot").
+ * How long the drafts queue lasts at the current plan plus series (docs/autopilot-and-ai.md "Autopilot").
  * The worker uses drafts on its own (autopilot, series), so every screen showing it reads
  * it again when it opens rather than trusting the cache; mutations refresh it too.
  */

@@ -10,7 +10,7 @@ export const statsKey = (projectId: number, range: StatsRange) =>
 export const inviteLinksKey = (projectId: number) => `/api/projects/${projectId}/invite-links`;
 
 /**
- * The channel's figures for a range (shared/DESIGN.md "Channel statistics"). Another range
+ * The channel's figures for a range (docs/statistics.md). Another range
  * keeps the shown figures until its own arrive, so the charts don't flash empty.
  */
 export function useStats(projectId: number | null, range: StatsRange) {

@@ -1,5 +1,5 @@
 /*
- * A post's options as they are checked and saved (README "Post format", issue 16 §5): the
+ * A post's options as they are checked and saved (docs/post-format.md, issue 16 §5): the
  * URL buttons' problems, and what is sent once blanks and defaults are left out. The option
  * fields (components/PostOptionsFields) draw them; the draft, schedule and edit forms send
  * what these return.

@@ -1,5 +1,5 @@
 /*
- * The edit of a published post (README "Editing a published post"), as rules: where the edit
+ * The edit of a published post (docs/post-format.md "Editing a published post"), as rules: where the edit
  * starts, how long its text may be, and whether it may be sent. components/PublishedPostEdit
  * draws the form; these decide.
  */

@@ -175,7 +175,7 @@ export function scheduleRequest(t: TFunction, form: ScheduleForm): { input?: Pos
       title: draftTitle,
       content: chosenDraft?.content ?? editing?.content ?? "",
       // Sent only when they differ from the draft's: otherwise the server copies the draft's
-      // own at that moment (README "Post format"), so a post nobody customised follows its
+      // own at that moment (docs/post-format.md), so a post nobody customised follows its
       // draft, a change saved to the draft in another tab meanwhile included, and the request
       // stays what it was for everyone who never opens the options. An existing post with
       // options of its own sends them every time: the server would put the draft's back.

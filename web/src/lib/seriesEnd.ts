@@ -1,5 +1,5 @@
 /*
- * A recurring series' end (README "Autopilot", "Series end and skip"): never, after N posts
+ * A recurring series' end (docs/autopilot-and-ai.md "Autopilot", "Series end and skip"): never, after N posts
  * (the occurrences made so far count), or on a day in the project's zone. The schedule form
  * checks what it sends as the server will: the value schemas are the API's own
  * (contract/posts.ts), and the two rules SQL holds (app_private.assert_series_end: one

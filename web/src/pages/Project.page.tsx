@@ -21,7 +21,7 @@ import classes from "./Project.module.css";
 export default function ProjectPage() {
   const t = useT();
   const { project, failed } = useRouteProject();
-  // The approver Telegram confirmed, once a channel is connected (README "Trust model").
+  // The approver Telegram confirmed, once a channel is connected (docs/trust-model.md).
   const approver = useChannels(project?.id ?? null).channels.find((channel) => channel.approver)?.approver;
   const [editOpened, editDialog] = useDisclosure(false);
   const [deleteOpened, deleteDialog] = useDisclosure(false);

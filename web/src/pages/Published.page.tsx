@@ -32,7 +32,7 @@ import classes from "./Published.module.css";
  * Spec §2 Published: what went out, newest first, with the time it was published (in the
  * project's timezone and the interface language) and a link to each channel's message. A
  * post opens in its details (the schedule's dialog), where its text and buttons can be edited
- * (README "Editing a published post") and it can be deleted.
+ * (docs/post-format.md "Editing a published post") and it can be deleted.
  */
 export default function PublishedPage() {
   const t = useT();

@@ -61,7 +61,7 @@ export default function SchedulePage() {
   const today = toCalendarDate(current);
   const [monthShift, setMonthShift] = useState(0);
   const month = startOfMonth(today).add({ months: monthShift });
-  // The calendar reads the month it shows (README "Performance"), once the project's zone is known.
+  // The calendar reads the month it shows (docs/performance.md), once the project's zone is known.
   const range = gridRange(month, timeZone);
   const { posts, isLoaded: postsLoaded, error: postsError, mutate: reloadPosts } = usePosts(project ? projectId : null, range);
   // The months on either side are fetched ahead, so moving to them shows them at once.

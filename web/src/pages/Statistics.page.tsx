@@ -28,7 +28,7 @@ import { projectPath } from "../lib/projectSections.ts";
 import { projectTimeZone } from "../lib/projectTime.ts";
 
 /**
- * The channel's statistics (README "Statistics"): subscribers, joins and leaves, reactions per
+ * The channel's statistics (docs/statistics.md): subscribers, joins and leaves, reactions per
  * post, the best times to post, and the invite links. Only what Telegram gives a bot: no views.
  */
 export default function StatisticsPage() {

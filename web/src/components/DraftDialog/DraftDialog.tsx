@@ -34,7 +34,7 @@ type DraftDialogProps = {
   size?: number | string;
 };
 
-/** `body`: the text with its formatting (Telegram's entities, README "Post format"). */
+/** `body`: the text with its formatting (Telegram's entities, docs/post-format.md). */
 /** `imageUrls`: the album, first (the cover) first; empty for none. */
 type Values = { title: string; body: FormattedText; imageUrls: string[]; options: PostOptions };
 type FieldErrors = { title?: string; content?: string; imageUrls?: string; options?: string };

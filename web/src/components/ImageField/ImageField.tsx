@@ -38,7 +38,7 @@ type Pending = { key: number; preview: string };
 const hasFiles = (event: DragEvent) => Array.from(event.dataTransfer.types).includes("Files");
 
 /**
- * A draft's images (README "Post format", Albums): up to 10, picked or dropped (several at
+ * A draft's images (docs/post-format.md, Albums): up to 10, picked or dropped (several at
  * once), checked here first and uploaded one at a time; shown as thumbnails in order, the
  * first being the cover. Thumbnails are reordered by dragging their handle, with the mouse,
  * a finger or the keyboard (Space to lift, arrows to move, Space to drop, Escape to cancel).

@@ -20,7 +20,7 @@ type PostTextSectionProps = {
 
 /**
  * The post's text as the channel shows it, or, for a published post, its edit in place
- * (README "Editing a published post") with an edit still waiting for approval shown under it.
+ * (docs/post-format.md "Editing a published post") with an edit still waiting for approval shown under it.
  * A post of a former channel says so instead and offers no edit.
  */
 export function PostTextSection({ projectId, post, state, opened, startEditing }: PostTextSectionProps) {

@@ -17,7 +17,7 @@ type UrlButtonsFieldsProps = {
 };
 
 /**
- * URL buttons under a post (README "Post format"): up to 3 rows of 3, each a text and an
+ * URL buttons under a post (docs/post-format.md): up to 3 rows of 3, each a text and an
  * https:// or tg:// link. The draft dialog's options, the schedule dialog's and the edit of a
  * published post all use this one editor.
  */

@@ -75,7 +75,7 @@ export function ProjectCard({ project, figures, figuresLoading, onAddTitles }: P
   );
 }
 
-/** Subscribers and their week, the next post, and what needs the owner (README "Statistics", home cards). */
+/** Subscribers and their week, the next post, and what needs the owner (docs/statistics.md, home cards). */
 function Figures({ project, figures }: { project: Project; figures: ProjectOverview }) {
   const t = useT();
   const { language } = useLanguage();

@@ -11,8 +11,7 @@ import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { ProjectForm } from "../ProjectForm/ProjectForm.tsx";
 
 /**
- * A new admin handle on a project with a channel is checked with Telegram (README "Trust
- * model"); its refusals are said with the handle and the channel, and that nothing changed.
+ * A new admin handle on a project with a channel is checked with Telegram (docs/trust-model.md); its refusals are said with the handle and the channel, and that nothing changed.
  */
 function updateFailureText(t: TFunction, error: unknown, input: ProjectUpdateInput): string {
   const code = error instanceof ApiRequestError ? error.body?.code : undefined;

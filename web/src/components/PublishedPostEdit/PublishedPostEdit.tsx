@@ -22,7 +22,7 @@ type PublishedPostEditProps = {
 };
 
 /**
- * The edit of a published post (README "Editing a published post"): its text with its
+ * The edit of a published post (docs/post-format.md "Editing a published post"): its text with its
  * formatting and its URL buttons, previewed as the channel will show them, sent to the
  * approver. The channel's message changes only once the approver approves in Telegram.
  * Used by the post's details, wherever they open (the schedule, the Published page).

@@ -21,7 +21,7 @@ type QueueHealthProps = {
 };
 
 /**
- * How long the drafts queue lasts at the current plan plus series (README "Autopilot"):
+ * How long the drafts queue lasts at the current plan plus series (docs/autopilot-and-ai.md "Autopilot"):
  * until which day, or over QUEUE_FORECAST_DAYS; a warning with the date when it runs dry
  * within QUEUE_LOW_DAYS, whose button asks the AI for about two weeks of titles. Nothing on
  * the card (a quiet hint on the page) while nothing takes drafts.

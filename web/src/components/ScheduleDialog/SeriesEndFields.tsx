@@ -21,7 +21,7 @@ type SeriesEndFieldsProps = {
 };
 
 /**
- * A recurring post's "Ends" (README "Autopilot", "Series end and skip"): never, after a
+ * A recurring post's "Ends" (docs/autopilot-and-ai.md "Autopilot", "Series end and skip"): never, after a
  * number of posts, or on a day in the project's timezone. Each way keeps what was typed
  * while another is chosen; only the chosen one is sent.
  */

@@ -29,7 +29,7 @@ type InviteLinksProps = {
 };
 
 /**
- * Named invite links, one per campaign or partner (README "Statistics"): made and revoked by
+ * Named invite links, one per campaign or partner (docs/statistics.md): made and revoked by
  * the bot in Telegram, which needs the "Invite users via link" right. Without it the panel
  * says how to grant it; the rest of the page does not depend on it.
  */
