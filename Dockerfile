@@ -32,7 +32,7 @@ RUN useradd --system --create-home --uid 10001 --user-group pressa \
 COPY --from=build /app /app
 USER pressa
 # Deno's compiled modules in pressa's cache, so a container starts without compiling
-RUN deno cache scripts/start.ts api/main.ts tasks/main.ts bot/main.ts sql/migrate.ts
+RUN deno cache scripts/start.ts main/api.ts main/worker.ts main/bot.ts sql/migrate.ts
 VOLUME /data
 EXPOSE 8000
 # GET /api/health: 200 while the API answers and reaches the database. A container without

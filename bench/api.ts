@@ -90,7 +90,7 @@ const [project] = await sql<{ id: number }[]>`select id from app_public.projects
 const port = await freePort();
 const API_PROCESSES = Number(Deno.env.get("BENCH_API_PROCESSES") ?? 1);
 const apis = Array.from({ length: API_PROCESSES }, () => new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", ...(API_PROCESSES > 1 ? ["--unstable-net"] : []), ...(Deno.env.get("BENCH_PROFILE") ? ["--cpu-prof", `--cpu-prof-dir=${Deno.env.get("BENCH_PROFILE")}`] : []), new URL("../api/main.ts", import.meta.url).pathname, ...(API_PROCESSES > 1 ? ["--reuse-port"] : [])],
+  args: ["run", "-A", ...(API_PROCESSES > 1 ? ["--unstable-net"] : []), ...(Deno.env.get("BENCH_PROFILE") ? ["--cpu-prof", `--cpu-prof-dir=${Deno.env.get("BENCH_PROFILE")}`] : []), new URL("../main/api.ts", import.meta.url).pathname, ...(API_PROCESSES > 1 ? ["--reuse-port"] : [])],
   env: { DATABASE_URL: url, PORT: String(port), DATA_DIR: dir },
   stdin: "null",
   stdout: "null",

@@ -67,7 +67,7 @@ const spawn = (path: string) =>
     args: ["run", "-A", new URL(path, import.meta.url).pathname],
     env, stdin: "null", stdout: "null", stderr: Deno.env.get("BENCH_DEBUG") ? "inherit" : "null",
   }).spawn();
-const processes = [spawn("../api/main.ts"), ...Array.from({ length: WORKERS }, () => spawn("../tasks/main.ts"))];
+const processes = [spawn("../main/api.ts"), ...Array.from({ length: WORKERS }, () => spawn("../main/worker.ts"))];
 for (let i = 0; i < 100; i++) {
   if (await fetch(`${base}/api/health`).then((r) => (r.body?.cancel(), r.ok), () => false)) break;
   await new Promise((r) => setTimeout(r, 200));

@@ -75,7 +75,7 @@ async function approvedPosts(count: number, at: Date, label: string, firstChanne
 // API server in this process measures arrival times without sharing their event loop.
 const workers = Array.from({ length: WORKERS }, () =>
   new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("../tasks/main.ts", import.meta.url).pathname],
+    args: ["run", "-A", new URL("../main/worker.ts", import.meta.url).pathname],
     env: { DATABASE_URL: url, TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot, DATA_DIR: dir },
     stdin: "null",
     stdout: "null",

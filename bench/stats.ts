@@ -1,6 +1,6 @@
 /*
  * `npm run bench:stats` (not part of the tests): does a flood of channel member updates
- * slow an admin's Approve? The real bot process (bot/main.ts, long polling, asking for
+ * slow an admin's Approve? The real bot process (main/bot.ts, long polling, asking for
  * chat_member) against the real database and the local Bot API server. 10,000 people join
  * a connected channel at once (a Telegram backlog of `chat_member` updates); meanwhile the
  * admin presses Approve on waiting posts, one every PRESS_EVERY_MS, and we time each press
@@ -57,7 +57,7 @@ for (let n = 1; n <= PRESSES * 2; n++) posts.push(await waitingPost(n));
 const people = Array.from({ length: UPDATES }, (_, i) => telegram.addUser({ first_name: `Reader ${i}` }).id);
 
 const bot = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", new URL("../bot/main.ts", import.meta.url).pathname],
+  args: ["run", "-A", new URL("../main/bot.ts", import.meta.url).pathname],
   env: { DATABASE_URL: url, TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot },
   stdin: "null", stdout: "null", stderr: Deno.env.get("BENCH_DEBUG") ? "inherit" : "null",
 }).spawn();

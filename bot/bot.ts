@@ -1,6 +1,6 @@
 /*
  * The Telegram bot: features are Composers installed here, under one error boundary.
- * bot/main.ts runs it with @grammyjs/runner; tests create it against the local Bot API.
+ * main/bot.ts runs it with @grammyjs/runner; tests create it against the local Bot API.
  */
 import { sequentialize } from "@grammyjs/runner";
 import { Bot } from "grammy";

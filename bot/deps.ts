@@ -11,8 +11,8 @@ export type BotDeps = {
   sql: Sql;
   log: Log;
   apiRoot: string;
-  /** Where the bot's messages count against Telegram's limits (bot/main.ts: the shared one); default this process. */
+  /** Where the bot's messages count against Telegram's limits (main/bot.ts: the shared one); default this process. */
   budget?: SendBudget;
-  /** Where its Telegram calls are counted for GET /metrics (bot/main.ts: the shared counters). */
+  /** Where its Telegram calls are counted for GET /metrics (main/bot.ts: the shared counters). */
   calls?: CallCounter;
 };

@@ -72,10 +72,10 @@ async function startUp() {
   await buildWebIfStale(root, log);
 
   // PRESSA_PROCESSES picks this instance's share; the others run elsewhere on the same database
-  if (config.processes.has("api")) processes.push({ name: "api", script: "api/main.ts" });
-  if (config.processes.has("worker")) processes.push({ name: "worker", script: "tasks/main.ts" });
+  if (config.processes.has("api")) processes.push({ name: "api", script: "main/api.ts" });
+  if (config.processes.has("worker")) processes.push({ name: "worker", script: "main/worker.ts" });
   if (!config.processes.has("bot")) log("info", "PRESSA_PROCESSES leaves out the bot: it is not started here");
-  else if (config.telegramBotToken && !config.telegramWebhookSecret) processes.push({ name: "bot", script: "bot/main.ts" });
+  else if (config.telegramBotToken && !config.telegramWebhookSecret) processes.push({ name: "bot", script: "main/bot.ts" });
   else if (config.telegramBotToken) log("info", "TELEGRAM_WEBHOOK_SECRET is set: the API handles the bot's updates; no polling bot is started");
   else log("info", "TELEGRAM_BOT_TOKEN is not set: the bot is not started and channels cannot be connected");
   log("info", `running ${processes.map((p) => p.name).join(", ") || "nothing but the database"} (PRESSA_PROCESSES)`);

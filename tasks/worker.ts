@@ -1,5 +1,5 @@
 /*
- * The graphile-worker runner with every task of the product. tasks/main.ts runs it as a
+ * The graphile-worker runner with every task of the product. main/worker.ts runs it as a
  * process; tests run the same runner in-process against their own database.
  *
  * Two runners share the process: AI jobs (slow, many provider calls each) run in their

@@ -4,7 +4,10 @@
  * on it alone; the processes' folders (api/, tasks/, bot/) stand on both and not on each
  * other; web/ stands on contract/ only, and nothing outside web/ reaches into it. An arrow
  * running up a floor makes a low module depend on a high one (core/ on Hono, a worker on
- * the browser app) and is refused here, naming the file and the import.
+ * the browser app) and is refused here, naming the file and the import. main/ is the top: each of
+ * its files builds one process (the API hosts the bot in webhook mode), so no process folder
+ * imports another, and nothing imports main/. A circle of imports among the server's or the
+ * SPA's files is refused too: a circle has no floor to read it from.
  */
 import { dirname, join, normalize, relative } from "node:path";
 import { expect, test } from "vitest";
@@ -20,7 +23,8 @@ const FLOORS: Record<string, string[]> = {
   tasks: ["tasks", "core", "contract", "texts"],
   bot: ["bot", "core", "contract", "texts"],
   web: ["web", "contract", "texts"],
-  scripts: ["scripts", "api", "tasks", "bot", "core", "contract", "sql"],
+  main: ["api", "tasks", "bot", "core", "contract", "texts", "sql"],
+  scripts: ["scripts", "core", "contract", "sql"],
 };
 
 /** Only these packages may be imported by contract/: the SPA and every process load it. */
@@ -29,14 +33,6 @@ const CONTRACT_PACKAGES = ["valibot", "markdown-it"];
 /** The web framework and the browser's libraries belong to their floors, never to core/. */
 const NOT_IN_CORE = /^(hono|@hono\/|react|@mantine\/|swr)/;
 
-/**
- * Imports that cross a floor on purpose, each with its reason. The API process hosts the bot
- * when Telegram pushes updates by webhook (docs/scaling.md "Scaling out"): its entry point composes
- * both, while api/routes and the rest of api/ know nothing of the bot.
- */
-const ALLOWED: Record<string, string[]> = {
-  "api/main.ts": ["bot/bot.ts"],
-};
 
 const SPECIFIER = /(?:^|[\s;])(?:import|export)\s(?:[^"';]*?\sfrom\s)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
 
@@ -55,7 +51,7 @@ test("every import stays on its floor or goes down: core on contract alone, noth
         if (specifier.startsWith(".")) {
           const target = relative(ROOT, normalize(join(ROOT, dirname(file), specifier)));
           const top = target.split("/")[0];
-          if (!floors.includes(top) && !ALLOWED[file]?.includes(target)) violations.push(`${file} → ${target}`);
+          if (!floors.includes(top)) violations.push(`${file} → ${target}`);
         } else if (folder === "core" && NOT_IN_CORE.test(specifier)) {
           violations.push(`${file} → package ${specifier}`);
         } else if (folder === "contract") {
@@ -78,4 +74,32 @@ test("the check sees imports of every form, so a clean result means something", 
   } finally {
     await Deno.remove(join(ROOT, file));
   }
+});
+
+/** The files a file imports by relative path, as paths from the root (.ts and .tsx only). */
+async function localImports(file: string) {
+  return (await importsOf(file)).filter((specifier) => specifier.startsWith(".") && /\.tsx?$/.test(specifier))
+    .map((specifier) => relative(ROOT, normalize(join(ROOT, dirname(file), specifier))));
+}
+
+test("no circle of imports among the server's files, nor among the SPA's", async () => {
+  const graph = new Map<string, string[]>();
+  for (const folder of [...Object.keys(FLOORS), "web/src"].filter((folder) => folder !== "web")) {
+    for await (const file of sources(folder)) graph.set(file, await localImports(file));
+  }
+  // depth-first search; a file met again while still on the path closes a circle
+  const circles: string[] = [];
+  const state = new Map<string, "open" | "done">();
+  const visit = (file: string, path: string[]) => {
+    if (state.get(file) === "done") return;
+    if (state.get(file) === "open") {
+      circles.push([...path.slice(path.indexOf(file)), file].join(" → "));
+      return;
+    }
+    state.set(file, "open");
+    for (const target of graph.get(file) ?? []) visit(target, [...path, file]);
+    state.set(file, "done");
+  };
+  for (const file of graph.keys()) visit(file, []);
+  expect(circles).toEqual([]);
 });

@@ -30,7 +30,7 @@ async function sources(): Promise<string[]> {
 }
 
 test("the server, scripts, benchmarks and tests type-check (deno check)", async () => {
-  const files = ["api/main.ts", "tasks/main.ts", "bot/main.ts", "sql/migrate.ts", ...(await sources())];
+  const files = ["main/api.ts", "main/worker.ts", "main/bot.ts", "sql/migrate.ts", ...(await sources())];
   const result = await run(Deno.execPath(), ["check", ...files]);
   expect(result.ok, result.text.split("\n").filter((line) => !line.startsWith("Check ")).join("\n")).toBe(true);
 }, 240_000);

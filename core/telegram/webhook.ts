@@ -1,5 +1,5 @@
 /*
- * How the bot gets its updates. Long polling (bot/main.ts) by default; with
+ * How the bot gets its updates. Long polling (main/bot.ts) by default; with
  * TELEGRAM_WEBHOOK_SECRET, Telegram pushes them to every API instance's
  * POST /api/telegram/webhook, and each API instance keeps that registration here:
  *

@@ -101,7 +101,7 @@ describe("the worker's mailer", () => {
 });
 
 describe("the processes refuse to start with a public PUBLIC_URL and no SMTP_URL", () => {
-  for (const [name, script] of [["API", "api/main.ts"], ["worker", "tasks/main.ts"]] as const) {
+  for (const [name, script] of [["API", "main/api.ts"], ["worker", "main/worker.ts"]] as const) {
     test(`${script} exits with code 2 and says why`, async () => {
       const result = await new Deno.Command(Deno.execPath(), {
         args: ["run", "-A", script],

@@ -1,5 +1,5 @@
 /*
- * The real bot process (bot/main.ts: grammY runner, long polling) against the local Bot
+ * The real bot process (main/bot.ts: grammY runner, long polling) against the local Bot
  * API server: a user's /start records their handle → chat id and gets an answer in their
  * language.
  */
@@ -19,7 +19,7 @@ beforeAll(async () => {
   sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
   telegram = await startTelegramServer();
   bot = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "bot/main.ts"],
+    args: ["run", "-A", "main/bot.ts"],
     cwd: root,
     env: { DATABASE_URL: asAppRole(databaseUrl), TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot },
     stdin: "null",

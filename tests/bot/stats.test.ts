@@ -1,6 +1,6 @@
 /*
  * Channel statistics as the bot collects them (docs/statistics.md): the bot, asking for
- * chat_member and message_reaction_count like bot/main.ts, against the local Bot API server;
+ * chat_member and message_reaction_count like main/bot.ts, against the local Bot API server;
  * the worker samples the subscriber count. What the owner reads is GET …/stats and
  * GET …/invite-links.
  */

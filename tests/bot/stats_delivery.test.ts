@@ -1,6 +1,6 @@
 /*
  * Telegram sends chat_member and message_reaction_count only to a bot that asks for them:
- * the real bot process (bot/main.ts, long polling) and webhook mode (the API registers the
+ * the real bot process (main/bot.ts, long polling) and webhook mode (the API registers the
  * webhook with the allowed updates) both ask, and both record what arrives.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -27,7 +27,7 @@ async function joinAndReact(stack: Stack, p: Awaited<ReturnType<typeof projectWi
   expect(after.posts[0].reactions.byEmoji).toEqual({ "🔥": 3 });
 }
 
-describe("the bot process (bot/main.ts, long polling)", () => {
+describe("the bot process (main/bot.ts, long polling)", () => {
   let stack: Stack;
   let bot: Deno.ChildProcess | undefined;
   beforeAll(async () => {
@@ -45,7 +45,7 @@ describe("the bot process (bot/main.ts, long polling)", () => {
     // connected first (the helper answers the approver's press itself when no bot runs)
     const p = await projectWithChannel(stack);
     bot = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "bot/main.ts"],
+      args: ["run", "-A", "main/bot.ts"],
       cwd: new URL("../..", import.meta.url).pathname,
       env: { DATABASE_URL: asAppRole(stack.databaseUrl), TELEGRAM_BOT_TOKEN: stack.telegram!.token, TELEGRAM_API_ROOT: stack.telegram!.apiRoot },
       stdin: "null",

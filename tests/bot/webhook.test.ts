@@ -178,7 +178,7 @@ test("the polling bot refuses to run in webhook mode, and without it deletes a l
   const databaseUrl = await freshDatabase();
   const env = { DATABASE_URL: databaseUrl, TELEGRAM_BOT_TOKEN: own.token, TELEGRAM_API_ROOT: own.apiRoot };
   const refused = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "bot/main.ts"],
+    args: ["run", "-A", "main/bot.ts"],
     cwd: root,
     env: { ...env, TELEGRAM_WEBHOOK_SECRET: "s3cret" },
     stdin: "null",
@@ -190,7 +190,7 @@ test("the polling bot refuses to run in webhook mode, and without it deletes a l
   const api = new Api(own.token, { apiRoot: own.apiRoot });
   await api.setWebhook("http://127.0.0.1:9/api/telegram/webhook", { secret_token: "s3cret" });
   await expect(api.getUpdates()).rejects.toThrow(/409|webhook is active/);
-  const bot = new Deno.Command(Deno.execPath(), { args: ["run", "-A", "bot/main.ts"], cwd: root, env, stdin: "null", stdout: "null", stderr: "null" }).spawn();
+  const bot = new Deno.Command(Deno.execPath(), { args: ["run", "-A", "main/bot.ts"], cwd: root, env, stdin: "null", stdout: "null", stderr: "null" }).spawn();
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   try {
     const user = own.addUser({ username: "polled_admin", first_name: "P", language_code: "en" });

@@ -95,7 +95,7 @@ export async function startStack(options: StackOptions = {}) {
   const apiLog: Log = (_level, message, fields) => {
     if (message === "request" && fields) answered.push({ method: String(fields.method), path: String(fields.path), status: Number(fields.status) });
   };
-  /** In webhook mode, an API instance's bot and its registration of the webhook (as api/main.ts does). */
+  /** In webhook mode, an API instance's bot and its registration of the webhook (as main/api.ts does). */
   function webhookParts(instanceSql: typeof sql, instanceConfig: Config) {
     if (!telegram || !telegramApi || !instanceConfig.telegramWebhookSecret) return {};
     const secret = instanceConfig.telegramWebhookSecret;
@@ -108,7 +108,7 @@ export async function startStack(options: StackOptions = {}) {
   const app = createApp({ sql: appSql, config, log: apiLog, storage, telegram: telegramApi, telegramWebhook, ai, webDist: options.webDist });
   const worker = options.worker === false ? undefined : await startWorker(appDatabaseUrl, config, silentLog, { storage, telegram: telegramApi, ai });
   const bot = options.bot && telegram ? createBot(telegram.token, { sql: appSql, log: silentLog, apiRoot: telegram.apiRoot, calls: telegramCalls }) : undefined;
-  // asks for the updates bot/main.ts asks for (Telegram sends chat_member and reaction counts only then)
+  // asks for the updates main/bot.ts asks for (Telegram sends chat_member and reaction counts only then)
   const botRunner = bot ? run(bot, { runner: { fetch: { allowed_updates: [...BOT_ALLOWED_UPDATES] } } }) : undefined;
   const http = serve ? Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, app.fetch) : undefined;
 
@@ -138,11 +138,11 @@ export async function startStack(options: StackOptions = {}) {
   }
 
   /**
-   * One of the product's real processes (tasks/main.ts the worker, api/main.ts the API on
-   * `env.PORT`, bot/main.ts the polling bot) on this stack's database and doubles. `log`:
+   * One of the product's real processes (main/worker.ts the worker, main/api.ts the API on
+   * `env.PORT`, main/bot.ts the polling bot) on this stack's database and doubles. `log`:
    * keep its log lines (stderr), for a test to read what happened inside it.
    */
-  function spawnProcess(entry: "tasks/main.ts" | "api/main.ts" | "bot/main.ts", options: { env?: Record<string, string>; log?: boolean } = {}) {
+  function spawnProcess(entry: "main/worker.ts" | "main/api.ts" | "main/bot.ts", options: { env?: Record<string, string>; log?: boolean } = {}) {
     const env: Record<string, string> = { DATABASE_URL: appDatabaseUrl, SMTP_URL: smtp.url, DATA_DIR: dataDir };
     if (telegram) Object.assign(env, { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot });
     if (openai) Object.assign(env, { OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseURL, OPENAI_MODEL: openai.model });
@@ -163,8 +163,8 @@ export async function startStack(options: StackOptions = {}) {
     /** What it logged so far (with `log`). */
     return Object.assign(child, { output: () => output });
   }
-  /** The real worker process (tasks/main.ts) on this stack's database and doubles. */
-  const spawnWorkerProcess = () => spawnProcess("tasks/main.ts");
+  /** The real worker process (main/worker.ts) on this stack's database and doubles. */
+  const spawnWorkerProcess = () => spawnProcess("main/worker.ts");
 
   /**
    * Another API instance on this stack's database (its own pool, app and bot; the same

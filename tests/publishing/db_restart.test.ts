@@ -26,7 +26,7 @@ let stack: Stack;
 const processes: { name: string; child: ReturnType<Stack["spawnProcess"]>; exited?: Deno.CommandStatus }[] = [];
 let apiUrl: string;
 
-function spawn(name: string, entry: "tasks/main.ts" | "api/main.ts" | "bot/main.ts", env: Record<string, string> = {}) {
+function spawn(name: string, entry: "main/worker.ts" | "main/api.ts" | "main/bot.ts", env: Record<string, string> = {}) {
   const child = stack.spawnProcess(entry, { env, log: true });
   const entryRow: (typeof processes)[number] = { name, child };
   child.status.then((status) => (entryRow.exited = status));
@@ -49,11 +49,11 @@ beforeAll(async () => {
   const { url } = await createDevelopmentDatabases(pg.adminUrl, "pressa");
   stack = await startStack({ telegram: true, worker: false, database: { ownerUrl: url, appUrl: appRoleUrl(url, pg.appPassword) } });
   // two workers, as instances share one database: the first back must not take the other's work
-  spawn("worker 1", "tasks/main.ts");
-  spawn("worker 2", "tasks/main.ts");
+  spawn("worker 1", "main/worker.ts");
+  spawn("worker 2", "main/worker.ts");
   const port = await freePort();
   apiUrl = `http://127.0.0.1:${port}`;
-  spawn("api", "api/main.ts", { PORT: String(port), PUBLIC_URL: apiUrl });
+  spawn("api", "main/api.ts", { PORT: String(port), PUBLIC_URL: apiUrl });
   // processes take a while to start on a busy machine; sign-in mail needs the workers
   await until("both workers beat", async () => {
     const [{ pools }] = await stack.sql`select count(*)::int as pools from app_private.worker_heartbeats
@@ -108,7 +108,7 @@ test("PostgreSQL stops mid-burst and comes back: every process recovers by itsel
     projects.push(await projectWithChannel(stack, { drafts: [...drafts, `after ${i}`] }));
   }
   // from here on the bot process answers the admins (the setup's presses had a bot of their own)
-  spawn("bot", "bot/main.ts");
+  spawn("bot", "main/bot.ts");
   // every post falls due at one time, once all are approved: a burst
   const dueAt = new Date(Date.now() + 45_000).toISOString();
   const posts: { p: P; id: number; text: string }[] = [];

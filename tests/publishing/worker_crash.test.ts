@@ -1,5 +1,5 @@
 /*
- * Never twice, never lost: the real worker process (tasks/main.ts) is killed with SIGKILL
+ * Never twice, never lost: the real worker process (main/worker.ts) is killed with SIGKILL
  * at each step of a publication and started again. The local Bot API's channel must end
  * with each post at most once, and every post either published or visibly uncertain with
  * the admin asked — none silently stuck or lost. A SIGTERM, by contrast, lets the running

@@ -1,5 +1,4 @@
 import { notifications, notificationsStore, type NotificationData } from "@mantine/notifications";
-import { requestToastQueue } from "../components/Toaster/Toaster.tsx";
 
 /** Spec §2/§9: one toast at a time, the rest wait in the queue. */
 export const TOAST_LIMIT = 1;
@@ -8,8 +7,22 @@ export const TOAST_LIMIT = 1;
 // limit now, so toasts raised before it arrives already queue one at a time.
 notificationsStore.updateState((state) => ({ ...state, limit: TOAST_LIMIT }));
 
+let toastRaised = false;
+let onToastRaised: (() => void) | undefined;
+
+/**
+ * The toast renderer (components/Toaster) asks to hear of the first toast, to load at once
+ * rather than when the browser is idle. It subscribes here, so this module imports no component.
+ * Answers whether a toast was already raised; the returned function unsubscribes.
+ */
+export function whenToastRaised(listener: () => void): { raised: boolean; stop: () => void } {
+  onToastRaised = listener;
+  return { raised: toastRaised, stop: () => { if (onToastRaised === listener) onToastRaised = undefined; } };
+}
+
 function show(notification: NotificationData) {
-  requestToastQueue();
+  toastRaised = true;
+  onToastRaised?.();
   // The toast region (components/Toaster) is the live region that announces it; Mantine's own
   // role="alert" on each toast would have it read twice.
   notifications.show({ role: "presentation", ...notification });

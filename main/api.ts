@@ -1,8 +1,13 @@
-/* Serves the API and the built SPA on PORT. DATABASE_URL must point at a migrated database. */
+/*
+ * The API process: serves the API and the built SPA on PORT, and in webhook mode hosts the bot
+ * too. main/ is the composition root: each file builds one process from api/, tasks/, bot/ and
+ * core/, so none of those folders imports another (tests/imports.test.ts). DATABASE_URL must point
+ * at a migrated database.
+ */
 import { createAi } from "../core/ai/client.ts";
-// the one edge from the HTTP layer to the bot: in webhook mode this process runs its features
+// in webhook mode this process runs the bot's features on the updates Telegram pushes
 import { createBot } from "../bot/bot.ts";
-import { createApp } from "./app.ts";
+import { createApp } from "../api/app.ts";
 import { readConfig } from "../core/config.ts";
 import { API_CONNECT_TIMEOUT_SECONDS, connect } from "../core/db.ts";
 import { jsonLog } from "../core/log.ts";

@@ -8,7 +8,7 @@ import { createStorage } from "../core/storage.ts";
 import { createTelegramApi } from "../core/telegram/client.ts";
 import { telegramCallCounts } from "../core/telegram/call_counts.ts";
 import { databaseBudget } from "../core/telegram/send_budget.ts";
-import { startWorker } from "./worker.ts";
+import { startWorker } from "../tasks/worker.ts";
 
 const config = readConfig();
 const log = jsonLog("worker");

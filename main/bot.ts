@@ -12,7 +12,7 @@ import { refuseToStartOnProblems } from "../core/startup_checks.ts";
 import { telegramCallCounts } from "../core/telegram/call_counts.ts";
 import { databaseBudget } from "../core/telegram/send_budget.ts";
 import { BOT_ALLOWED_UPDATES, WEBHOOK_PATH } from "../core/telegram/webhook.ts";
-import { createBot } from "./bot.ts";
+import { createBot } from "../bot/bot.ts";
 
 const config = readConfig();
 const log = jsonLog("bot");
