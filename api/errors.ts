@@ -1,6 +1,7 @@
 /*
  * The one place where failures become HTTP answers. Every non-OK answer is JSON
- * { message, code } (core/errors.ts turns a failure into an ApiError).
+ * { message, code, params } (core/errors.ts turns a failure into an ApiError); params, the
+ * names and numbers of the message, is left out when it has none.
  */
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
@@ -38,6 +39,10 @@ function fromHono(err: Error): ApiError | undefined {
 
 /** The one shape of every non-OK answer. */
 export const answer = (c: Context, err: ApiError, headers?: Record<string, string>) =>
-  c.json({ message: err.message, code: err.code, ...err.extra }, err.status as ContentfulStatusCode, headers);
+  c.json(
+    { message: err.message, code: err.code, ...(Object.keys(err.params).length > 0 && { params: err.params }), ...err.extra },
+    err.status as ContentfulStatusCode,
+    headers,
+  );
 
 export const notFound = (c: Context) => answer(c, new ApiError("notFound"));

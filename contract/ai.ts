@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import type { ErrorCode } from "./error_codes.ts";
 import { CHAT_CONTEXT_MESSAGES, DRAFTS_PER_GENERATION_MAX, GENERATED_POST_LENGTH, GENERATED_TITLES } from "./limits.ts";
 
 const clamp = (min: number, max: number) => (n: number) => Math.min(max, Math.max(min, Math.round(n)));
@@ -48,12 +49,20 @@ export const ChatSchema = v.object({
   ),
 });
 
-/** A content-generation job as polled (spec §3). */
+/**
+ * A content-generation job as polled (spec §3). A failure is stored as its error code
+ * (`errorCode`, and `code` for each failed draft), worded by whoever shows it; `error` is its
+ * English message, for API clients.
+ */
 export type GenerationJob = {
   jobId: number;
   status: "pending" | "processing" | "completed" | "failed";
-  result: { progress: { completed: number; total: number }; failed?: { draftId: number; error: string }[] };
+  result: {
+    progress: { completed: number; total: number };
+    failed?: { draftId: number; error: string; code: ErrorCode }[];
+  };
   error: string | null;
+  errorCode: ErrorCode | null;
 };
 
 export type ChatMessage = { id: number; role: "user" | "assistant"; content: string; timestamp: string };

@@ -12,8 +12,9 @@
  * the code as an issue's message, and api/validate.ts answers the code's message.
  *
  * A message's {placeholders} are the names and numbers it carries: filled from `params` (the
- * limits) or by the raiser (`new ApiError("channels.notAChannel", { params: { channel } })`),
- * and read back by the SPA (messageParams) for the same placeholders of its own words.
+ * limits) or by the raiser (`new ApiError("channels.notAChannel", { params: { channel } })`).
+ * The answer carries them as `params` (omitted when there are none), and the SPA fills the same
+ * placeholders of its own words from them: it never reads the English message.
  * Some messages are the code itself (`drafts.titleRequired`): the spec shows the key, not
  * English words, and clients have always received it so.
  */
@@ -398,27 +399,5 @@ export function errorMessage(code: ErrorCode, params: ErrorParams = {}): string 
   return ERROR_CODES[code].message.replace(/\{(\w+)\}/g, (placeholder, name: string) => name in values ? String(values[name]) : placeholder);
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-/**
- * The names and numbers a text carries, read back against the template it was written
- * from ("A project can have at most {max} drafts…", "…at most 50 drafts…" → { max: "50" });
- * undefined when the text was not written from it.
- */
-export function templateParams(template: string, text: string): Record<string, string> | undefined {
-  const names: string[] = [];
-  const pattern = template
-    .split(/\{(\w+)\}/)
-    .map((part, i) => (i % 2 === 0 ? escapeRegExp(part) : (names.push(part), "(.*?)")))
-    .join("");
-  const match = new RegExp(`^${pattern}$`, "s").exec(text);
-  return match ? Object.fromEntries(names.map((name, i) => [name, match[i + 1]])) : undefined;
-}
-
-/** The names and numbers a message of `code` carries; undefined when it is no message of the code. */
-export function messageParams(code: ErrorCode, message: string): Record<string, string> | undefined {
-  return templateParams(ERROR_CODES[code].message, message);
-}
-
 /** The body of every answer that is not OK: the code is the contract, the message its English words. */
-export type ErrorBody = { message: string; code: string };
+export type ErrorBody = { message: string; code: string; params?: ErrorParams };

@@ -3,7 +3,7 @@
  * function's exception): each becomes an ApiError with a code of the one catalogue
  * (contract/error_codes.ts), which gives its HTTP status and English message.
  */
-import { type ErrorCode, errorMessage, type ErrorParams, ERROR_CODES, isErrorCode } from "../contract/error_codes.ts";
+import { type ErrorCode, errorMessage, type ErrorParams, errorParams, ERROR_CODES, isErrorCode } from "../contract/error_codes.ts";
 import { isDatabaseUnreachable } from "./db.ts";
 
 export type { ErrorCode } from "../contract/error_codes.ts";
@@ -29,10 +29,13 @@ export class ApiError extends Error {
   readonly status: number;
   readonly retryAfter: number | undefined;
   readonly extra: Record<string, unknown> | undefined;
+  /** The names and numbers of its message: the catalogue's own (the limits), then the raiser's. */
+  readonly params: ErrorParams;
 
   constructor(readonly code: ErrorCode, options: ApiErrorOptions = {}) {
     super(options.message ?? errorMessage(code, options.params), { cause: options.cause });
     this.status = ERROR_CODES[code].status;
+    this.params = { ...errorParams(code), ...options.params };
     this.retryAfter = options.retryAfter;
     this.extra = options.extra;
   }
@@ -120,9 +123,41 @@ export function toApiError(err: unknown): ApiError | undefined {
   const code = isErrorCode(pg.hint) ? pg.hint : SQL_ERRORS[sqlState];
   // A refusal to wait out says how long in the detail (seconds); a running job its id.
   const number = /^\d+$/.test(pg.detail ?? "") ? Number(pg.detail) : undefined;
+  const message = (err as Error).message;
   return new ApiError(code, {
-    message: (err as Error).message,
+    message,
+    // a SQL function raises its message with the names and numbers in it (its `raise` formats
+    // them, and tests/api/error_codes.test.ts keeps every such message equal to the catalogue's
+    // template): they are read here, once, at the door, and answered as params, so no client
+    // ever reads English back
+    params: messageParams(code, message),
     retryAfter: ERROR_CODES[code].status === 429 ? number : undefined,
     extra: sqlState === "GJRUN" && number !== undefined ? { jobId: number } : undefined,
   });
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * The names and numbers a text carries, read back against the template it was written
+ * from ("A project can have at most {max} drafts…", "…at most 50 drafts…" → { max: "50" });
+ * undefined when the text was not written from it.
+ */
+export function templateParams(template: string, text: string): Record<string, string> | undefined {
+  const names: string[] = [];
+  const pattern = template
+    .split(/\{(\w+)\}/)
+    .map((part, i) => (i % 2 === 0 ? escapeRegExp(part) : (names.push(part), "(.*?)")))
+    .join("");
+  const match = new RegExp(`^${pattern}$`, "s").exec(text);
+  return match ? Object.fromEntries(names.map((name, i) => [name, match[i + 1]])) : undefined;
+}
+
+/**
+ * The names and numbers a message of `code` carries (a whole number as a number); undefined
+ * when it is no message of the code.
+ */
+export function messageParams(code: ErrorCode, message: string): ErrorParams | undefined {
+  const params = templateParams(ERROR_CODES[code].message, message);
+  return params && Object.fromEntries(Object.entries(params).map(([name, value]) => [name, /^\d+$/.test(value) ? Number(value) : value]));
 }

@@ -3,7 +3,8 @@
  * each draft (and the job's progress) as soon as it is written. A restarted job starts
  * with the drafts still to do (app_public.start_generation_job), so finished drafts are
  * never generated twice. A draft the AI fails on is recorded as failed and the job goes
- * on; the job is completed if any draft got content, failed if none did.
+ * on; the job is completed if any draft got content, failed if none did. A failure is recorded
+ * as its error code, which the API words for its clients and the SPA in its language.
  *
  * Every draft's tokens count against the project owner's day (AI_DAILY_TOKENS) and the
  * service's (AI_DAILY_TOKENS_TOTAL); once either is spent, the drafts still to do are
@@ -12,8 +13,8 @@
  */
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
-import { errorMessage } from "../contract/error_codes.ts";
-import { AI_NOT_CONFIGURED, type Ai } from "../core/ai/client.ts";
+import type { ErrorCode } from "../contract/error_codes.ts";
+import type { Ai } from "../core/ai/client.ts";
 import type { Limits } from "../core/config.ts";
 import type { Sql } from "../core/db.ts";
 import { withExamples } from "../core/ai/examples.ts";
@@ -28,7 +29,7 @@ export function generateContent(sql: Sql, ai: Ai | undefined, limits: Pick<Limit
     if (!parsed.success) return helpers.logger.error("drafts__generate_content: malformed payload, dropped");
     const { jobId } = parsed.output;
     if (!ai) {
-      await sql`select app_public.fail_generation_job(${jobId}, ${AI_NOT_CONFIGURED})`;
+      await sql`select app_public.fail_generation_job(${jobId}, ${"ai.notConfigured" satisfies ErrorCode})`;
       return;
     }
     const todo = await sql<{ draftId: number; title: string; postLength: number; projectId: number }[]>`
@@ -40,14 +41,13 @@ export function generateContent(sql: Sql, ai: Ai | undefined, limits: Pick<Limit
       for (const draft of todo) {
         const spent = await spentAiBudget(sql, project.userId, limits);
         if (spent) {
-          await sql`select app_public.record_draft_generation(${jobId}, ${draft.draftId}, ${null}, ${errorMessage(spent)})`;
+          await sql`select app_public.record_draft_generation(${jobId}, ${draft.draftId}, ${null}, ${spent})`;
           continue;
         }
         // shutting down rethrows: the drafts still to do resume on restart
         const { text: content, entities, error, tokens } = await writePost(ai, voice, draft.title, draft.postLength, helpers, `draft ${draft.draftId}`);
         if (tokens > 0) await sql`select app_public.record_ai_tokens(${project.userId}, ${tokens})`;
-        const message = error === null ? null : errorMessage(error);
-        await sql`select app_public.record_draft_generation(${jobId}, ${draft.draftId}, ${content}, ${message}, ${sql.json(entities)})`;
+        await sql`select app_public.record_draft_generation(${jobId}, ${draft.draftId}, ${content}, ${error}, ${sql.json(entities)})`;
       }
     }
     await sql`select app_public.finish_generation_job(${jobId})`;

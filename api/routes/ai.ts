@@ -17,6 +17,7 @@ import { withExamples } from "../../core/ai/examples.ts";
 import { chatPrompt, postPrompt, type ProjectVoice, titlePrompt, titlesFrom, titlesPrompt, tokensFor } from "../../core/ai/prompts.ts";
 import { ChatSchema, GenerateContentSchema, GeneratePostSchema, type GenerationJob, GenerateTitlesSchema } from "../../contract/ai.ts";
 import { CHAT_CONTEXT_MESSAGES, CHAT_HISTORY_PAGE_SIZE, POST_CONTENT_MAX } from "../../contract/limits.ts";
+import { type ErrorCode, errorMessage, isErrorCode } from "../../contract/error_codes.ts";
 import type { Sql } from "../../core/db.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
@@ -92,8 +93,33 @@ export function cappedPrompt(build: (context: AiMessage[]) => AiMessage[], conte
   return build([]);
 }
 
-export function toJob(row: { id: number; status: GenerationJob["status"]; result: GenerationJob["result"]; error: string | null }): GenerationJob {
-  return { jobId: row.id, status: row.status, result: row.result, error: row.error };
+type JobRow = {
+  id: number;
+  status: GenerationJob["status"];
+  result: { progress: GenerationJob["result"]["progress"]; failed?: { draftId: number; error: string }[] };
+  /** the failure's error code (stored as a code, worded here for API clients) */
+  error: string | null;
+};
+
+/** A stored code in its English words; a code the catalogue no longer has reads as a failed AI call. */
+const jobFailure = (stored: string): { code: ErrorCode; message: string } => {
+  const code = isErrorCode(stored) ? stored : "ai.failed";
+  return { code, message: errorMessage(code) };
+};
+
+export function toJob(row: JobRow): GenerationJob {
+  const failed = row.result.failed?.map(({ draftId, error }) => {
+    const { code, message } = jobFailure(error);
+    return { draftId, error: message, code };
+  });
+  const failure = row.error === null ? null : jobFailure(row.error);
+  return {
+    jobId: row.id,
+    status: row.status,
+    result: { progress: row.result.progress, ...(failed && { failed }) },
+    error: failure?.message ?? null,
+    errorCode: failure?.code ?? null,
+  };
 }
 
 const HistoryQuery = v.object({

@@ -151,7 +151,7 @@ CREATE OR REPLACE FUNCTION app_public.fail_generation_job(p_job_id bigint, p_err
  RETURNS void
  LANGUAGE sql
 AS $function$
-  /* why: the job cannot go on at all (e.g. AI not configured): it fails with the reason */
+  /* why: the job cannot go on at all (e.g. AI not configured): it fails with the reason's error code */
   update app_public.generation_jobs set status = 'failed', error = p_error
   where id = p_job_id and status in ('pending', 'processing')
 $function$;
@@ -181,7 +181,7 @@ begin
   update app_public.generation_jobs set
     status = case when v_done > 0 then 'completed' else 'failed' end,
     result = result || jsonb_build_object('failed', v_failed),
-    error = case when v_done > 0 then null else coalesce(v_failed -> 0 ->> 'error', 'No draft could be generated') end
+    error = case when v_done > 0 then null else coalesce(v_failed -> 0 ->> 'error', 'ai.failed') end
   where id = p_job_id
   returning * into v_job;
   return v_job;
@@ -227,7 +227,7 @@ CREATE OR REPLACE FUNCTION app_public.record_draft_generation(p_job_id bigint, p
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
-/* why: one draft done (its content written) or failed, and the job's progress, in one step */
+/* why: one draft done (its content written) or failed (p_error: its error code), and the job's progress, in one step */
 declare
   v_job app_public.generation_jobs;
 begin

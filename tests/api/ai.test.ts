@@ -158,7 +158,7 @@ describe("generate-content jobs", () => {
     const job = await waitForJob(started.json.jobId);
     expect(job.status).toBe("completed");
     expect(job.result.progress).toEqual({ completed: 3, total: 3 });
-    expect(job.result.failed).toEqual([{ draftId: made[1].id, error: "The AI provider had an error. Please try again." }]);
+    expect(job.result.failed).toEqual([{ draftId: made[1].id, error: "The AI provider had an error. Please try again.", code: "ai.unavailable" }]);
     const list = (await stack.call("GET", `${base}/drafts`, undefined, cookie)).json as { id: number; content: string }[];
     expect(list.find((x) => x.id === made[0].id)!.content).toBe("Готово");
     expect(list.find((x) => x.id === made[1].id)!.content).toBe("");
@@ -171,6 +171,7 @@ describe("generate-content jobs", () => {
     const job = await waitForJob(started.json.jobId);
     expect(job.status).toBe("failed");
     expect(job.error).toBe("The AI provider had an error. Please try again.");
+    expect(job.errorCode).toBe("ai.unavailable");
   });
 
   test("another user's job and drafts are not found", async () => {

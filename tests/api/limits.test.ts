@@ -356,7 +356,7 @@ describe("quotas per account", () => {
     expect((await stack.call("POST", "/api/projects", { name: "Two", adminHandle: "limits_admin" }, alice.cookie)).status).toBe(201);
     const third = await stack.call("POST", "/api/projects", { name: "Three", adminHandle: "limits_admin" }, alice.cookie);
     expect(third.status).toBe(409);
-    expect(third.json).toEqual({ code: "projects.quotaReached", message: "An account can have at most 2 projects. Delete one you no longer need." });
+    expect(third.json).toEqual({ code: "projects.quotaReached", message: "An account can have at most 2 projects. Delete one you no longer need.", params: { max: 2 } });
     expect((await stack.call("GET", "/api/projects", undefined, alice.cookie)).json).toHaveLength(2);
 
     expect((await stack.call("POST", `${alice.base}/drafts/bulk`, { titles: ["A", "B"] }, alice.cookie)).status).toBe(201);

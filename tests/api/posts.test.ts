@@ -134,7 +134,7 @@ describe("scheduling posts", () => {
     const post = (await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[0].id, scheduledFor: inHours(3) }, p.cookie)).json;
     const res = await stack.call("POST", `${p.base}/posts/${post.id}/publish`, undefined, p.cookie);
     expect(res.status).toBe(400);
-    expect(res.json).toEqual({ message: "schedule.captionTooLong: 4097/4096", code: "schedule.captionTooLong" });
+    expect(res.json).toEqual({ message: "schedule.captionTooLong: 4097/4096", code: "schedule.captionTooLong", params: { current: 4097, max: 4096 } });
     expect((await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json[0].status).toBe("draft");
   });
 

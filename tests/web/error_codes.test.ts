@@ -15,7 +15,7 @@ import * as postsContract from "../../contract/posts.ts";
 import * as projectsContract from "../../contract/projects.ts";
 import { SQL_ERRORS } from "../../core/errors.ts";
 import { ApiRequestError } from "../../web/src/api/fetcher.ts";
-import { errorText, jobErrorText, serverMessage } from "../../web/src/lib/messages.ts";
+import { errorText, serverMessage } from "../../web/src/lib/messages.ts";
 import { DICTIONARIES, translator } from "../helpers/i18n.ts";
 
 const ROOT = new URL("../../", import.meta.url);
@@ -136,13 +136,12 @@ test("the shared schemas' messages are catalogue codes", () => {
 
 test("the interface says a server answer by its code, with the answer's names and numbers", () => {
   const t = translator(dictionaries.ru);
-  const answer = (status: number, code: string, message: string) =>
-    new ApiRequestError(status, JSON.stringify({ message, code }), { message, code });
+  const answer = (status: number, code: string, message: string, params?: Record<string, string | number>) =>
+    new ApiRequestError(status, JSON.stringify({ message, code, params }), { message, code, ...(params && { params }) });
   expect(serverMessage(t, answer(404, "drafts.notFound", "Draft not found"))).toBe(DICTIONARIES.ru["drafts.notFound"]);
-  const quota = serverMessage(t, answer(409, "drafts.quotaReached", "A project can have at most 50 drafts. Delete drafts you no longer need."));
-  expect(quota).toContain("50");
-  expect(quota).toMatch(/[а-я]/);
-  expect(serverMessage(t, answer(400, "schedule.captionTooLong", "schedule.captionTooLong: 5000/4096"))).toContain("5000/4096");
+  const quota = serverMessage(t, answer(409, "drafts.quotaReached", "A project can have at most 50 drafts. Delete drafts you no longer need.", { max: 50 }));
+  expect(quota).toBe(DICTIONARIES.ru["drafts.quotaReached"].replace("{{max}}", "50"));
+  expect(serverMessage(t, answer(400, "schedule.captionTooLong", "schedule.captionTooLong: 5000/4096", { current: 5000, max: 4096 }))).toContain("5000/4096");
   // a code without words (another server's, a newer one) shows its message as it is
   expect(serverMessage(t, answer(418, "teapot.brewing", "I'm a teapot"))).toBe("I'm a teapot");
   // a form's code (a schema's message) takes its numbers from the catalogue
@@ -150,8 +149,45 @@ test("the interface says a server answer by its code, with the answer's names an
   expect(errorText(translator(dictionaries.en), "auth.codeLength")).toBe("String must contain exactly 6 character(s)");
 });
 
-test("a generation job's stored error that is the message of a code reads in the interface language", () => {
+test("a reworded English message leaves the interface's words as they were: they come from the code and params", () => {
+  for (const [language, dictionary] of Object.entries(dictionaries)) {
+    const t = translator(dictionary);
+    const cases: [string, string, Record<string, string | number>][] = [
+      ["drafts.quotaReached", "A project can have at most 50 drafts. Delete drafts you no longer need.", { max: 50 }],
+      ["channels.alreadyConnected", "@city_news is already connected in another project or account. It must be disconnected there first.", { channel: "@city_news" }],
+      ["channels.approverRefused", "@olga_admin has refused requests from this account", { handle: "olga_admin" }],
+    ];
+    for (const [code, message, params] of cases) {
+      const asSent = serverMessage(t, new ApiRequestError(409, message, { message, code, params }));
+      // the same answer after the server's English was rewritten from end to end
+      const reworded = serverMessage(t, new ApiRequestError(409, "x", { message: "Entirely new English wording.", code, params }));
+      expect(reworded, `${language}: ${code}`).toBe(asSent);
+      for (const value of Object.values(params)) expect(asSent, `${language}: ${code}`).toContain(String(value));
+    }
+  }
+});
+
+test("a generation job's failure is its code, worded in the interface language", () => {
   const t = translator(dictionaries.ru);
-  expect(jobErrorText(t, ERROR_CODES["ai.notConfigured"].message)).toBe(DICTIONARIES.ru["ai.notConfigured"]);
-  expect(jobErrorText(t, "model overloaded")).toBe("model overloaded");
+  expect(errorText(t, "ai.notConfigured")).toBe(DICTIONARIES.ru["ai.notConfigured"]);
+  expect(errorText(t, "ai.dailyBudgetSpent")).toBe(DICTIONARIES.ru["ai.dailyBudgetSpent"]);
+});
+
+test("the SPA never reads an English message back: no template reader, no pattern over a message", async () => {
+  const files = await sources("web/src", [".ts", ".tsx"]);
+  expect(files.length).toBeGreaterThan(100);
+  const offences: string[] = [];
+  for (const { path, text } of files) {
+    // the catalogue's English, and any reader of names out of it
+    for (const name of ["ERROR_CODES", "messageParams", "templateParams", "errorMessage("]) {
+      if (text.includes(name) && !(name === "errorMessage(" && /export function errorMessage\(/.test(text))) offences.push(`${path}: ${name}`);
+    }
+    // a pattern applied to a server message: body.message / error.message / errorMessage(…) then match, test, exec, replace or search
+    const pattern = /(?:\.message\b|errorMessage\([^)]*\))\s*(?:\?\.|\.)\s*(?:match|matchAll|replace|replaceAll|search|split)\(|\.(?:test|exec)\(\s*[\w.?]*\.message\b/g;
+    for (const match of text.matchAll(pattern)) offences.push(`${path}: ${match[0]}`);
+  }
+  expect(offences).toEqual([]);
+  // and the server floors keep the template reader to themselves: contract/ (which the SPA loads) has none
+  const contract = await Deno.readTextFile(new URL("contract/error_codes.ts", ROOT));
+  expect(contract).not.toMatch(/export function (templateParams|messageParams)/);
 });

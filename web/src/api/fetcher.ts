@@ -23,8 +23,11 @@ export function parseErrorBody(text: string): ErrorBody | undefined {
   try {
     const parsed: unknown = JSON.parse(text);
     if (parsed && typeof parsed === "object" && typeof (parsed as ErrorBody).message === "string") {
-      const { message, code } = parsed as Partial<ErrorBody>;
-      return { message: message ?? "", code: typeof code === "string" ? code : "" };
+      const { message, code, params } = parsed as Partial<ErrorBody>;
+      const body: ErrorBody = { message: message ?? "", code: typeof code === "string" ? code : "" };
+      // the names and numbers of the answer, which fill the placeholders of the SPA's own words
+      if (params && typeof params === "object" && !Array.isArray(params)) body.params = params;
+      return body;
     }
   } catch {
     // Not JSON: the status line and text are all there is.
@@ -61,14 +64,6 @@ export async function apiFetch<T>(path: string, options: RequestOptions = {}): P
 /** SWR's default reader: a GET of the key. */
 export function fetcher<T>(url: string): Promise<T> {
   return apiFetch<T>(url);
-}
-
-/** The server's own message for a toast, or undefined when there is none to show. */
-export function errorMessage(error: unknown): string | undefined {
-  if (error instanceof ApiRequestError) {
-    return error.body?.message || undefined;
-  }
-  return undefined;
 }
 
 export function hasStatus(error: unknown, status: number): boolean {

@@ -4,7 +4,7 @@ import { isJobActive, startContentGeneration, useGenerationJob } from "../api/ai
 import { useDrafts } from "../api/drafts.ts";
 import { ApiRequestError, hasStatus } from "../api/fetcher.ts";
 import { useT } from "../i18n/i18n.tsx";
-import { generationFailureText, jobErrorText } from "../lib/messages.ts";
+import { generationFailureText, errorText } from "../lib/messages.ts";
 import { toastError, toastSuccess, toastWarning } from "../lib/toast.ts";
 
 // The job being watched survives a reload of the tab (not a new tab): the banner comes back.
@@ -82,7 +82,7 @@ export function useContentGeneration(projectId: number | null) {
     if (current.status === "failed") {
       toastError(
         t("drafts.contentGenerationFailed"),
-        current.error ? jobErrorText(t, current.error) : t("drafts.contentGenerationFailedText"),
+        current.errorCode ? errorText(t, current.errorCode) : t("drafts.contentGenerationFailedText"),
       );
     } else if (failedCount > 0) {
       toastWarning(

@@ -1,9 +1,8 @@
 import { Modal } from "@mantine/core";
 import "@mantine/core/styles/Modal.layer.css";
 import { useState } from "react";
-import { messageParams } from "../../../../contract/error_codes.ts";
 import type { Project } from "../../../../contract/projects.ts";
-import { ApiRequestError, errorMessage } from "../../api/fetcher.ts";
+import { ApiRequestError } from "../../api/fetcher.ts";
 import { updateProject, type ProjectUpdateInput } from "../../api/projects.ts";
 import { type TFunction, useT } from "../../i18n/i18n.tsx";
 import { failureText } from "../../lib/messages.ts";
@@ -14,10 +13,11 @@ import { ProjectForm } from "../ProjectForm/ProjectForm.tsx";
  * A new admin handle on a project with a channel is checked with Telegram (docs/trust-model.md); its refusals are said with the handle and the channel, and that nothing changed.
  */
 function updateFailureText(t: TFunction, error: unknown, input: ProjectUpdateInput): string {
-  const code = error instanceof ApiRequestError ? error.body?.code : undefined;
+  const body = error instanceof ApiRequestError ? error.body : undefined;
+  const code = body?.code;
   const handle = (input.adminHandle ?? "").trim().replace(/^@/, "");
   if (code === "channels.approverNotAdmin") {
-    const channel = messageParams(code, errorMessage(error) ?? "")?.channel ?? "";
+    const channel = String(body?.params?.channel ?? "");
     return t("projectDialog.error.approverNotAdmin", { handle, channel });
   }
   if (code === "channels.adminNotRegistered") return t("projectDialog.error.adminNotRegistered", { handle });
