@@ -78,7 +78,7 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
     "request_post_approval", "retract_approval", "withdraw_approval",
   ],
   posts_edit: [
-    "decide_post_edit", "post_edit_info", "record_edit_applied", "record_edit_failed",
+    "decide_post_edit", "edit_round", "post_edit_info", "record_edit_applied", "record_edit_failed",
     "record_edit_preview_sent", "request_post_edit",
   ],
   posts_publish: [

@@ -19,8 +19,11 @@ export type Delivery = {
   channelChatId: number | null;
   channelLink: string | null;
   adminChatId: number | null;
-  /** The approval preview: once sent, the approver's chat, its messages and the one with the buttons (before that, the claim of the job sending it). */
-  approvalPreview: { chatId?: number; messageIds?: number[]; buttonsMessageId?: number };
+  /**
+   * The approval preview: once sent, the approver's chat, its messages and the one with the
+   * buttons (before that, the claim of the job sending it); its round names it in the buttons.
+   */
+  approvalPreview: { chatId?: number; messageIds?: number[]; buttonsMessageId?: number; round?: number };
   channelMessageIds: number[];
   /** Why the post failed or is uncertain (contract/post_reasons.ts). */
   lastErrorCode: string | null;

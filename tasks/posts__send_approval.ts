@@ -4,7 +4,8 @@
  * and when, then the post exactly as it will appear in the channel, with Approve/Reject
  * on its last message. A definite refusal (the admin blocked the bot, never wrote to it)
  * puts the post back to draft with the reason; anything else is retried by the queue (a
- * repeated preview is harmless: only the newest message's buttons count).
+ * repeated preview is harmless: only the newest message's buttons count). The buttons name the
+ * claim's round, so a press that comes before record_approval_sent counts all the same.
  */
 import type { Api } from "grammy";
 import type { Task } from "graphile-worker";
@@ -48,8 +49,8 @@ export function sendApproval(sql: Sql, telegram: Api | undefined, storage: FileS
           text: texts.decideAbove,
           markup: {
             inline_keyboard: [[
-              { text: texts.approve, callback_data: callbackData("approve", postId) },
-              { text: texts.reject, callback_data: callbackData("reject", postId) },
+              { text: texts.approve, callback_data: callbackData("approve", postId, post.approvalPreview.round) },
+              { text: texts.reject, callback_data: callbackData("reject", postId, post.approvalPreview.round) },
             ]],
           },
         },

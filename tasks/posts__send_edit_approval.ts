@@ -9,7 +9,7 @@ import * as v from "valibot";
 import type { Sql } from "../core/db.ts";
 import type { FileStorage } from "../core/storage.ts";
 import { ADMIN_TEXTS, adminLanguage, formatWhen } from "../texts/telegram.ts";
-import { callbackData } from "../core/telegram/callback_data.ts";
+import { callbackData, editRound } from "../core/telegram/callback_data.ts";
 import { refusedForGood } from "../core/telegram/errors.ts";
 import { sendPost } from "../core/telegram/post_message.ts";
 import { lostChannelRights } from "./post_delivery.ts";
@@ -37,8 +37,8 @@ export function sendEditApproval(sql: Sql, telegram: Api | undefined, storage: F
           text: texts.decideAbove,
           markup: {
             inline_keyboard: [[
-              { text: texts.approve, callback_data: callbackData("editok", postId) },
-              { text: texts.reject, callback_data: callbackData("editno", postId) },
+              { text: texts.approve, callback_data: callbackData("editok", postId, editRound(edit.requestedAt)) },
+              { text: texts.reject, callback_data: callbackData("editno", postId, editRound(edit.requestedAt)) },
             ]],
           },
         },

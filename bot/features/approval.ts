@@ -11,6 +11,9 @@ import { parseCallbackData } from "../../core/telegram/callback_data.ts";
 import type { BotDeps } from "../deps.ts";
 
 type DeliveryInfo = {
+  status: string;
+  /** the channel's pinned approver */
+  adminChatId: number | null;
   channelLink: string | null;
   scheduledFor: string;
   projectLanguage: string;
@@ -32,7 +35,7 @@ export function approval({ sql }: BotDeps) {
     const parsed = parseCallbackData(ctx.callbackQuery.data);
     const message = ctx.callbackQuery.message;
     if (!parsed || !message || !ctx.chat) return next();
-    const { action, postId } = parsed;
+    const { action, postId, round } = parsed;
     const info = async () => {
       const [row] = await sql<DeliveryInfo[]>`select (d).* from (select app_public.post_delivery_info(${postId}) as d) s`;
       return row;
@@ -40,12 +43,14 @@ export function approval({ sql }: BotDeps) {
 
     if (action === "approve" || action === "reject") {
       const [decided] = await sql<{ id: number }[]>`
-        select id from app_public.decide_post(${postId}, ${ctx.chat.id}, ${message.message_id}, ${action === "approve"})
+        select id from app_public.decide_post(${postId}, ${ctx.chat.id}, ${message.message_id}, ${action === "approve"}, ${round})
         where id is not null`;
       const post = await info();
       const texts = ADMIN_TEXTS[adminLanguage(post?.projectLanguage)];
       if (!decided || !post) {
-        await ctx.answerCallbackQuery({ text: texts.stale, show_alert: true });
+        // a press that cannot count is never silent: while the post still waits, the approver
+        // learns where the buttons that count are (a newer preview of it was sent)
+        await ctx.answerCallbackQuery({ text: post?.status === "scheduled" && post.adminChatId === ctx.chat.id ? texts.staleStillWaiting : texts.stale, show_alert: true });
         return;
       }
       const when = formatWhen(post.scheduledFor, post.projectTimezone, adminLanguage(post.projectLanguage));
@@ -61,7 +66,7 @@ export function approval({ sql }: BotDeps) {
 
     if (action === "editok" || action === "editno") {
       const [decided] = await sql<{ id: number }[]>`
-        select id from app_public.decide_post_edit(${postId}, ${ctx.chat.id}, ${message.message_id}, ${action === "editok"})
+        select id from app_public.decide_post_edit(${postId}, ${ctx.chat.id}, ${message.message_id}, ${action === "editok"}, ${round})
         where id is not null`;
       const texts = ADMIN_TEXTS[adminLanguage((await info())?.projectLanguage)];
       if (!decided) {

@@ -242,7 +242,8 @@ CREATE OR REPLACE FUNCTION app_public.decide_approver_request(p_request_id bigin
 AS $function$
 /*
  * why: the approver's answer, counted only from the pinned approver, on the message sent for
- * the request, while it is open; anything else is 'stale' and changes nothing. allow: the
+ * the request (or on the request its buttons name, while that message's id is not yet
+ * recorded), while it is open; anything else is 'stale' and changes nothing. allow: the
  * channel becomes connected (or the approver moves), and other accounts' requests for the
  * chat are dropped; a chat connected meanwhile elsewhere refuses it ('taken'). deny: the
  * request is removed. block: removed, and that account never asks this approver again.
@@ -253,7 +254,10 @@ declare
   v_language text;
 begin
   select * into v_request from app_public.approver_requests r
-  where r.id = p_request_id and r.approver_user_id = p_from_user_id and r.message_id = p_message_id
+  -- the question's message id is recorded after it is sent: a press that comes first, from the
+  -- pinned approver on the request its buttons name, counts all the same
+  where r.id = p_request_id and r.approver_user_id = p_from_user_id
+    and (r.message_id = p_message_id or r.message_id is null)
     and r.created_at > now() - app_private.approver_request_ttl()
   for update;
   if not found or p_decision not in ('allow', 'deny', 'block') then

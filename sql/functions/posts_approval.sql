@@ -102,7 +102,7 @@ AS $function$
  * sending; a project without a channel leaves it a draft saying so. The claim lets one job
  * send the preview when the automatic request and Publish meet; the same job retried after
  * a crash takes its claim back, and any job may take a claim older than two minutes. The
- * claim records which chat the preview asks about.
+ * claim records which chat the preview asks about, and the preview's round.
  */
 declare
   v_post app_public.posts;
@@ -128,22 +128,29 @@ begin
     perform app_private.withdraw_approval(p_post_id, 'schedule.noChannelToPublish', '{}');
     return null;
   end if;
+  -- the round names this preview in its buttons' callback data, so a press counts even before
+  -- the preview's message ids are recorded (decide_post); a new claim is a new round
   update app_public.posts set status = 'scheduled', approval_chat_id = v_channel.chat_id,
-    approval_preview = jsonb_build_object('claimedAt', now(), 'claimedBy', p_job_id)
+    approval_preview = jsonb_build_object('claimedAt', now(), 'claimedBy', p_job_id,
+      'round', floor(extract(epoch from clock_timestamp()) * 1000000)::bigint)
   where id = p_post_id returning * into v_post;
   return app_private.delivery(v_post);
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.decide_post(p_post_id bigint, p_chat_id bigint, p_message_id bigint, p_approve boolean)
+CREATE OR REPLACE FUNCTION app_public.decide_post(p_post_id bigint, p_chat_id bigint, p_message_id bigint, p_approve boolean, p_round bigint)
  RETURNS app_public.posts
  LANGUAGE plpgsql
 AS $function$
 /*
- * why: an admin's press on Approve or Reject. Only the current approval message of a post
- * still waiting counts, once, and only while the project's channel is the chat the preview
- * asked about; anything else answers null and changes nothing. Approval records the chat
- * it was given for and queues the publication at the post's time (at once if it has passed).
+ * why: an admin's press on Approve or Reject. It counts once, from the channel's pinned
+ * approver, for a post still waiting, while the project's channel is the chat the preview
+ * asked about, and on the current preview: its recorded buttons message, or, while the
+ * preview's message ids are not yet recorded (the task records them after the last message
+ * is sent, and a watchful approver may press first), the round its buttons name (p_round,
+ * null on buttons sent before rounds). Anything else answers null and changes nothing.
+ * Approval records the chat it was given for and queues the publication at the post's time
+ * (at once if it has passed).
  */
 declare
   v_post app_public.posts;
@@ -151,10 +158,13 @@ begin
   update app_public.posts p set status = case when p_approve then 'approved' else 'rejected' end,
     approved_chat_id = case when p_approve then p.approval_chat_id end
   where p.id = p_post_id and p.status = 'scheduled'
-    and (p.approval_preview ->> 'chatId')::bigint = p_chat_id
-    and (p.approval_preview ->> 'buttonsMessageId')::bigint = p_message_id
-    and p.approval_chat_id = (select c.chat_id from app_public.channels c
-                              where c.project_id = p.project_id and c.status = 'connected')
+    and (((p.approval_preview ->> 'chatId')::bigint = p_chat_id
+          and (p.approval_preview ->> 'buttonsMessageId')::bigint = p_message_id)
+         or (not (p.approval_preview ? 'buttonsMessageId')
+             and (p.approval_preview ->> 'round')::bigint = p_round))
+    and exists (select 1 from app_public.channels c
+                where c.project_id = p.project_id and c.status = 'connected'
+                  and c.chat_id = p.approval_chat_id and c.approver_user_id = p_chat_id)
   returning * into v_post;
   if not found then
     return null;
@@ -185,7 +195,8 @@ AS $function$
   /* why: remembers which message carries the buttons, so only that message can decide;
      a preview sent to someone who is no longer the approver records nothing */
   update app_public.posts p set approval_preview = jsonb_build_object(
-      'chatId', p_chat_id, 'messageIds', to_jsonb(p_message_ids), 'buttonsMessageId', p_message_ids[cardinality(p_message_ids)])
+      'chatId', p_chat_id, 'messageIds', to_jsonb(p_message_ids), 'buttonsMessageId', p_message_ids[cardinality(p_message_ids)],
+      'round', p.approval_preview -> 'round')
   where p.id = p_post_id and p.status = 'scheduled' and not (p.approval_preview ? 'chatId')
     and exists (select 1 from app_public.channels c where c.project_id = p.project_id and c.status = 'connected'
                 and c.approver_user_id = p_chat_id and c.chat_id = p.approval_chat_id)

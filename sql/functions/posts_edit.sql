@@ -3,6 +3,15 @@
 --   npx deno run -A scripts/migrations.ts commit "what it does"
 -- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
+CREATE OR REPLACE FUNCTION app_private.edit_round(p_pending_edit jsonb)
+ RETURNS bigint
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: names an edit in its preview's buttons: when it was requested, in microseconds */
+  select floor(extract(epoch from (p_pending_edit ->> 'requestedAt')::timestamptz) * 1000000)::bigint
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.request_post_edit(p_post app_public.posts, p_content text, p_entities jsonb, p_buttons jsonb)
  RETURNS app_public.posts
  LANGUAGE plpgsql
@@ -45,14 +54,15 @@ begin
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.decide_post_edit(p_post_id bigint, p_chat_id bigint, p_message_id bigint, p_approve boolean)
+CREATE OR REPLACE FUNCTION app_public.decide_post_edit(p_post_id bigint, p_chat_id bigint, p_message_id bigint, p_approve boolean, p_round bigint)
  RETURNS app_public.posts
  LANGUAGE plpgsql
 AS $function$
 /*
  * why: the approver's press on an edit's Approve or Reject. Only the current edit's preview
- * counts, once, only from the channel's approver and while the post is in that channel;
- * anything else answers null. Approve
+ * counts, once, only from the channel's approver and while the post is in that channel:
+ * its recorded buttons message, or, before the preview's ids are recorded, the edit its
+ * buttons name (p_round: the edit's requestedAt in microseconds); anything else answers null. Approve
  * queues the edit in the channel; Reject drops it and the channel keeps the post as it is.
  */
 declare
@@ -63,8 +73,10 @@ begin
   where p.id = p_post_id and p.status = 'published'
     -- the post is still in the project's channel: an edit of an older channel's post is history
     and not app_private.post_channel_changed(p.project_id, p.status, p.channel_chat_id, p.approved_chat_id)
-    and (p.pending_edit ->> 'chatId')::bigint = p_chat_id
-    and (p.pending_edit ->> 'buttonsMessageId')::bigint = p_message_id
+    and (((p.pending_edit ->> 'chatId')::bigint = p_chat_id
+          and (p.pending_edit ->> 'buttonsMessageId')::bigint = p_message_id)
+         or (not (p.pending_edit ? 'buttonsMessageId')
+             and app_private.edit_round(p.pending_edit) = p_round))
     and not (p.pending_edit ? 'approved')
   for update of p;
   if not found then

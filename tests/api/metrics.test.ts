@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createApp } from "../../api/app.ts";
 import { silentLog } from "../../core/log.ts";
 import { Exposition, LocalHistogram } from "../../core/metrics.ts";
-import { approvalPreview, projectWithChannel } from "../helpers/publishing.ts";
+import { approvalPreview, buttonData, projectWithChannel } from "../helpers/publishing.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 
 const TOKEN = "scrape-secret-of-the-operator-1234567890";
@@ -183,7 +183,7 @@ describe("the series", () => {
     const postId = created.json.id as number;
     await stack.call("POST", `${p.base}/posts/${postId}/publish`, undefined, p.cookie);
     const preview = await approvalPreview(stack, p, postId);
-    const pressed = stack.telegram!.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+    const pressed = stack.telegram!.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
     await stack.telegram!.waitFor(() => stack.telegram!.callbackAnswer(pressed), 10_000);
     // Telegram says "retry after 1" to the post's send; it goes out after the wait
     stack.telegram!.failNext("sendMessage", { code: 429, retryAfter: 1 });

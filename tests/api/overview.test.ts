@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { ProjectOverview } from "../../contract/stats.ts";
-import { failedInTelegram, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
+import { buttonData, failedInTelegram, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
 import { connectSampled, memberUpdates, subscriberHistory } from "../helpers/stats.ts";
 
@@ -65,7 +65,7 @@ test("a card's figures: subscribers and their week, the next post, waiting for a
   });
 
   // The approver answers: nothing waits any more, and the next post is still that one.
-  const approve = telegram.userPressesButton(p.admin.id, p.admin.id, awaiting.preview.message_id, `approve:${awaiting.postId}`);
+  const approve = telegram.userPressesButton(p.admin.id, p.admin.id, awaiting.preview.message_id, buttonData(awaiting.preview, "approve", awaiting.postId));
   await telegram.waitFor(() => telegram.callbackAnswer(approve), 10_000);
   [card] = await overview(p.cookie);
   expect(card).toMatchObject({ awaitingApproval: 0, failed: 1, nextPostTitle: "Awaiting" });

@@ -15,7 +15,7 @@ import { ANSWER_WITHIN_MS } from "../../api/routes/telegram_webhook.ts";
 import { startTelegramServer } from "../doubles/telegram/server.ts";
 import { freshDatabase } from "../helpers/db.ts";
 import { roundRobin } from "../helpers/instances.ts";
-import { projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
+import { buttonData, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack, startStack, webhookSecret } from "../helpers/stack.ts";
 
 type Instance = Awaited<ReturnType<Stack["startApiInstance"]>>;
@@ -60,7 +60,7 @@ test("two instances starting register the webhook once, with the secret and ever
 test("an approver's Approve press, pushed by Telegram through the API, approves the post", async () => {
   const p = await projectWithChannel(stack, { drafts: ["Webhook story"] });
   const { postId, preview } = await sentForApproval(stack, p, p.drafts[0].id, 3_600_000);
-  const query = telegram().userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  const query = telegram().userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
   const updateId = lastUpdateId();
   const answer = await telegram().waitFor(() => telegram().callbackAnswer(query), 10_000);
   expect(answer.text).toMatch(/Одобрено|Approved/i);
@@ -94,7 +94,7 @@ test("a forged update without the secret, or with a wrong one, is refused and ch
       from: { id: p.admin.id, is_bot: false, first_name: "Admin", username: p.admin.username },
       message: preview,
       chat_instance: "1",
-      data: `approve:${postId}`,
+      data: buttonData(preview, "approve", postId),
     },
   };
   const start = {

@@ -7,7 +7,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { screenshot } from "../helpers/browser.ts";
-import { projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
+import { buttonData, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import type { Stack } from "../helpers/stack.ts";
 import { closeBrowserStack, openBrowserStack, signedInPage } from "../helpers/web.ts";
 
@@ -27,7 +27,7 @@ test("a former channel's post: no edit on the Published page, its details say it
   const p = await projectWithChannel(stack);
   const { id: draftId } = (await stack.call("POST", `${p.base}/drafts`, { title: "Ярмарка", content: "Ярмарка в субботу." }, p.cookie)).json;
   const { postId, preview } = await sentForApproval(stack, p, draftId, 2_000);
-  const approved = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  const approved = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
   await telegram.waitFor(() => telegram.callbackAnswer(approved), 10_000);
   await expect.poll(async () => (await stack.sql`select status from app_public.posts where id = ${postId}`)[0].status, { timeout: 20_000 })
     .toBe("published");

@@ -10,7 +10,7 @@
 import { now, toCalendarDate } from "@internationalized/date";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { approverAnswers, buttonsOf } from "../helpers/publishing.ts";
+import { approverAnswers, hasButton } from "../helpers/publishing.ts";
 import { codeFrom } from "../helpers/smtp.ts";
 import { type Stack, uniqueEmail } from "../helpers/stack.ts";
 import { closeBrowserStack, openBrowserStack } from "../helpers/web.ts";
@@ -370,7 +370,7 @@ test("open the post's details and send it for approval; Edit there and back", as
   await expect.poll(focused, soon).toMatchObject({ testId: "post-edit", dialog: detailsDialog });
   await expectFocusVisible("Edit, after publishing");
   await expectFocusTrapped(detailsDialog, 6);
-  const preview = await telegram.waitFor(() => telegram.messages(admin.id).find((m) => buttonsOf(m).includes(`approve:${postId}`)), 15_000);
+  const preview = await telegram.waitFor(() => telegram.messages(admin.id).find((m) => hasButton(m, "approve", postId)), 15_000);
   expect(preview).toBeTruthy();
   await page.keyboard.press("Escape");
   await expect.poll(() => details.count(), soon).toBe(0);

@@ -11,7 +11,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { MessageEntity } from "../../contract/entities.ts";
 import { screenshot } from "../helpers/browser.ts";
-import { buttonsOf, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
+import { buttonData, hasButton, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import type { Stack } from "../helpers/stack.ts";
 import { closeBrowserStack, openBrowserStack, signedInPage } from "../helpers/web.ts";
 
@@ -44,7 +44,7 @@ async function publishedPost(p: Project, draft: { title: string; content: string
   const telegram = stack.telegram!;
   const { id: draftId } = (await stack.call("POST", `${p.base}/drafts`, draft, p.cookie)).json;
   const { postId, preview } = await sentForApproval(stack, p, draftId, 2_000);
-  const approved = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  const approved = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
   await telegram.waitFor(() => telegram.callbackAnswer(approved), 10_000);
   await expect.poll(() => statusOf(postId), { timeout: 20_000 }).toBe("published");
   const message = telegram.messages(p.channel.id).find((m) => !m.pinned_message && m.text === draft.content)!;
@@ -55,7 +55,7 @@ async function publishedPost(p: Project, draft: { title: string; content: string
 async function editPreview(p: Project, postId: number) {
   const telegram = stack.telegram!;
   const decision = await telegram.waitFor(
-    () => telegram.messages(p.admin.id).findLast((m) => buttonsOf(m).includes(`editok:${postId}`)),
+    () => telegram.messages(p.admin.id).findLast((m) => hasButton(m, "editok", postId)),
     10_000,
   );
   await expect.poll(async () => (await stack.sql`select pending_edit ? 'buttonsMessageId' as sent from app_public.posts where id = ${postId}`)[0].sent,
@@ -63,9 +63,9 @@ async function editPreview(p: Project, postId: number) {
   return decision;
 }
 
-async function approveEdit(p: Project, postId: number, decision: { message_id: number }) {
+async function approveEdit(p: Project, postId: number, decision: Parameters<typeof buttonData>[0] & { message_id: number }) {
   const telegram = stack.telegram!;
-  const query = telegram.userPressesButton(p.admin.id, p.admin.id, decision.message_id, `editok:${postId}`);
+  const query = telegram.userPressesButton(p.admin.id, p.admin.id, decision.message_id, buttonData(decision, "editok", postId));
   await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
 }
 

@@ -9,7 +9,7 @@ import { type CalendarDate, CalendarDateTime, now, toCalendarDate, toZoned } fro
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { screenshot } from "../helpers/browser.ts";
-import { buttonsOf, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
+import { buttonData, hasButton, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import type { Stack } from "../helpers/stack.ts";
 import { closeBrowserStack, openBrowserStack, signedInPage } from "../helpers/web.ts";
 
@@ -110,9 +110,9 @@ test("schedule from the calendar, publish, approve in Telegram, see it green and
   expect(await details.getByTestId("post-publish").count()).toBe(0);
 
   // The admin gets the preview in Telegram and approves it.
-  const preview = await telegram.waitFor(() => telegram.messages(p.admin.id).find((m) => buttonsOf(m).includes(`approve:${postId}`)), 10_000);
+  const preview = await telegram.waitFor(() => telegram.messages(p.admin.id).find((m) => hasButton(m, "approve", postId)), 10_000);
   await expect.poll(async () => (await stack.sql`select approval_preview ? 'chatId' as sent from app_public.posts where id = ${postId}`)[0].sent, { timeout: 10_000 }).toBe(true);
-  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
   await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
   await expect.poll(() => details.getByTestId("post-status").getAttribute("data-status"), refetch).toBe("approved");
 
@@ -407,7 +407,7 @@ test("an uncertain post asks the owner too: 'Send again' in its details publishe
   const p = await projectWithChannel(stack, { drafts: ["Спорный пост"] });
   const { postId, preview } = await sentForApproval(stack, p, p.drafts[0].id, 3_000);
   telegram.failNext("sendMessage", { drop: true }); // the send is lost: nothing reached the channel
-  telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
   await expect.poll(async () => (await stack.sql`select status from app_public.posts where id = ${postId}`)[0].status, { timeout: 20_000 }).toBe("uncertain");
 
   const page = await pageAs(p.cookie);

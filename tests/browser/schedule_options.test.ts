@@ -9,7 +9,7 @@ import { now, toCalendarDate } from "@internationalized/date";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { screenshot } from "../helpers/browser.ts";
-import { approvalPreview, projectWithChannel } from "../helpers/publishing.ts";
+import { approvalPreview, buttonData, projectWithChannel } from "../helpers/publishing.ts";
 import type { Stack } from "../helpers/stack.ts";
 import { closeBrowserStack, openBrowserStack, signedInPage } from "../helpers/web.ts";
 
@@ -81,7 +81,7 @@ test("a post scheduled with 'Silent' arrives without a sound and with its draft'
   // Approved in Telegram, and its time brought to now: it goes out silently, with the button.
   const postId = Number(post.id);
   const preview = await approvalPreview(stack, p, postId);
-  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
   await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
   await expect.poll(() => statusOf(postId), { timeout: 10_000 }).toBe("approved");
   await stack.sql`update app_public.posts set scheduled_for = now() where id = ${postId}`;

@@ -1,4 +1,5 @@
 /* A project ready to publish: signed-in owner, registered admin, connected channel, drafts. */
+import { expect } from "vitest";
 import { createBot } from "../../bot/bot.ts";
 import { silentLog } from "../../core/log.ts";
 import { makePng } from "./images.ts";
@@ -52,6 +53,24 @@ export async function projectWithChannel(
 export const buttonsOf = (m: { reply_markup?: { inline_keyboard: { callback_data?: string }[][] } | object }) =>
   ((m.reply_markup as { inline_keyboard?: { callback_data?: string }[][] } | undefined)?.inline_keyboard ?? [])
     .flat().map((b) => b.callback_data);
+
+type WithButtons = Parameters<typeof buttonsOf>[0];
+const actionData = (action: string, postId: number) => new RegExp(`^${action}:${postId}(?::\\d+)?$`);
+
+/** Whether the message has the admin's `action` button for the post (with any round). */
+export const hasButton = (m: WithButtons, action: string, postId: number) =>
+  buttonsOf(m).some((data) => data !== undefined && actionData(action, postId).test(data));
+
+/** The callback_data of the message's `action` button for the post, as the approver's press sends it. */
+export function buttonData(m: WithButtons, action: string, postId: number): string {
+  const data = buttonsOf(m).find((candidate) => candidate !== undefined && actionData(action, postId).test(candidate));
+  if (!data) throw new Error(`no ${action} button for post ${postId}: ${JSON.stringify(buttonsOf(m))}`);
+  return data;
+}
+
+/** What a preview's buttons carry: Approve and Reject for the post, each naming the preview's round. */
+export const previewButtons = (postId: number) =>
+  ["approve", "reject"].map((action) => expect.stringMatching(new RegExp(`^${action}:${postId}:\\d+$`)));
 
 type ProjectWithChannel = Awaited<ReturnType<typeof projectWithChannel>>;
 
@@ -116,7 +135,7 @@ export async function giveImage(stack: Stack, p: ProjectWithChannel, draftId: nu
  */
 export async function approvalPreview(stack: Stack, p: ProjectWithChannel, postId: number, timeoutMs = 20_000) {
   const telegram = stack.telegram!;
-  const preview = await telegram.waitFor(() => telegram.messages(p.admin.id).find((m) => buttonsOf(m).includes(`approve:${postId}`)), timeoutMs);
+  const preview = await telegram.waitFor(() => telegram.messages(p.admin.id).find((m) => hasButton(m, "approve", postId)), timeoutMs);
   const deadline = Date.now() + timeoutMs;
   while (!(await stack.sql`select approval_preview ? 'chatId' as sent from app_public.posts where id = ${postId}`)[0].sent) {
     if (Date.now() > deadline) throw new Error("the preview was never recorded");
@@ -145,7 +164,7 @@ export async function failedInTelegram(stack: Stack, p: ProjectWithChannel, draf
   const telegram = stack.telegram!;
   const { postId, preview } = await sentForApproval(stack, p, draftId, 3000);
   telegram.failNext("sendMessage", { code: 400, description: "Bad Request: chat not found" });
-  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
   await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
   await postReaches(stack, postId, "failed");
   return postId;

@@ -4,7 +4,7 @@
  * through the worker's other runner on time.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
+import { buttonData, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
 
 let stack: Stack;
@@ -40,7 +40,7 @@ test("20 slow generation jobs: a sign-in mail still arrives within 5 s and a due
   expect(Date.now() - asked).toBeLessThan(5_000);
 
   const { postId, preview } = await sentForApproval(stack, p, p.drafts[0].id, 4_000);
-  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
   await telegram.waitFor(() => telegram.callbackAnswer(query), 5_000);
   const [{ scheduledFor }] = await stack.sql`select scheduled_for from app_public.posts where id = ${postId}`;
   const inChannel = await telegram.waitFor(() => telegram.messages(p.channel.id)[0], 15_000);

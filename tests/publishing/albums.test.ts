@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { makePng } from "../helpers/images.ts";
-import { buttonsOf, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
+import { buttonData, buttonsOf, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 
 let stack: Stack;
@@ -31,7 +31,7 @@ async function approvedAlbum(content: string, arm: () => void = () => {}) {
   const { id: draftId } = (await stack.call("POST", `${p.base}/drafts`, { title: "Bridge", content, imageUrls }, p.cookie)).json;
   const { postId, preview } = await sentForApproval(stack, p, draftId, 3_000);
   arm();
-  const query = stack.telegram!.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  const query = stack.telegram!.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
   await stack.telegram!.waitFor(() => stack.telegram!.callbackAnswer(query), 10_000);
   return { p, postId };
 }

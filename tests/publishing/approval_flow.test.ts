@@ -3,7 +3,7 @@
  * presses Approve (or Reject) on it, and the channel gets the post at its time.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { approvalPreview, buttonsOf, giveImage, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
+import { approvalPreview, buttonData, buttonsOf, giveImage, previewButtons, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
 
 let stack: Stack;
@@ -33,12 +33,12 @@ test("approve: published within 2 s of scheduledFor, with its link; the draft le
   // the admin receives the preview exactly as it will appear, with the buttons on it
   const preview = await approvalPreview(stack, p, postId, 10_000);
   expect(preview.text).toBe("Today in the city: sunshine and a new park.");
-  expect(buttonsOf(preview)).toEqual([`approve:${postId}`, `reject:${postId}`]);
+  expect(buttonsOf(preview)).toEqual(previewButtons(postId));
   const header = telegram.messages(p.admin.id).find((m) => m.message_id !== p.question.message_id && m.text?.includes(`@${p.channel.username}`));
   expect(header?.text).toContain("Публикация:");
   expect(telegram.messages(p.channel.id)).toHaveLength(0);
 
-  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
   await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
   expect(telegram.callbackAnswer(query)?.text).toMatch(/Одобрено/);
   await expect.poll(async () => (await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json[0].status, { timeout: 5000 }).toBe("approved");
@@ -75,8 +75,8 @@ test("reject: the post is rejected, the message says so, a second press does not
   await stack.call("POST", `${p.base}/posts/${postId}/publish`, undefined, p.cookie);
   const preview = await approvalPreview(stack, p, postId, 10_000);
   // two presses before the buttons are gone (a double tap, or two devices): one decides
-  const first = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `reject:${postId}`);
-  const second = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  const first = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "reject", postId));
+  const second = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
   await telegram.waitFor(() => telegram.callbackAnswer(first) && telegram.callbackAnswer(second), 10_000);
   expect(telegram.callbackAnswer(first)?.text).toMatch(/Отклонено/);
   expect(telegram.callbackAnswer(second)?.text).toMatch(/устарело/);
@@ -101,14 +101,14 @@ test("an image with text over the 1024-character caption limit goes out as the p
     await stack.call("POST", `${p.base}/posts/${id}/publish`, undefined, p.cookie);
     ids.push(id);
   }
-  const previews: { message_id: number }[] = [];
+  const previews: Awaited<ReturnType<typeof approvalPreview>>[] = [];
   for (const id of ids) {
     previews.push(await approvalPreview(stack, p, id, 10_000));
   }
   // The long post's text (the only sendMessage to come) is held by Telegram: the other
   // post, due at the same moment, must wait for it rather than land between photo and text.
   telegram.failNext("sendMessage", { delayMs: 1_500 });
-  ids.forEach((id, i) => telegram.userPressesButton(p.admin.id, p.admin.id, previews[i].message_id, `approve:${id}`));
+  ids.forEach((id, i) => telegram.userPressesButton(p.admin.id, p.admin.id, previews[i].message_id, buttonData(previews[i], "approve", id)));
   await telegram.waitFor(() => telegram.messages(p.channel.id).length >= 3, 20_000);
   const messages = telegram.messages(p.channel.id);
   const longPhoto = messages.findIndex((m) => m.photo && !m.caption);
@@ -128,7 +128,7 @@ async function uncertainPost(title: string, processed: boolean) {
   const p = await projectWithChannel(stack, { drafts: [title] });
   const { postId, preview } = await sentForApproval(stack, p, p.drafts[0].id, 3_000);
   telegram.failNext("sendMessage", { drop: true, processed });
-  const q = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  const q = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
   await telegram.waitFor(() => telegram.callbackAnswer(q), 10_000);
   await expect.poll(async () => (await stack.sql`select status from app_public.posts where id = ${postId}`)[0].status, { timeout: 20_000 }).toBe("uncertain");
   const notice = await telegram.waitFor(() => telegram.messages(p.admin.id).find((m) => buttonsOf(m).includes(`resend:${postId}`)), 10_000);

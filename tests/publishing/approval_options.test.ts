@@ -5,7 +5,7 @@
  * Read from the messages the local Bot API received.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { buttonsOf, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
+import { buttonData, hasButton, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 
 let stack: Stack;
@@ -44,7 +44,7 @@ test("a plain post's preview says so, and an edit's preview states its buttons (
   const header = headerOf(p.admin.id, "📝");
   expect(header).toContain("📌 Not pinned\n🔔 With sound: subscribers get a notification\n🔗 No buttons under the post");
 
-  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
   await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
   await expect.poll(async () => (await stack.sql`select status from app_public.posts where id = ${postId}`)[0].status, { timeout: 20_000 })
     .toBe("published");
@@ -57,6 +57,6 @@ test("a plain post's preview says so, and an edit's preview states its buttons (
     options: { buttons: [[{ text: "Join", url: "tg://join?invite=AbCd" }]] },
   }, p.cookie);
   expect(put.status, put.text).toBe(200);
-  await telegram.waitFor(() => telegram.messages(p.admin.id).find((m) => buttonsOf(m).includes(`editok:${postId}`)), 10_000);
+  await telegram.waitFor(() => telegram.messages(p.admin.id).find((m) => hasButton(m, "editok", postId)), 10_000);
   expect(headerOf(p.admin.id, "✏️")).toContain("🔗 Buttons under the post and where they lead:\n• «Join» → Telegram: tg://join?invite=AbCd");
 }, 60_000);

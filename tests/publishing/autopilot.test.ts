@@ -5,7 +5,7 @@
  * approves it, and the channel gets it at the slot's minute.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { approvalPreview, projectWithChannel } from "../helpers/publishing.ts";
+import { approvalPreview, buttonData, projectWithChannel } from "../helpers/publishing.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 import type { ChatRequest } from "../doubles/openai/server.ts";
 
@@ -74,7 +74,7 @@ test("a slot minutes ahead: top draft, AI text of the slot's length, preview, Ap
   const asked = stack.openai!.journal.find((r) => r.body.messages.at(-1)?.content.includes('"Bakery opening"'));
   expect(asked?.body.messages.at(-1)?.content).toContain("Length: about 400 characters");
 
-  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${post.id}`);
+  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", post.id));
   await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
   expect(telegram.messages(p.channel.id)).toHaveLength(0);
 

@@ -7,7 +7,7 @@
  * change do nothing when they run. The post stays listed, read-only, with channelChanged.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { approverAnswers, buttonsOf, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
+import { approverAnswers, buttonData, buttonsOf, hasButton, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 
 let stack: Stack;
@@ -40,7 +40,7 @@ async function publishedInX() {
     title: "Fair", content: TEXT, options: { pin: true, unpinAfterHours: 6, buttons: [[{ text: "Tickets", url: "https://fair.example/tickets" }]] },
   }, p.cookie)).json;
   const { postId, preview } = await sentForApproval(stack, p, draftId, 2_000);
-  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
   await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
   await expect.poll(() => statusOf(postId), { timeout: 20_000 }).toBe("published");
   const message = telegram.messages(p.channel.id).find((m) => m.text === TEXT)!;
@@ -88,12 +88,12 @@ test("an edit previewed before the swap: the approver's Approve after it is stal
   const { p, postId, message, post } = await publishedInX();
   const put = await stack.call("PUT", `${p.base}/posts/${postId}`, { draftId: post.draftId, scheduledFor: post.scheduledFor, content: PHISH }, p.cookie);
   expect(put.status, put.text).toBe(200);
-  const preview = await telegram.waitFor(() => telegram.messages(p.admin.id).findLast((m) => buttonsOf(m).includes(`editok:${postId}`)), 10_000);
+  const preview = await telegram.waitFor(() => telegram.messages(p.admin.id).findLast((m) => hasButton(m, "editok", postId)), 10_000);
   await expect.poll(async () => (await stack.sql`select pending_edit ? 'buttonsMessageId' as sent from app_public.posts where id = ${postId}`)[0].sent,
     { timeout: 10_000 }).toBe(true);
   await swapToY(p);
 
-  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `editok:${postId}`);
+  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "editok", postId));
   await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
   expect((await stack.sql`select pending_edit ? 'approved' as approved from app_public.posts where id = ${postId}`)[0].approved).toBe(false);
 

@@ -5,7 +5,7 @@
  * chat that is not the project's channel; a new approver is asked again.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { approvalPreview, approverAnswers, buttonsOf, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
+import { approvalPreview, approverAnswers, buttonData, buttonsOf, hasButton, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 
 let stack: Stack;
@@ -23,9 +23,9 @@ const postOf = async (p: Project, postId: number) =>
 const confirmationExpired = (p: Project) =>
   stack.sql`update app_public.channels set rights_checked_at = now() - interval '11 minutes' where project_id = ${p.project.id}`;
 
-async function approve(p: Project, postId: number, preview: { message_id: number }) {
+async function approve(p: Project, postId: number, preview: Parameters<typeof buttonData>[0] & { message_id: number }) {
   const telegram = stack.telegram!;
-  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
   await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
   // approved, or already published when its time has passed
   await expect.poll(async () => ["approved", "sending", "published"].includes((await postOf(p, postId)).status), { timeout: 5000 }).toBe(true);
@@ -134,7 +134,7 @@ test("a preview waiting when the channel is replaced loses its buttons; a press 
   expect((await postOf(p, postId)).status).toBe("draft");
   await telegram.waitFor(() => buttonsOf(telegram.messages(p.admin.id).find((m) => m.message_id === preview.message_id)!).length === 0, 10_000);
   // the stored decision guard: even a press that reached the bot before the edit decides nothing
-  const [stale] = await stack.sql`select app_public.decide_post(${postId}, ${p.admin.id}, ${preview.message_id}, true) is null as stale`;
+  const [stale] = await stack.sql`select app_public.decide_post(${postId}, ${p.admin.id}, ${preview.message_id}, true, null) is null as stale`;
   expect(stale.stale).toBe(true);
 }, 40_000);
 
@@ -171,7 +171,7 @@ test("a new approver: a post waiting for approval is asked of them; the old prev
   const patched = await stack.call("PATCH", `/api/projects/${p.project.id}`, { adminHandle: ivan.username }, p.cookie);
   expect(patched.status, patched.text).toBe(200);
   await approverAnswers(stack, ivan.id, "allow");
-  const asked = await telegram.waitFor(() => telegram.messages(ivan.id).find((m) => buttonsOf(m).includes(`approve:${postId}`)), 15_000);
+  const asked = await telegram.waitFor(() => telegram.messages(ivan.id).find((m) => hasButton(m, "approve", postId)), 15_000);
   await telegram.waitFor(() => buttonsOf(telegram.messages(p.admin.id).find((m) => m.message_id === preview.message_id)!).length === 0, 10_000);
   expect((await postOf(p, postId)).status).toBe("scheduled");
 
@@ -179,7 +179,7 @@ test("a new approver: a post waiting for approval is asked of them; the old prev
   await expect.poll(async () =>
     (await stack.sql`select approval_preview ->> 'chatId' as chat from app_public.posts where id = ${postId}`)[0].chat, { timeout: 10_000 })
     .toBe(String(ivan.id));
-  const query = telegram.userPressesButton(ivan.id, ivan.id, asked.message_id, `approve:${postId}`);
+  const query = telegram.userPressesButton(ivan.id, ivan.id, asked.message_id, buttonData(asked, "approve", postId));
   await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
   await expect.poll(async () => (await postOf(p, postId)).status, { timeout: 5000 }).toBe("approved");
 }, 40_000);

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { type EmbeddedPostgres, freePort, startEmbeddedPostgres } from "../../scripts/postgres.ts";
 import { appRoleUrl, ensureAppRole } from "../../sql/app_role.ts";
 import { createDevelopmentDatabases } from "../../sql/migrate.ts";
-import { approvalPreview, buttonsOf, projectWithChannel } from "../helpers/publishing.ts";
+import { approvalPreview, buttonData, buttonsOf, hasButton, projectWithChannel } from "../helpers/publishing.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 
 const PROJECTS = 3;
@@ -122,7 +122,7 @@ test("PostgreSQL stops mid-burst and comes back: every process recovers by itsel
   }
   for (const { p, id } of posts) {
     const preview = await approvalPreview(stack, p, id, 40_000);
-    expect((await press(p, preview.message_id, `approve:${id}`)).text).toBeDefined();
+    expect((await press(p, preview.message_id, buttonData(preview, "approve", id))).text).toBeDefined();
   }
   const statuses = async () =>
     new Map((await stack.sql<{ id: number; status: string }[]>`
@@ -207,8 +207,8 @@ test("PostgreSQL stops mid-burst and comes back: every process recovers by itsel
   expect(created.status, JSON.stringify(created.json)).toBe(201);
   expect((await apiCall("POST", `${p.base}/posts/${created.json.id}/publish`, p.cookie)).status).toBe(200);
   const preview = await approvalPreview(stack, p, created.json.id, 30_000);
-  expect(buttonsOf(preview)).toContain(`approve:${created.json.id}`);
-  await press(p, preview.message_id, `approve:${created.json.id}`);
+  expect(hasButton(preview, "approve", created.json.id)).toBe(true);
+  await press(p, preview.message_id, buttonData(preview, "approve", created.json.id));
   await telegram.waitFor(() => telegram.messages(p.channel.id).some((m) => m.text === draft.title), 30_000);
   await new Promise((r) => setTimeout(r, 1_500));
   expect(telegram.messages(p.channel.id).filter((m) => m.text === draft.title)).toHaveLength(1);

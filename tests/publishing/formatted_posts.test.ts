@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { MessageEntity } from "../../contract/entities.ts";
-import { buttonsOf, giveImage, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
+import { buttonData, buttonsOf, giveImage, hasButton, previewButtons, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 
 let stack: Stack;
@@ -38,9 +38,9 @@ test("the preview and the channel get the exact entities and buttons; silent; pi
   expect(shown.entities).toEqual(ENTITIES);
   expect(shown.reply_markup?.inline_keyboard).toEqual(BUTTONS);
   expect(preview.message_id).toBeGreaterThan(shown.message_id);
-  expect(buttonsOf(preview)).toEqual([`approve:${postId}`, `reject:${postId}`]);
+  expect(buttonsOf(preview)).toEqual(previewButtons(postId));
 
-  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
   await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
   await expect.poll(() => statusOf(postId), { timeout: 20_000 }).toBe("published");
 
@@ -76,7 +76,7 @@ async function publishedPost(p: Awaited<ReturnType<typeof projectWithChannel>>, 
   const telegram = stack.telegram!;
   const { id: draftId } = (await stack.call("POST", `${p.base}/drafts`, draft, p.cookie)).json;
   const { postId, preview } = await sentForApproval(stack, p, draftId, 2_000);
-  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
   await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
   await expect.poll(() => statusOf(postId), { timeout: 20_000 }).toBe("published");
   const post = (await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json.find((x: { id: number }) => x.id === postId);
@@ -87,7 +87,7 @@ async function publishedPost(p: Awaited<ReturnType<typeof projectWithChannel>>, 
 async function decideEdit(p: Awaited<ReturnType<typeof projectWithChannel>>, postId: number, approve: boolean) {
   const telegram = stack.telegram!;
   const preview = await telegram.waitFor(
-    () => telegram.messages(p.admin.id).findLast((m) => buttonsOf(m).includes(`editok:${postId}`)),
+    () => telegram.messages(p.admin.id).findLast((m) => hasButton(m, "editok", postId)),
     10_000,
   );
   await expect.poll(async () => (await stack.sql`select pending_edit ? 'buttonsMessageId' as sent from app_public.posts where id = ${postId}`)[0].sent,
@@ -140,7 +140,7 @@ test("a photo's caption edit must still fit a caption", async () => {
   const p = await projectWithChannel(stack, { drafts: ["With photo"] });
   await giveImage(stack, p, p.drafts[0].id, "A short caption");
   const { postId, preview } = await sentForApproval(stack, p, p.drafts[0].id, 2_000);
-  const query = stack.telegram!.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  const query = stack.telegram!.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
   await stack.telegram!.waitFor(() => stack.telegram!.callbackAnswer(query), 10_000);
   await expect.poll(() => statusOf(postId), { timeout: 20_000 }).toBe("published");
   const post = (await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json.find((x: { id: number }) => x.id === postId);

@@ -5,7 +5,7 @@
  * the settings mails nothing.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { approvalPreview, projectWithChannel } from "../helpers/publishing.ts";
+import { approvalPreview, buttonData, projectWithChannel } from "../helpers/publishing.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 
 let stack: Stack;
@@ -32,7 +32,7 @@ async function reject(p: Project, postId: number) {
   const telegram = stack.telegram!;
   expect((await stack.call("POST", `${p.base}/posts/${postId}/publish`, undefined, p.cookie)).status).toBe(200);
   const preview = await approvalPreview(stack, p, postId, 10_000);
-  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `reject:${postId}`);
+  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "reject", postId));
   await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
 }
 
@@ -65,7 +65,7 @@ test("a post Telegram refuses mails the owner in English for an English project,
   await stack.call("POST", `${p.base}/posts/${postId}/publish`, undefined, p.cookie);
   const preview = await approvalPreview(stack, p, postId, 10_000);
   telegram.failNext("sendMessage", { code: 400, description: "Bad Request: chat not found" });
-  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
   await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
   const mail = await stack.smtp.waitForMail(email, before + 1, 20_000);
   expect(mail.subject).toBe("Pressa: the post “Launch” was not published");

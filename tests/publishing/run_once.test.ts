@@ -9,14 +9,14 @@
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { DEAD_WORKER_AFTER } from "../../tasks/worker.ts";
-import { approvalPreview, buttonsOf, projectWithChannel } from "../helpers/publishing.ts";
+import { approvalPreview, buttonData, hasButton, projectWithChannel } from "../helpers/publishing.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
 
 type P = Awaited<ReturnType<typeof projectWithChannel>>;
 
 /** The previews of `postId` the approver got: messages carrying its Approve button. */
 const previewsOf = (stack: Stack, p: P, postId: number) =>
-  stack.telegram!.messages(p.admin.id).filter((m) => buttonsOf(m).includes(`approve:${postId}`));
+  stack.telegram!.messages(p.admin.id).filter((m) => hasButton(m, "approve", postId));
 
 async function schedule(stack: Stack, p: P, draftIndex: number, inMs: number) {
   const res = await stack.call("POST", `${p.base}/posts`, {
@@ -78,7 +78,7 @@ test("a burst of previews from one account: each reaches the approver once, with
   expect(previewsSent()).toBeLessThan(BURST);
   const bPost = await schedule(stack, b, 0, 6_000);
   const bPreview = await approvalPreview(stack, b, bPost);
-  const pressed = stack.telegram!.userPressesButton(b.admin.id, b.admin.id, bPreview.message_id, `approve:${bPost}`);
+  const pressed = stack.telegram!.userPressesButton(b.admin.id, b.admin.id, bPreview.message_id, buttonData(bPreview, "approve", bPost));
   await stack.telegram!.waitFor(() => stack.telegram!.callbackAnswer(pressed), 10_000);
   await stack.telegram!.waitFor(() => stack.telegram!.messages(b.channel.id).find((m) => m.text === "B's post"), 20_000);
   expect(previewsSent()).toBeLessThan(BURST);

@@ -13,7 +13,7 @@ import { connect } from "../../core/db.ts";
 import { startTelegramServer, type TelegramServer } from "../doubles/telegram/server.ts";
 import { asAppRole, freshDatabase } from "../helpers/db.ts";
 import { apiClient, type Instance, roundRobin, startInstance } from "../helpers/instances.ts";
-import { buttonsOf } from "../helpers/publishing.ts";
+import { buttonData, buttonsOf, hasButton } from "../helpers/publishing.ts";
 import { codeFrom, startSmtpSink } from "../helpers/smtp.ts";
 import { uniqueEmail, webhookSecret } from "../helpers/stack.ts";
 
@@ -192,9 +192,9 @@ test("posts scheduled through both instances into shared channels are each publi
   // Each approver approves each preview as it arrives; the presses reach A or B.
   await Promise.all(projects.map(async (p) => {
     for (const post of scheduled.filter((s) => s.project === p)) {
-      const preview = await telegram.waitFor(() => telegram.messages(p.admin.id).find((m) => buttonsOf(m).includes(`approve:${post.postId}`)), 60_000);
+      const preview = await telegram.waitFor(() => telegram.messages(p.admin.id).find((m) => hasButton(m, "approve", post.postId)), 60_000);
       await until("the preview recorded", async () => (await sql`select approval_preview ? 'chatId' as sent from app_public.posts where id = ${post.postId}`)[0].sent, 10_000);
-      const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${post.postId}`);
+      const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", post.postId));
       const answer = await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
       expect(answer.text).toMatch(/Approved|Одобрено/i);
     }

@@ -4,7 +4,7 @@
  * keeps a half post by our doing, and nothing appears twice.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { buttonsOf, giveImage, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
+import { buttonData, buttonsOf, giveImage, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 
 let stack: Stack;
@@ -23,7 +23,7 @@ async function approvedLongPost(title: string, arm: () => void) {
   await giveImage(stack, p, p.drafts[0].id, LONG);
   const { postId, preview } = await sentForApproval(stack, p, p.drafts[0].id, 3_000);
   arm();
-  const query = stack.telegram!.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  const query = stack.telegram!.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
   await stack.telegram!.waitFor(() => stack.telegram!.callbackAnswer(query), 10_000);
   return { p, postId };
 }

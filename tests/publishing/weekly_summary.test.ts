@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { InviteLink } from "../../contract/stats.ts";
-import { postReaches, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
+import { buttonData, postReaches, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
 import { memberUpdates, subscriberHistory } from "../helpers/stats.ts";
 
@@ -52,7 +52,7 @@ async function idle() {
 async function published(p: Project, draftId: number) {
   const telegram = stack.telegram!;
   const { postId, preview } = await sentForApproval(stack, p, draftId, 3000);
-  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `approve:${postId}`);
+  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
   await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
   return await postReaches(stack, postId, "published") as { channelMessageIds: number[]; publishedLinks: Record<string, string> };
 }

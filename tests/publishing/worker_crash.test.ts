@@ -6,7 +6,7 @@
  * send finish before the worker exits.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { approvalPreview, buttonsOf, giveImage, projectWithChannel } from "../helpers/publishing.ts";
+import { approvalPreview, buttonData, buttonsOf, giveImage, projectWithChannel } from "../helpers/publishing.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 
 let stack: Stack;
@@ -66,7 +66,7 @@ async function postHeldInTelegram(title: string, hold: { delayMs: number; proces
   await publish(p, postId);
   const preview = await previewOf(p, postId);
   stack.telegram!.failNext("sendMessage", hold);
-  await press(p, preview.message_id, `approve:${postId}`);
+  await press(p, preview.message_id, buttonData(preview, "approve", postId));
   await expect.poll(() => statusOf(postId), { timeout: 15_000, interval: 50 }).toBe("sending");
   return { p, postId };
 }
@@ -85,12 +85,12 @@ test("killed with work queued at every step before sending: each post goes out e
   await publish(p, awaiting);
   await publish(p, approved);
   const awaitingPreview = await previewOf(p, awaiting);
-  await press(p, (await previewOf(p, approved)).message_id, `approve:${approved}`);
+  await press(p, (await previewOf(p, approved)).message_id, buttonData((await previewOf(p, approved)), "approve", approved));
   expect(await statusOf(approved)).toBe("approved");
 
   await killWorker();
   // the admin decides while no worker runs: the decision is kept and acted on later
-  await press(p, awaitingPreview.message_id, `approve:${awaiting}`);
+  await press(p, awaitingPreview.message_id, buttonData(awaitingPreview, "approve", awaiting));
   startWorkerProcess();
 
   await stack.telegram!.waitFor(() => inChannel(p, "awaiting").length > 0 && inChannel(p, "approved").length > 0, 40_000);

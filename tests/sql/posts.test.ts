@@ -75,7 +75,7 @@ describe("guarded transitions", () => {
       const { userId, projectId, drafts } = await seed(tx);
       const [post] = await tx`select * from app_public.schedule_post(${userId}, ${projectId}, ${drafts[0].id}, now() + interval '1 hour', 'none', '', '')`;
       // nothing can be approved or sent before the approval request went out
-      expect((await tx`select app_public.decide_post(${post.id}, 42, 1, true) is null as stale`)[0].stale).toBe(true);
+      expect((await tx`select app_public.decide_post(${post.id}, 42, 1, true, null) is null as stale`)[0].stale).toBe(true);
       expect((await tx`select (app_public.begin_sending(${post.id}, 'w1')).post_id`)[0].post_id).toBeNull();
 
       await tx`select app_public.request_post_approval(${userId}, ${projectId}, ${post.id})`;
@@ -93,10 +93,10 @@ describe("guarded transitions", () => {
       expect((await tx`select (app_public.claim_post_for_approval(${post.id}, 'job-1')).post_id`)[0].post_id).toBeNull();
 
       // only the buttons message in the admin's chat decides, once
-      expect((await tx`select app_public.decide_post(${post.id}, 42, 7, true) is null as stale`)[0].stale).toBe(true);
-      expect((await tx`select app_public.decide_post(${post.id}, 99, 8, true) is null as stale`)[0].stale).toBe(true);
-      expect((await tx`select (app_public.decide_post(${post.id}, 42, 8, true)).status`)[0].status).toBe("approved");
-      expect((await tx`select app_public.decide_post(${post.id}, 42, 8, false) is null as stale`)[0].stale).toBe(true);
+      expect((await tx`select app_public.decide_post(${post.id}, 42, 7, true, null) is null as stale`)[0].stale).toBe(true);
+      expect((await tx`select app_public.decide_post(${post.id}, 99, 8, true, null) is null as stale`)[0].stale).toBe(true);
+      expect((await tx`select (app_public.decide_post(${post.id}, 42, 8, true, null)).status`)[0].status).toBe("approved");
+      expect((await tx`select app_public.decide_post(${post.id}, 42, 8, false, null) is null as stale`)[0].stale).toBe(true);
       expect(await status(tx, post.id)).toBe("approved");
 
       // not before its time
@@ -114,6 +114,33 @@ describe("guarded transitions", () => {
     });
   });
 
+  test("a press before the preview is recorded counts by its round, from the approver alone, once", async () => {
+    await inRollback(sql, async (tx) => {
+      const { userId, projectId, drafts } = await seed(tx);
+      const [post] = await tx`select * from app_public.schedule_post(${userId}, ${projectId}, ${drafts[0].id}, now() + interval '1 hour', 'none', '', '')`;
+      await tx`select app_public.request_post_approval(${userId}, ${projectId}, ${post.id})`;
+      const [{ preview }] = await tx`select (app_public.claim_post_for_approval(${post.id}, 'job-1')).approval_preview as preview`;
+      const round = Number(preview.round);
+      expect(round).toBeGreaterThan(0);
+      // the buttons went out with this round; their message ids are not recorded yet
+      expect((await tx`select app_public.decide_post(${post.id}, 42, 9, true, ${round - 1}) is null as stale`)[0].stale).toBe(true);
+      expect((await tx`select app_public.decide_post(${post.id}, 99, 9, true, ${round}) is null as stale`)[0].stale).toBe(true);
+      expect((await tx`select app_public.decide_post(${post.id}, 42, 9, true, null) is null as stale`)[0].stale).toBe(true);
+      expect((await tx`select (app_public.decide_post(${post.id}, 42, 9, true, ${round})).status`)[0].status).toBe("approved");
+      expect((await tx`select app_public.decide_post(${post.id}, 42, 9, true, ${round}) is null as stale`)[0].stale).toBe(true);
+      // the task then records what it sent: the decision stands, and nothing is asked again
+      expect((await tx`select app_public.record_approval_sent(${post.id}, 42, ${[8, 9]}::bigint[]) as ok`)[0].ok).toBeNull();
+      expect(await status(tx, post.id)).toBe("approved");
+      // once a preview's ids are recorded, only its buttons message decides: an older round's does not
+      const [second] = await tx`select * from app_public.schedule_post(${userId}, ${projectId}, ${drafts[1].id}, now() + interval '1 hour', 'none', '', '')`;
+      await tx`select app_public.request_post_approval(${userId}, ${projectId}, ${second.id})`;
+      const [{ secondPreview }] = await tx`select (app_public.claim_post_for_approval(${second.id}, 'job-2')).approval_preview as "secondPreview"`;
+      await tx`select app_public.record_approval_sent(${second.id}, 42, ${[20, 21]}::bigint[])`;
+      expect((await tx`select app_public.decide_post(${second.id}, 42, 19, true, ${Number(secondPreview.round)}) is null as stale`)[0].stale).toBe(true);
+      expect((await tx`select (app_public.decide_post(${second.id}, 42, 21, true, ${Number(secondPreview.round)})).status`)[0].status).toBe("approved");
+    });
+  });
+
   test("an approval belongs to its chat: a preview or approval for another chat decides and sends nothing", async () => {
     await inRollback(sql, async (tx) => {
       const { userId, projectId, drafts } = await seed(tx);
@@ -127,9 +154,9 @@ describe("guarded transitions", () => {
 
       // the project's channel is now another chat (without the disconnect that would withdraw the approval)
       await tx`update app_public.channels set chat_id = -100777 where project_id = ${projectId}`;
-      expect((await tx`select app_public.decide_post(${post.id}, 42, 8, true) is null as stale`)[0].stale).toBe(true);
+      expect((await tx`select app_public.decide_post(${post.id}, 42, 8, true, null) is null as stale`)[0].stale).toBe(true);
       await tx`update app_public.channels set chat_id = -100123 where project_id = ${projectId}`;
-      expect((await tx`select (app_public.decide_post(${post.id}, 42, 8, true)).approved_chat_id`)[0].approved_chat_id).toBe("-100123");
+      expect((await tx`select (app_public.decide_post(${post.id}, 42, 8, true, null)).approved_chat_id`)[0].approved_chat_id).toBe("-100123");
 
       await tx`update app_public.posts set scheduled_for = now() where id = ${post.id}`;
       await tx`update app_public.channels set chat_id = -100777 where project_id = ${projectId}`;

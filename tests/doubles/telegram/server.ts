@@ -74,7 +74,13 @@ export type Failure =
    * carried out even if the client has gone away meanwhile (Telegram finishes what it
    * received), unless `processed: false`, which drops it unanswered and undone.
    */
-  | { delayMs: number; processed?: boolean };
+  | { delayMs: number; processed?: boolean }
+  /**
+   * Carry the call out at once (the message is there for everyone to see and press), but
+   * answer only after `answerAfterMs`: a slow way back, during which the caller does not yet
+   * know the message's id.
+   */
+  | { answerAfterMs: number };
 
 export interface NewUser {
   username?: string;
@@ -339,6 +345,7 @@ class FakeTelegram implements TelegramServer {
       outcome = error;
     }
     if (failure && "drop" in failure) return this.drop(request, entry); // { drop: true, processed: true }
+    if (failure && "answerAfterMs" in failure) await new Promise((resolve) => setTimeout(resolve, failure.answerAfterMs));
     this.answer(response, entry, outcome);
   }
 
