@@ -1,7 +1,7 @@
 /*
  * The one place where failures become HTTP answers. Every non-OK answer is JSON
  * { message, code, params } (core/errors.ts turns a failure into an ApiError); params, the
- * names and numbers of the message, is left out when it has none.
+ * names and numbers this failure put in its message, is left out when it has none.
  */
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";

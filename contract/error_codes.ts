@@ -13,8 +13,9 @@
  *
  * A message's {placeholders} are the names and numbers it carries: filled from `params` (the
  * limits) or by the raiser (`new ApiError("channels.notAChannel", { params: { channel } })`).
- * The answer carries them as `params` (omitted when there are none), and the SPA fills the same
- * placeholders of its own words from them: it never reads the English message.
+ * The answer carries the raiser's as `params` (omitted when there are none; the catalogue's own
+ * are the code's), and the SPA fills the same placeholders of its own words from both: it never
+ * reads the English message.
  * Some messages are the code itself (`drafts.titleRequired`): the spec shows the key, not
  * English words, and clients have always received it so.
  */

@@ -3,7 +3,7 @@
  * function's exception): each becomes an ApiError with a code of the one catalogue
  * (contract/error_codes.ts), which gives its HTTP status and English message.
  */
-import { type ErrorCode, errorMessage, type ErrorParams, errorParams, ERROR_CODES, isErrorCode } from "../contract/error_codes.ts";
+import { type ErrorCode, errorMessage, type ErrorParams, ERROR_CODES, isErrorCode } from "../contract/error_codes.ts";
 import { isDatabaseUnreachable } from "./db.ts";
 
 export type { ErrorCode } from "../contract/error_codes.ts";
@@ -29,13 +29,17 @@ export class ApiError extends Error {
   readonly status: number;
   readonly retryAfter: number | undefined;
   readonly extra: Record<string, unknown> | undefined;
-  /** The names and numbers of its message: the catalogue's own (the limits), then the raiser's. */
+  /**
+   * The names and numbers this failure put in its message (the raiser's: a channel, a handle,
+   * a count a SQL function formatted), answered as `params`. The catalogue's own (its limits)
+   * are the code's, the same in every answer, and every client has them from the catalogue.
+   */
   readonly params: ErrorParams;
 
   constructor(readonly code: ErrorCode, options: ApiErrorOptions = {}) {
     super(options.message ?? errorMessage(code, options.params), { cause: options.cause });
     this.status = ERROR_CODES[code].status;
-    this.params = { ...errorParams(code), ...options.params };
+    this.params = { ...options.params };
     this.retryAfter = options.retryAfter;
     this.extra = options.extra;
   }

@@ -9,7 +9,7 @@ import type { Api } from "grammy";
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
 import type { Sql } from "../core/db.ts";
-import { ADMIN_TEXTS, adminLanguage, maskEmail } from "../texts/telegram.ts";
+import { ADMIN_TEXTS, botLanguage, maskEmail } from "../texts/telegram.ts";
 import { approverCallbackData } from "../core/telegram/callback_data.ts";
 import { refusedForGood } from "../core/telegram/errors.ts";
 
@@ -25,7 +25,7 @@ export function askApprover(sql: Sql, telegram: Api | undefined): Task {
     if (!telegram) return void await sql`select app_public.drop_approver_request(${requestId})`;
     const [request] = await sql<Request[]>`select * from app_public.approver_request_to_ask(${requestId})`;
     if (!request) return; // asked already, answered, or expired
-    const texts = ADMIN_TEXTS[adminLanguage(request.projectLanguage)];
+    const texts = ADMIN_TEXTS[botLanguage(request.projectLanguage)];
     try {
       const message = await telegram.sendMessage(
         request.approverUserId,

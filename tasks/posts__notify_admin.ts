@@ -5,8 +5,8 @@
 import type { Api } from "grammy";
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
-import { postReasonMessage } from "../contract/post_reasons.ts";
-import { ADMIN_TEXTS, adminLanguage } from "../texts/telegram.ts";
+import { reasonWords } from "../texts/reasons.ts";
+import { ADMIN_TEXTS, botLanguage } from "../texts/telegram.ts";
 import { callbackData } from "../core/telegram/callback_data.ts";
 import { describeTelegramError } from "../core/telegram/errors.ts";
 import type { Sql } from "../core/db.ts";
@@ -21,10 +21,11 @@ export function notifyAdmin(sql: Sql, telegram: Api | undefined): Task {
     const { postId, kind } = parsed.output;
     const post = await deliveryQuery(sql, "app_public.post_delivery_info", [postId]);
     if (!post || !telegram || !post.adminChatId || post.status !== kind) return;
-    const texts = ADMIN_TEXTS[adminLanguage(post.projectLanguage)];
+    const language = botLanguage(post.projectLanguage);
+    const texts = ADMIN_TEXTS[language];
     const channel = post.channelLink ?? "";
-    // the reason in the catalogue's English, as the bot has always said it
-    const reason = post.lastErrorCode ? postReasonMessage(post.lastErrorCode, post.lastErrorParams ?? {}) : "";
+    // the reason in the approver's language, in the words the owner's mail and screen use
+    const reason = post.lastErrorCode ? reasonWords(language, post.lastErrorCode, post.lastErrorParams ?? {}) : "";
     try {
       if (kind === "failed") {
         await telegram.sendMessage(post.adminChatId, texts.failed(post.title, channel, reason), undefined, helpers.abortSignal);

@@ -13,7 +13,7 @@ import * as v from "valibot";
 import type { PostReasonCode, PostReasonParams } from "../contract/post_reasons.ts";
 import type { Sql } from "../core/db.ts";
 import type { FileStorage } from "../core/storage.ts";
-import { ADMIN_TEXTS, adminLanguage, formatWhen } from "../texts/telegram.ts";
+import { ADMIN_TEXTS, botLanguage, formatWhen } from "../texts/telegram.ts";
 import { callbackData } from "../core/telegram/callback_data.ts";
 import { refusedForGood } from "../core/telegram/errors.ts";
 import { sendPost } from "../core/telegram/post_message.ts";
@@ -35,11 +35,11 @@ export function sendApproval(sql: Sql, telegram: Api | undefined, storage: FileS
     // Only someone who still administers the channel sees the post (nothing is sent otherwise).
     const lost = await lostChannelRights(telegram, sql, post);
     if (lost) return void await sql`select app_public.fail_post_for_channel_rights(${postId}, ${lost.code}, ${sql.json(lost.params)})`;
-    const texts = ADMIN_TEXTS[adminLanguage(post.projectLanguage)];
+    const texts = ADMIN_TEXTS[botLanguage(post.projectLanguage)];
     try {
       const header = await telegram.sendMessage(
         post.adminChatId,
-        texts.approvalRequest(post.channelLink ?? "", formatWhen(post.scheduledFor, post.projectTimezone, adminLanguage(post.projectLanguage)), post.options),
+        texts.approvalRequest(post.channelLink ?? "", formatWhen(post.scheduledFor, post.projectTimezone, botLanguage(post.projectLanguage)), post.options),
         undefined,
         helpers.abortSignal,
       );

@@ -8,7 +8,7 @@ import type { Task } from "graphile-worker";
 import * as v from "valibot";
 import type { Sql } from "../core/db.ts";
 import type { FileStorage } from "../core/storage.ts";
-import { ADMIN_TEXTS, adminLanguage, formatWhen } from "../texts/telegram.ts";
+import { ADMIN_TEXTS, botLanguage, formatWhen } from "../texts/telegram.ts";
 import { callbackData, editRound } from "../core/telegram/callback_data.ts";
 import { refusedForGood } from "../core/telegram/errors.ts";
 import { sendPost } from "../core/telegram/post_message.ts";
@@ -24,7 +24,7 @@ export function sendEditApproval(sql: Sql, telegram: Api | undefined, storage: F
     if (!found || found.edit.approved || !telegram || !found.post.adminChatId) return;
     const { post, edit, publishedAt } = found;
     if (await lostChannelRights(telegram, sql, post)) return; // no one to ask: the edit waits, the channel is unchanged
-    const language = adminLanguage(post.projectLanguage);
+    const language = botLanguage(post.projectLanguage);
     const texts = ADMIN_TEXTS[language];
     const adminChatId = post.adminChatId!;
     try {

@@ -2,10 +2,11 @@
  * The graphile-worker runner with every task of the product. main/worker.ts runs it as a
  * process; tests run the same runner in-process against their own database.
  *
- * Two runners share the process: AI jobs (slow, many provider calls each) run in their
+ * Three runners share the process: AI jobs (slow, many provider calls each) run in their
  * own with a small concurrency, so sign-in mail, approval previews and publishing never
  * wait behind them for a free slot (graphile-worker hands a runner only the jobs of the
- * tasks it knows). Within the AI runner each account's jobs are one named queue
+ * tasks it knows); sign-in mail has a runner of its own (MAIL_CONCURRENCY), so no burst
+ * of another account's work can hold its slots. Within the AI runner each account's jobs are one named queue
  * (app_private.ai_queue), so an account holds at most one AI slot, however many projects
  * and jobs it has, and another account's job starts in the next slot that frees. A job
  * queued without a queue name (before queues were per account) still runs here.
@@ -75,6 +76,14 @@ export const UNTRACKED_AFTER = "10 seconds";
 export const CONCURRENCY = 10;
 /** Slots for AI jobs; each holds a provider call for seconds to minutes, at most one per account. */
 export const AI_CONCURRENCY = 2;
+/**
+ * Slots for sign-in mail alone. A person waits at the sign-in form for it, and no act of
+ * another account may hold it back: in the shared runner a burst of messages to one
+ * approver's chat, each waiting its turn of Telegram's one a second, or a Monday's weekly
+ * summaries, took every slot there (a channel deleted with 50 previews out delayed another
+ * account's code by 44.8 s).
+ */
+export const MAIL_CONCURRENCY = 2;
 
 /**
  * graphile-worker attaches the whole job to its log lines; payloads can hold secrets (a
@@ -117,8 +126,10 @@ export function taskLists(
   /** The posts this process is sending now (for recover_from_live_workers). */
   sendingPosts = new Map<number, number>(),
 ) {
-  const tasks: TaskList = {
+  const signInTasks: TaskList = {
     sign_in_codes__send: sendSignInCode(mailer, sql),
+  };
+  const tasks: TaskList = {
     uploads__delete: deleteUploads(deps.storage),
     sessions__cleanup: cleanupSessions(sql),
     uploads__cleanup: cleanupUploads(sql, deps.storage),
@@ -145,17 +156,17 @@ export function taskLists(
     drafts__generate_content: generateContent(sql, deps.ai, config.limits),
     posts__autopilot_content: writeAutopilotPost(sql, deps.ai, config.limits),
   };
-  return { tasks, aiTasks };
+  return { tasks, aiTasks, signInTasks };
 }
 
 export async function startWorker(connectionString: string, config: Config, log: Log, deps: WorkerDeps): Promise<WorkerHandle> {
   const mailer = createMailer(config, log);
   // The tasks' and the heartbeat's connections: the same client, row shape and types as the API's.
-  const sql = connect(connectionString, { max: CONCURRENCY + AI_CONCURRENCY + 1 });
+  const sql = connect(connectionString, { max: CONCURRENCY + AI_CONCURRENCY + MAIL_CONCURRENCY + 1 });
   // what this process is doing now, for recover_from_live_workers
   const runningJobs = new Set<string>();
   const sendingPosts = new Map<number, number>();
-  const { tasks, aiTasks } = taskLists(sql, mailer, config, deps, sendingPosts);
+  const { tasks, aiTasks, signInTasks } = taskLists(sql, mailer, config, deps, sendingPosts);
   // Our own emitter, listened to before run() creates its pools, so no id is missed.
   // graphile-worker locks a job (and its named queue) with its *pool's* id, not the id of
   // the worker running it: the pool's id is what the heartbeat must keep alive, or every
@@ -189,6 +200,7 @@ export async function startWorker(connectionString: string, config: Config, log:
       crontab: CRONTAB.join("\n"),
     }),
     await run({ ...common, taskList: aiTasks, concurrency: AI_CONCURRENCY }),
+    await run({ ...common, taskList: signInTasks, concurrency: MAIL_CONCURRENCY }),
   ];
 
   // After the database was out of reach, every other worker's heartbeat is as old as the

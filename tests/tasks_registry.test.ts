@@ -41,8 +41,8 @@ async function queued(): Promise<Map<string, string>> {
 }
 
 // The factories only close over their dependencies: nothing is called while the lists are built.
-const { tasks, aiTasks } = taskLists({} as never, {} as never, { publicUrl: "http://localhost", limits: {} as never }, { storage: {} as never });
-const registered = [...Object.keys(tasks), ...Object.keys(aiTasks)];
+const { tasks, aiTasks, signInTasks } = taskLists({} as never, {} as never, { publicUrl: "http://localhost", limits: {} as never }, { storage: {} as never });
+const registered = [...Object.keys(tasks), ...Object.keys(aiTasks), ...Object.keys(signInTasks)];
 
 test("every identifier queued is a registered task, and every registered task is queued", async () => {
   const queuedIds = await queued();

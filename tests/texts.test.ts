@@ -6,7 +6,7 @@
 import { expect, test } from "vitest";
 import { NOTIFICATION_WORDS } from "../texts/mail.ts";
 import { REASON_TEXTS, reasonWords } from "../texts/reasons.ts";
-import { ADMIN_TEXTS, REGISTRATION_TEXTS } from "../texts/telegram.ts";
+import { ADMIN_TEXTS, botLanguage, REGISTRATION_TEXTS } from "../texts/telegram.ts";
 
 /** Each text's name with its kind: a string, or a function of n arguments. */
 const shape = (words: Record<string, unknown>) =>
@@ -41,4 +41,23 @@ test("a reason reads in the owner's language with its params; an AI failure insi
   expect(nested).toContain("Too many AI requests");
   // a code this server has no words for reads in the catalogue's English, never as the bare code
   expect(reasonWords("ru", "posts.error.other", { text: "Telegram is down" })).toBe("Telegram is down");
+});
+
+test("the bot picks its language by one rule: the project's, else the person's Telegram language, else Russian", () => {
+  expect(botLanguage("en", "ru")).toBe("en");
+  expect(botLanguage("ru", "en-GB")).toBe("ru");
+  // about no project (registering): the person's own language, English for any but Russian
+  expect(botLanguage(null, "ru")).toBe("ru");
+  expect(botLanguage(null, "de")).toBe("en");
+  expect(botLanguage(null, "en-US")).toBe("en");
+  // nothing known: the product's default
+  expect(botLanguage(null)).toBe("ru");
+  expect(botLanguage(undefined, "")).toBe("ru");
+});
+
+test("a failure notice to a Russian approver gives the reason in Russian, as the owner's mail does", () => {
+  const code = Object.keys(REASON_TEXTS.ru).find((key) => REASON_TEXTS.ru[key] !== REASON_TEXTS.en[key] && !REASON_TEXTS.ru[key].includes("{{"))!;
+  const reason = reasonWords(botLanguage("ru"), code);
+  expect(reason).toMatch(/[а-яё]/i);
+  expect(ADMIN_TEXTS[botLanguage("ru")].failed("Запуск", "@city", reason)).toContain(reason);
 });

@@ -8,8 +8,17 @@ import type { PostOptions, UrlButton } from "../contract/post_options.ts";
 
 export type AdminLanguage = "ru" | "en";
 
-export function adminLanguage(language: string | null | undefined): AdminLanguage {
-  return language === "en" ? "en" : "ru";
+/**
+ * The one rule for the language the bot speaks in: a message about a project is in the
+ * project's language (its owner chose it for everything the project says, the approver's
+ * messages included); a message about no project (registering with the bot) is in the
+ * person's Telegram language, Russian for Russian and English for any other; with neither
+ * known, Russian, the product's default.
+ */
+export function botLanguage(projectLanguage: string | null | undefined, telegramLanguage?: string): AdminLanguage {
+  if (projectLanguage === "en" || projectLanguage === "ru") return projectLanguage;
+  if (telegramLanguage === undefined || telegramLanguage === "") return "ru";
+  return telegramLanguage.toLowerCase().startsWith("ru") ? "ru" : "en";
 }
 
 export function formatWhen(at: Date | string, timezone: string, language: AdminLanguage) {
@@ -167,7 +176,7 @@ export function maskEmail(email: string): string {
   return `${email[0]}***${email.slice(at)}`;
 }
 
-/** What someone who writes to the bot reads back: their Telegram language, English unless Russian. */
+/** What someone who writes to the bot reads back: in their Telegram language (botLanguage). */
 export const REGISTRATION_TEXTS = {
   ru: {
     registered: (handle: string) =>

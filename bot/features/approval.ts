@@ -6,7 +6,7 @@
 import { Composer } from "grammy";
 import type { Context } from "grammy";
 import type { PostOptions } from "../../contract/post_options.ts";
-import { ADMIN_TEXTS, adminLanguage, formatWhen } from "../../texts/telegram.ts";
+import { ADMIN_TEXTS, botLanguage, formatWhen } from "../../texts/telegram.ts";
 import { parseCallbackData } from "../../core/telegram/callback_data.ts";
 import type { BotDeps } from "../deps.ts";
 
@@ -46,14 +46,14 @@ export function approval({ sql }: BotDeps) {
         select id from app_public.decide_post(${postId}, ${ctx.chat.id}, ${message.message_id}, ${action === "approve"}, ${round})
         where id is not null`;
       const post = await info();
-      const texts = ADMIN_TEXTS[adminLanguage(post?.projectLanguage)];
+      const texts = ADMIN_TEXTS[botLanguage(post?.projectLanguage)];
       if (!decided || !post) {
         // a press that cannot count is never silent: while the post still waits, the approver
         // learns where the buttons that count are (a newer preview of it was sent)
         await ctx.answerCallbackQuery({ text: post?.status === "scheduled" && post.adminChatId === ctx.chat.id ? texts.staleStillWaiting : texts.stale, show_alert: true });
         return;
       }
-      const when = formatWhen(post.scheduledFor, post.projectTimezone, adminLanguage(post.projectLanguage));
+      const when = formatWhen(post.scheduledFor, post.projectTimezone, botLanguage(post.projectLanguage));
       const decision = action === "approve" ? texts.approved(when) : texts.rejected;
       await ctx.answerCallbackQuery({ text: decision });
       await quietly(ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } }));
@@ -68,7 +68,7 @@ export function approval({ sql }: BotDeps) {
       const [decided] = await sql<{ id: number }[]>`
         select id from app_public.decide_post_edit(${postId}, ${ctx.chat.id}, ${message.message_id}, ${action === "editok"}, ${round})
         where id is not null`;
-      const texts = ADMIN_TEXTS[adminLanguage((await info())?.projectLanguage)];
+      const texts = ADMIN_TEXTS[botLanguage((await info())?.projectLanguage)];
       if (!decided) {
         await ctx.answerCallbackQuery({ text: texts.stale, show_alert: true });
         return;
@@ -82,7 +82,7 @@ export function approval({ sql }: BotDeps) {
     const inChannel = action === "inchannel";
     const [resolved] = await sql<{ id: number }[]>`
       select id from app_public.resolve_uncertain_post(${postId}, ${ctx.chat.id}, ${inChannel}) where id is not null`;
-    const texts = ADMIN_TEXTS[adminLanguage((await info())?.projectLanguage)];
+    const texts = ADMIN_TEXTS[botLanguage((await info())?.projectLanguage)];
     if (!resolved) {
       await ctx.answerCallbackQuery({ text: texts.stale, show_alert: true });
       return;

@@ -5,7 +5,7 @@
  * anyone else's press, a second one, or a late one changes nothing and says so.
  */
 import { Composer } from "grammy";
-import { ADMIN_TEXTS, adminLanguage } from "../../texts/telegram.ts";
+import { ADMIN_TEXTS, botLanguage } from "../../texts/telegram.ts";
 import { parseApproverCallbackData } from "../../core/telegram/callback_data.ts";
 import type { BotDeps } from "../deps.ts";
 
@@ -19,7 +19,7 @@ export function approverRequests({ sql }: BotDeps) {
     if (!parsed || !message) return next();
     const [decided] = await sql<Decided[]>`
       select * from app_public.decide_approver_request(${parsed.requestId}, ${ctx.from.id}, ${message.message_id}, ${parsed.decision})`;
-    const texts = ADMIN_TEXTS[adminLanguage(decided.projectLanguage ?? (ctx.from.language_code?.startsWith("en") ? "en" : "ru"))];
+    const texts = ADMIN_TEXTS[botLanguage(decided.projectLanguage, ctx.from.language_code)];
     const channel = decided.channelLink ?? "";
     const outcome = {
       connected: () => texts.requestAllowed(channel),

@@ -3,13 +3,13 @@
  * username → chat id, so a project naming them as admin can send them posts to approve.
  */
 import { Composer } from "grammy";
-import { REGISTRATION_TEXTS } from "../../texts/telegram.ts";
+import { botLanguage, REGISTRATION_TEXTS } from "../../texts/telegram.ts";
 import type { BotDeps } from "../deps.ts";
 
 export function registration({ sql }: BotDeps) {
   const feature = new Composer();
   feature.chatType("private").on("message", async (ctx) => {
-    const texts = REGISTRATION_TEXTS[ctx.from.language_code?.startsWith("ru") ? "ru" : "en"];
+    const texts = REGISTRATION_TEXTS[botLanguage(null, ctx.from.language_code)];
     const username = ctx.from.username;
     if (!username) {
       await ctx.reply(texts.noUsername);

@@ -30,9 +30,14 @@ CREATE OR REPLACE FUNCTION app_private.notify_admin(p_post_id bigint, p_kind tex
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
-/* why: the channel admin hears about failed and uncertain publications in Telegram */
+/*
+ * why: the channel admin hears about failed and uncertain publications in Telegram, in the
+ * approver's queue like every message to their chat: 57 failures at once wait there one a
+ * second, holding one worker slot, not every slot other accounts need
+ */
 begin
   perform graphile_worker.add_job('posts__notify_admin', json_build_object('postId', p_post_id, 'kind', p_kind),
+    queue_name := app_private.approval_queue_name((select project_id from app_public.posts where id = p_post_id)),
     max_attempts := 10);
 end;
 $function$;
@@ -65,14 +70,20 @@ CREATE OR REPLACE FUNCTION app_private.retract_approval(p_post app_public.posts,
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
-/* why: an approval message that no longer applies is edited to say so (its buttons then do nothing) */
+/*
+ * why: an approval message that no longer applies is edited to say so (its buttons then do
+ * nothing). In the queue of the chat it edits: a channel deleted with 50 previews out edits 50
+ * messages in one approver's chat at Telegram's one a second, holding one worker slot (the
+ * channel may be gone already, so the queue is named by the preview's chat, not the project's)
+ */
 begin
   if p_post.approval_preview ? 'chatId' then
     perform graphile_worker.add_job('posts__retract_approval', json_build_object(
       'chatId', p_post.approval_preview -> 'chatId',
       'messageId', p_post.approval_preview -> 'buttonsMessageId',
       'reason', p_reason,
-      'language', (select language from app_public.projects where id = p_post.project_id)));
+      'language', (select language from app_public.projects where id = p_post.project_id)),
+      queue_name := 'approver:' || (p_post.approval_preview ->> 'chatId'));
   end if;
 end;
 $function$;

@@ -84,7 +84,10 @@ begin
   end if;
   if p_approve then
     update app_public.posts set pending_edit = pending_edit || '{"approved": true}' where id = p_post_id returning * into v_post;
+    -- in the project's publishing queue: the edit waits for the channel's turn of Telegram's
+    -- pace there, holding that queue's slot rather than one every account shares
     perform graphile_worker.add_job('posts__apply_edit', json_build_object('postId', p_post_id),
+      queue_name := 'publish:project:' || v_post.project_id,
       job_key := app_private.post_job_key(p_post_id, 'apply-edit'), max_attempts := 10);
   else
     update app_public.posts set pending_edit = null where id = p_post_id returning * into v_post;
