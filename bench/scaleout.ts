@@ -19,7 +19,7 @@ import { appRoleUrl, ensureAppRole } from "../sql/app_role.ts";
 import { copyDatabase, createDevelopmentDatabases } from "../sql/migrate.ts";
 import { startTelegramServer } from "../tests/doubles/telegram/server.ts";
 import { apiClient, roundRobin, startInstance } from "../tests/helpers/instances.ts";
-import { buttonsOf } from "../tests/helpers/publishing.ts";
+import { buttonData, hasButton } from "../tests/helpers/publishing.ts";
 import { codeFrom, startSmtpSink } from "../tests/helpers/smtp.ts";
 
 const POSTS = Number(Deno.env.get("BENCH_POSTS") ?? 300);
@@ -124,13 +124,13 @@ async function burst(instances: number): Promise<Result> {
 
     await Promise.all(projects.map(async (p) => {
       for (const { postId } of posts.filter((post) => post.p === p)) {
-        const preview = await telegram.waitFor(() => telegram.messages(p.approverId).find((m) => buttonsOf(m).includes(`approve:${postId}`)), 120_000);
+        const preview = await telegram.waitFor(() => telegram.messages(p.approverId).find((m) => hasButton(m, "approve", postId)), 120_000);
         for (;;) {
           const [row] = await sql`select approval_preview ? 'chatId' as sent from app_public.posts where id = ${postId}`;
           if (row.sent) break;
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
-        const query = telegram.userPressesButton(p.approverId, p.approverId, preview.message_id, `approve:${postId}`);
+        const query = telegram.userPressesButton(p.approverId, p.approverId, preview.message_id, buttonData(preview, "approve", postId));
         await telegram.waitFor(() => telegram.callbackAnswer(query), 30_000);
       }
     }));

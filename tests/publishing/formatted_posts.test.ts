@@ -92,7 +92,7 @@ async function decideEdit(p: Awaited<ReturnType<typeof projectWithChannel>>, pos
   );
   await expect.poll(async () => (await stack.sql`select pending_edit ? 'buttonsMessageId' as sent from app_public.posts where id = ${postId}`)[0].sent,
     { timeout: 10_000 }).toBe(true);
-  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, `${approve ? "editok" : "editno"}:${postId}`);
+  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, approve ? "editok" : "editno", postId));
   await telegram.waitFor(() => telegram.callbackAnswer(query), 10_000);
   return preview;
 }
