@@ -13,6 +13,7 @@ import { errorHandler, notFound } from "./errors.ts";
 import { HTTP_DURATION_BOUNDS, requestLog } from "./middleware/request.ts";
 import { sameOrigin } from "./middleware/same_origin.ts";
 import { loadSession } from "./middleware/session.ts";
+import { accountShare } from "./middleware/account_share.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { aiRoutes } from "./routes/ai.ts";
 import { authRoutes } from "./routes/auth.ts";
@@ -62,6 +63,7 @@ export function createApp(deps: ApiDeps) {
     c.req.header("content-type")?.startsWith("multipart/form-data") ? multipartLimit(c, next) : jsonLimit(c, next)
   );
   api.use(loadSession(deps.sql, deps.config.publicUrl.startsWith("https://")));
+  api.use(accountShare());
   api.route("/health", healthRoutes(deps));
   api.route("/auth", authRoutes(deps));
   api.route("/projects", projectRoutes(deps));

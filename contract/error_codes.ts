@@ -73,6 +73,7 @@ export const ERROR_CODES = {
   "metrics.tokenRequired": { status: 401, message: "GET /metrics needs the header Authorization: Bearer <METRICS_TOKEN>" },
   // a query ran past the API's statement_timeout (API_STATEMENT_TIMEOUT_MS): cancelled, nothing changed
   "server.busy": { status: 503, message: "The server is busy. Please try again in a few seconds." },
+  "server.accountBusy": { status: 429, message: "Too many requests of this account at once. Please try again in a few seconds." },
   // PostgreSQL cannot be reached (restarting, failing over): answered at once, nothing changed
   "server.databaseUnavailable": { status: 503, message: "The database is briefly unavailable. Please try again in a few seconds." },
 
