@@ -1,4 +1,5 @@
-import type { Api, Bot } from "grammy";
+import type { Api } from "grammy";
+import type { Update } from "grammy/types";
 import type { Ai } from "../core/ai/client.ts";
 import type { Config } from "../core/config.ts";
 import type { Sql } from "../core/db.ts";
@@ -14,11 +15,11 @@ export type ApiDeps = {
   /** The bot's Bot API client; absent when TELEGRAM_BOT_TOKEN is not set. */
   telegram?: Api;
   /**
-   * Webhook mode (TELEGRAM_WEBHOOK_SECRET): the bot (bot/bot.ts createBot) whose updates
-   * POST /api/telegram/webhook handles, the secret Telegram sends, and how long Telegram's
-   * request may wait for a handler (default ANSWER_WITHIN_MS). Absent: long polling.
+   * Webhook mode (TELEGRAM_WEBHOOK_SECRET): the secret Telegram sends, and where an update
+   * POST /api/telegram/webhook received goes: stored before the answer, handled after it (the
+   * bot's update inbox, composed in main/api.ts). Absent: long polling.
    */
-  telegramWebhook?: { bot: Bot; secret: string; answerWithinMs?: number };
+  telegramWebhook?: { secret: string; receive(update: Update): Promise<void> };
   /** The AI; absent when OPENAI_* is not configured. */
   ai?: Ai;
   /** Built SPA to serve; absent in API-only tests. */

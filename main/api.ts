@@ -6,7 +6,9 @@
  */
 import { createAi } from "../core/ai/client.ts";
 // in webhook mode this process runs the bot's features on the updates Telegram pushes
+import type { Update } from "grammy/types";
 import { createBot } from "../bot/bot.ts";
+import { updateInbox } from "../bot/inbox.ts";
 import { createApp } from "../api/app.ts";
 import { readConfig } from "../core/config.ts";
 import { API_CONNECT_TIMEOUT_SECONDS, connect } from "../core/db.ts";
@@ -50,10 +52,12 @@ const telegram = createTelegramApi(config.telegramBotToken, config.telegramApiRo
 const webhookMode = config.telegramBotToken && telegram && config.telegramWebhookSecret
   ? { token: config.telegramBotToken, api: telegram, secret: config.telegramWebhookSecret }
   : undefined;
-const telegramWebhook = webhookMode && {
-  bot: createBot(webhookMode.token, { sql, log: jsonLog("bot"), apiRoot: config.telegramApiRoot, budget, calls: telegramCalls }),
-  secret: webhookMode.secret,
-};
+// Each update is stored before Telegram's 200 and handled by whichever instance claims it.
+const bot = webhookMode && createBot(webhookMode.token, { sql, log: jsonLog("bot"), apiRoot: config.telegramApiRoot, budget, calls: telegramCalls });
+if (bot) await bot.init();
+const inbox = bot && updateInbox(bot, sql, jsonLog("bot"), `api:${Deno.hostname()}:${Deno.pid}`);
+inbox?.start();
+const telegramWebhook = webhookMode && inbox && { secret: webhookMode.secret, receive: (update: Update) => inbox.receive([update]) };
 const app = createApp({
   sql,
   config,
@@ -77,8 +81,9 @@ async function shutdown() {
   log("info", "shutting down");
   webhook?.stop();
   await server.shutdown();
+  await inbox?.stop();
   // member updates Telegram was already told were received
-  if (telegramWebhook) await telegramWebhook.bot.statisticsWritten();
+  if (bot) await bot.statisticsWritten();
   await telegramCalls?.stop();
   await sql.end({ timeout: 5 });
   Deno.exit(0);

@@ -1,10 +1,10 @@
 /*
- * The bot process: long polling with @grammyjs/runner, updates of one chat in order. In
+ * The bot process: long polling into the update inbox (bot/inbox.ts: each update stored before
+ * Telegram is told it arrived, then handled), updates of one chat in order. In
  * webhook mode (TELEGRAM_WEBHOOK_SECRET) the API instances handle the updates and this
  * process refuses to start: polling would delete the webhook (and Telegram answers
  * getUpdates with 409 while one is set).
  */
-import { run } from "@grammyjs/runner";
 import { readConfig } from "../core/config.ts";
 import { connect } from "../core/db.ts";
 import { jsonLog } from "../core/log.ts";
@@ -13,6 +13,7 @@ import { telegramCallCounts } from "../core/telegram/call_counts.ts";
 import { databaseBudget } from "../core/telegram/send_budget.ts";
 import { BOT_ALLOWED_UPDATES, WEBHOOK_PATH } from "../core/telegram/webhook.ts";
 import { createBot } from "../bot/bot.ts";
+import { pollUpdates, updateInbox } from "../bot/inbox.ts";
 
 const config = readConfig();
 const log = jsonLog("bot");
@@ -45,7 +46,10 @@ if (webhookUrl) {
   log("info", "deleted the Telegram webhook of an earlier webhook-mode run; polling now", { webhookUrl });
 }
 log("info", `bot @${bot.botInfo.username} polling ${config.telegramApiRoot}`);
-const runner = run(bot, { runner: { fetch: { allowed_updates: [...BOT_ALLOWED_UPDATES] } } });
+const inbox = updateInbox(bot, sql, log, `bot:${Deno.hostname()}:${Deno.pid}`);
+// what an earlier process stored and did not handle is handled first
+inbox.start();
+const runner = pollUpdates(bot, inbox, log, BOT_ALLOWED_UPDATES);
 
 // Liveness for GET /api/health: the bot says it is polling every 10 s.
 const beat = () =>
@@ -57,6 +61,7 @@ async function shutdown() {
   log("info", "bot stopping");
   clearInterval(heartbeat);
   if (runner.isRunning()) await runner.stop();
+  await inbox.stop();
   await bot.statisticsWritten();
   await calls.stop();
   await sql.end({ timeout: 5 });

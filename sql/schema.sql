@@ -202,6 +202,17 @@ create unlogged table app_private.telegram_slots (
 );
 CREATE INDEX telegram_slots_idx ON app_private.telegram_slots USING btree (bot_id, send_at);
 
+create table app_private.telegram_updates (
+  update_id bigint not null,
+  body jsonb not null,
+  received_at timestamp with time zone default now() not null,
+  claimed_by text,
+  claimed_at timestamp with time zone,
+  handled_at timestamp with time zone,
+  constraint telegram_updates_pkey PRIMARY KEY (update_id)
+);
+CREATE INDEX telegram_updates_waiting ON app_private.telegram_updates USING btree (update_id) WHERE (handled_at IS NULL);
+
 create table app_private.telegram_webhooks (
   bot_id text not null,
   url text not null,

@@ -108,8 +108,8 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
     "record_subscriber_sample", "stats_iso", "subscriber_sample_target",
   ],
   telegram: [
-    "record_telegram_webhook", "reserve_telegram_send", "telegram_chat_wait_ms",
-    "telegram_webhook_secret_digest",
+    "claim_telegram_updates", "record_telegram_update_handled", "record_telegram_webhook", "reserve_telegram_send",
+    "store_telegram_updates", "telegram_chat_wait_ms", "telegram_webhook_secret_digest",
   ],
   uploads: [
     "assert_project_uploads", "forget_upload", "readable_upload", "record_upload", "take_orphan_uploads",

@@ -296,8 +296,14 @@ test("a daily series shows its planned repeats with the drafts they will take, a
 
   await page.setViewportSize(phone);
   await expect.poll(() => page.getByTestId("schedule-calendar").getAttribute("data-layout"), soon).toBe("compact");
-  // The compact grid offers only the shown month's days; tomorrow may be in the next one.
-  if ((await dayCell(page, tomorrow).count()) === 0) await page.getByTestId("calendar-next").click();
+  // The compact grid offers only the shown month's days; near a month's end tomorrow is in the
+  // month after the one shown, or (the wide grid having shown the next month's first days, and
+  // the calendar opened on that month) in the one before.
+  for (const step of ["calendar-next", "calendar-prev", "calendar-prev"]) {
+    if ((await dayCell(page, tomorrow).count()) > 0) break;
+    await page.getByTestId(step).click();
+    await page.waitForTimeout(300);
+  }
   await dayCell(page, tomorrow).click();
   await expect.poll(() => page.getByTestId("calendar-agenda").getAttribute("data-date"), soon).toBe(tomorrow.toString());
   await screenshot(page, "schedule-series-phone");

@@ -9,11 +9,12 @@ import { type Config, readConfig } from "../../core/config.ts";
 import { API_CONNECT_TIMEOUT_SECONDS, connect } from "../../core/db.ts";
 import { type Log, silentLog } from "../../core/log.ts";
 import { localDiskStorage } from "../../core/storage.ts";
-import { run } from "@grammyjs/runner";
 import { createAi } from "../../core/ai/client.ts";
 import { createTelegramApi } from "../../core/telegram/client.ts";
 import { telegramCallCounts } from "../../core/telegram/call_counts.ts";
 import { createBot } from "../../bot/bot.ts";
+import { pollUpdates, updateInbox } from "../../bot/inbox.ts";
+import type { Update } from "grammy/types";
 import { BOT_ALLOWED_UPDATES, keepWebhook } from "../../core/telegram/webhook.ts";
 import { startWorker } from "../../tasks/worker.ts";
 import { type OpenAiServer, startOpenAiServer } from "../doubles/openai/server.ts";
@@ -101,15 +102,22 @@ export async function startStack(options: StackOptions = {}) {
     const secret = instanceConfig.telegramWebhookSecret;
     const bot = createBot(telegram.token, { sql: instanceSql, log: silentLog, apiRoot: telegram.apiRoot });
     const keeper = keepWebhook({ sql: instanceSql, api: telegramApi, token: telegram.token, publicUrl: instanceConfig.publicUrl, secret, log: silentLog });
-    return { telegramWebhook: { bot, secret }, keeper };
+    // as main/api.ts: each update stored before Telegram's 200, handled by the inbox's drains
+    const inbox = updateInbox(bot, instanceSql, silentLog, `test-api:${crypto.randomUUID()}`);
+    const ready = bot.init().then(() => inbox.start());
+    return { telegramWebhook: { secret, receive: (update: Update) => ready.then(() => inbox.receive([update])) }, keeper, inbox, ready };
   }
-  const { telegramWebhook, keeper } = webhookParts(appSql, config);
+  const { telegramWebhook, keeper, inbox: webhookInbox, ready: webhookReady } = webhookParts(appSql, config);
   await keeper?.ready;
+  await webhookReady;
   const app = createApp({ sql: appSql, config, log: apiLog, storage, telegram: telegramApi, telegramWebhook, ai, webDist: options.webDist });
   const worker = options.worker === false ? undefined : await startWorker(appDatabaseUrl, config, silentLog, { storage, telegram: telegramApi, ai });
   const bot = options.bot && telegram ? createBot(telegram.token, { sql: appSql, log: silentLog, apiRoot: telegram.apiRoot, calls: telegramCalls }) : undefined;
   // asks for the updates main/bot.ts asks for (Telegram sends chat_member and reaction counts only then)
-  const botRunner = bot ? run(bot, { runner: { fetch: { allowed_updates: [...BOT_ALLOWED_UPDATES] } } }) : undefined;
+  const botInbox = bot ? updateInbox(bot, appSql, silentLog, `test-bot:${crypto.randomUUID()}`) : undefined;
+  if (bot) await bot.init();
+  botInbox?.start();
+  const botRunner = bot && botInbox ? pollUpdates(bot, botInbox, silentLog, BOT_ALLOWED_UPDATES) : undefined;
   const http = serve ? Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, app.fetch) : undefined;
 
   /** Calls the API like the SPA does; `cookie` is a session cookie from signIn. */
@@ -179,6 +187,7 @@ export async function startStack(options: StackOptions = {}) {
     });
     const parts = webhookParts(instanceSql, instanceConfig);
     await parts.keeper?.ready;
+    await parts.ready;
     const instanceApp = createApp({ sql: instanceSql, config: instanceConfig, log: silentLog, storage, telegram: telegramApi, telegramWebhook: parts.telegramWebhook, ai });
     const instanceHttp = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, instanceApp.fetch);
     return {
@@ -186,6 +195,7 @@ export async function startStack(options: StackOptions = {}) {
       async close() {
         parts.keeper?.stop();
         await instanceHttp.shutdown();
+        await parts.inbox?.stop();
         await instanceSql.end({ timeout: 5 });
       },
     };
@@ -215,6 +225,8 @@ export async function startStack(options: StackOptions = {}) {
       keeper?.stop();
       await http?.shutdown();
       if (botRunner?.isRunning()) await botRunner.stop();
+      await botInbox?.stop();
+      await webhookInbox?.stop();
       await bot?.statisticsWritten();
       await worker?.stop();
       await telegramCalls?.stop();
