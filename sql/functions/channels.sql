@@ -85,7 +85,7 @@ CREATE OR REPLACE FUNCTION app_private.open_approver_request(p_channel_id bigint
 AS $function$
 /*
  * why: the named approver must say yes in Telegram before an account acts in their name
- * (README "Trust model"). An approver who blocked the account is never asked again (CHBLK);
+ * (docs/trust-model.md). An approver who blocked the account is never asked again (CHBLK);
  * one request per approver and account waits at a time (CHREQ), so nobody can flood an
  * admin. The message is sent by a job queued in this transaction.
  */
@@ -296,7 +296,7 @@ begin
   end;
   -- Only one account holds the chat: the others' requests for it are refused now.
   delete from app_public.channels where chat_id = v_channel.chat_id and status = 'pending' and id <> v_channel.id;
-  -- the statistics start from Telegram's count at connection (README "Statistics")
+  -- the statistics start from Telegram's count at connection (docs/statistics.md)
   perform app_private.queue_subscriber_sample(v_channel.id, now());
   return query select 'connected'::text, v_channel.link, v_language;
 end;

@@ -66,7 +66,7 @@ CREATE OR REPLACE FUNCTION app_public.account_project_overview(p_user_id bigint)
  LANGUAGE sql
  STABLE
 AS $function$
-  /* why: every home card's figures in one read (README "Statistics", home cards): the
+  /* why: every home card's figures in one read (docs/statistics.md, home cards): the
      subscribers now (the running count) and their change since the sample of 7 days ago
      (null when either is unknown), the approver still asked to confirm a channel (a request
      expired is none, as on the channels page), the next post, and what needs the owner. Only

@@ -63,7 +63,7 @@ CREATE OR REPLACE FUNCTION app_public.queue_weekly_summaries(p_now timestamp wit
  LANGUAGE plpgsql
 AS $function$
 /*
- * why: the weekly summary (README "Notifications") goes out on Monday from 09:00 in the
+ * why: the weekly summary (docs/autopilot-and-ai.md "Notifications") goes out on Monday from 09:00 in the
  * project's timezone, once per project and week, to owners who keep it on, for projects with
  * a connected channel, about the week (Monday to Sunday) before. The hourly pass marks the
  * week (weekly_summaries_sent) and queues the mail in one transaction, so a second pass, a retried job or a restarted worker queues

@@ -210,7 +210,7 @@ begin
   if not found then
     return v_post;
   end if;
-  -- how late it went out (README "Metrics"); an early send counts as on time
+  -- how late it went out (docs/operating.md "Metrics"); an early send counts as on time
   perform app_private.observe_metric('publish_lateness_seconds',
     greatest(0, extract(epoch from v_post.published_at - v_post.scheduled_for))::float8);
   if v_post.options ->> 'pin' = 'true' then

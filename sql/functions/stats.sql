@@ -31,7 +31,7 @@ CREATE OR REPLACE FUNCTION app_public.best_received_posts(p_user_id bigint, p_pr
  LANGUAGE sql
  STABLE
 AS $function$
-  /* why: the examples of the voice that works that a post's prompt carries (README "AI"):
+  /* why: the examples of the voice that works that a post's prompt carries (docs/autopilot-and-ai.md "AI"):
      the project's 3 published posts of the last 90 days with the most reactions (summed over
      all their messages, at least one), ties to the newer; each text cut to 600 characters,
      so the prompt grows by at most ~1,800. Only the user's own project counts, with the reactions
@@ -145,7 +145,7 @@ CREATE OR REPLACE FUNCTION app_public.project_suggested_times(p_user_id bigint, 
  LANGUAGE plpgsql
  STABLE
 AS $function$
-/* why: the content plan's "Suggest times" (README "Statistics"), read from the best-times grid
+/* why: the content plan's "Suggest times" (docs/statistics.md), read from the best-times grid
    of the last 90 days: the posts published in the connected channel by weekday (1 = Monday) ×
    hour in the project's timezone, and their average reactions (a post without any counts as 0,
    as on the Statistics page). A grid says something only once it holds 10 posts with
@@ -218,7 +218,7 @@ CREATE OR REPLACE FUNCTION app_public.prune_stats()
  RETURNS jsonb
  LANGUAGE plpgsql
 AS $function$
-/* why: storage stays bounded (README "Statistics"): raw member events live 30 days (longer
+/* why: storage stays bounded (docs/statistics.md): raw member events live 30 days (longer
    than Telegram keeps an update waiting), hourly samples thin to the day's last after 30
    days, the 15-minute rollups live two years, and the reactions of a message that is no
    post of ours go after 30 days */
@@ -269,7 +269,7 @@ CREATE OR REPLACE FUNCTION app_public.record_member_update(p_update_id bigint, p
  RETURNS text
  LANGUAGE plpgsql
 AS $function$
-/* why: one `chat_member` update in one statement (README "Statistics"). A join is a change
+/* why: one `chat_member` update in one statement (docs/statistics.md). A join is a change
    from not being a member (left, kicked, restricted outside) to being one (member,
    administrator, creator, restricted inside), a leave the reverse; anything else (a
    promotion) counts nothing. A repeated update (the same update_id, or the same person,
