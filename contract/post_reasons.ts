@@ -12,35 +12,35 @@
 import { errorMessage, isErrorCode } from "./error_codes.ts";
 
 export const POST_REASON_CODES = {
-  "posts.error.approverLost": { message: "@{handle} is no longer an administrator of {channel} who may post messages" },
-  "posts.error.botLost": { message: "The bot is no longer an administrator of {channel} who may post messages" },
+  "posts.error.approverLost": { message: "@{handle} is no longer an administrator of {channel} who may post. The post was not sent. Name a current administrator in the project and publish the post again." },
+  "posts.error.botLost": { message: "The bot is no longer an administrator of {channel} who may post. The post was not sent. Give the bot that permission back and publish the post again." },
   "posts.error.channelDisconnected": {
-    message: "The channel {channel} was disconnected before this post went out; publish it again to send it for approval",
+    message: "The channel {channel} was disconnected before the post went out. Publish it again to send it for approval.",
   },
-  "posts.error.channelChanged": { message: "The channel changed after this post was approved; publish it again to send it for approval" },
+  "posts.error.channelChanged": { message: "The channel changed after this post was approved; publish it again to send it for approval." },
   "posts.error.botNotConfigured": { message: "The Telegram bot is not configured on the server" },
   "posts.error.noChannel": { message: "The project has no connected channel" },
   "posts.error.adminNotRegistered": { message: "The project's admin has not messaged the bot yet" },
   "posts.error.imageMissing": { message: "The post's image is missing from storage" },
-  "posts.error.workerStopped": { message: "The worker stopped while sending; the post may or may not be in the channel" },
-  "posts.error.databaseLost": { message: "The database went away while the post was being sent; it may or may not be in the channel" },
+  "posts.error.workerStopped": { message: "Publishing was interrupted; the post may or may not be in the channel" },
+  "posts.error.databaseLost": { message: "The database went away during publishing; the post may or may not be in the channel" },
   /** Telegram refused the send: {description} is Telegram's own words. */
   "posts.error.telegram": { message: "Telegram: {description}" },
   /** A two-message post's photo is out and the text's fate is unknown. */
-  "posts.error.textUncertain": { message: "Telegram: {description} (the photo is in the channel; the text may not be)" },
+  "posts.error.textUncertain": { message: "Telegram: {description}. The photo is in the channel; the text may not be." },
   /** A two-message post's text was refused and its photo could not be removed ({removal}: Telegram's words). */
   "posts.error.photoAlone": {
-    message: "Telegram: {description}. The photo went out without its text and could not be removed: {removal}",
+    message: "Telegram refused the text ({description}), and the photo that went out without it could not be removed: {removal}",
   },
   "posts.error.approvalUndelivered": { message: "Telegram refused to deliver the approval request: {description}" },
   "posts.error.editRefused": { message: "Telegram refused the edit: {description}" },
   /** {reason} is an error code of the catalogue (the AI's failure). */
-  "posts.error.autopilotNoAi": { message: "The AI could not write this post ({reason}); it keeps its draft as it is" },
+  "posts.error.autopilotNoAi": { message: "The AI could not write this post ({reason}); it goes to the admin as its draft is." },
   /** A reason stored as words before reasons were codes, which matched no known form ({text}: those words). */
   "posts.error.other": { message: "{text}" },
-  "schedule.seriesOutOfDrafts": { message: "The series stopped because no drafts remain" },
+  "schedule.seriesOutOfDrafts": { message: "The series stopped because no drafts remain. Add drafts and schedule it again." },
   "schedule.noChannelToPublish": { message: "Connect a channel before publishing" },
-  "schedule.captionTooLong": { message: "The text is too long for Telegram: {current}/{max} characters" },
+  "schedule.captionTooLong": { message: "The text is too long for Telegram: {current}/{max} characters. Shorten the draft and try again." },
 } as const satisfies Record<string, { message: string }>;
 
 export type PostReasonCode = keyof typeof POST_REASON_CODES;

@@ -4,6 +4,8 @@
  * task: the two must name the same texts, and each text take the same arguments.
  */
 import { expect, test } from "vitest";
+import { NOTIFICATION_KINDS } from "../contract/notifications.ts";
+import { POST_REASON_CODES } from "../contract/post_reasons.ts";
 import { NOTIFICATION_WORDS } from "../texts/mail.ts";
 import { REASON_TEXTS, reasonWords } from "../texts/reasons.ts";
 import { ADMIN_TEXTS, botLanguage, REGISTRATION_TEXTS } from "../texts/telegram.ts";
@@ -60,4 +62,31 @@ test("a failure notice to a Russian approver gives the reason in Russian, as the
   const reason = reasonWords(botLanguage("ru"), code);
   expect(reason).toMatch(/[а-яё]/i);
   expect(ADMIN_TEXTS[botLanguage("ru")].failed("Запуск", "@city", reason)).toContain(reason);
+});
+
+test("a post's reason has one English wording: the dictionary's English is the contract's message", () => {
+  for (const [code, { message }] of Object.entries(POST_REASON_CODES)) {
+    expect(REASON_TEXTS.en[code], code).toBe(message.replace(/\{(\w+)\}/g, "{{$1}}"));
+  }
+  expect(Object.keys(REASON_TEXTS.en).sort()).toEqual(Object.keys(POST_REASON_CODES).sort());
+  // English lives in the contract alone: no second file of English reasons beside the Russian one
+  expect([...Deno.readDirSync(new URL("../texts/", import.meta.url))].map((entry) => entry.name)).not.toContain("reasons.en.json");
+});
+
+test("the notification kinds SQL knows are the kinds TypeScript knows", () => {
+  const root = new URL("../", import.meta.url);
+  const schema = Deno.readTextFileSync(new URL("sql/schema.sql", root));
+  const checked = schema.match(/notifications_sent_kind_check CHECK \(\(kind = ANY \(ARRAY\[([^\]]+)\]/)![1];
+  const inTable = [...checked.matchAll(/'(\w+)'::text/g)].map(([, kind]) => kind);
+  expect(inTable.sort()).toEqual([...NOTIFICATION_KINDS].sort());
+  const functions = Deno.readTextFileSync(new URL("sql/functions/notifications.sql", root));
+  const switchedOn = Object.keys(JSON.parse(functions.match(/select '(\{"queueLow"[^']+\})'::jsonb/)![1]));
+  expect(switchedOn.sort()).toEqual([...NOTIFICATION_KINDS].sort());
+  // every kind SQL sends goes through notify_owner with its name
+  const sent = new Set<string>();
+  for (const entry of Deno.readDirSync(new URL("sql/functions/", root))) {
+    const text = Deno.readTextFileSync(new URL(`sql/functions/${entry.name}`, root));
+    for (const [, kind] of text.matchAll(/notify_owner\([^;]*?'(\w+)'/g)) sent.add(kind);
+  }
+  expect([...sent].sort()).toEqual([...NOTIFICATION_KINDS].sort());
 });

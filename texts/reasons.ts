@@ -1,12 +1,13 @@
 /*
  * A post's reason (contract/post_reasons.ts: a code with params) in words, per language. The
- * dictionaries are texts/reasons.<language>.json, shared with the web app (its i18n merges
+ * dictionaries are texts/reasons.ru.json and, English being the contract's own words,
+ * texts/reasons.en.ts, shared with the web app (its i18n merges
  * them into the interface's words), so the owner's mail and the screen say a reason alike.
  * tests/texts.test.ts keeps the two languages' keys and placeholders equal.
  */
 import { errorMessage, isErrorCode } from "../contract/error_codes.ts";
 import { postReasonMessage, type PostReasonParams } from "../contract/post_reasons.ts";
-import en from "./reasons.en.json" with { type: "json" };
+import en from "./reasons.en.ts";
 import ru from "./reasons.ru.json" with { type: "json" };
 
 export const REASON_TEXTS: Record<"ru" | "en", Record<string, string>> = { ru, en };

@@ -1,5 +1,5 @@
 import rosetta from "rosetta";
-import reasonsEn from "../../texts/reasons.en.json" with { type: "json" };
+import reasonsEn from "../../texts/reasons.en.ts";
 import reasonsRu from "../../texts/reasons.ru.json" with { type: "json" };
 import type { TFunction } from "../../web/src/i18n/i18n.tsx";
 import en from "../../web/src/i18n/en.json" with { type: "json" };

@@ -49,7 +49,7 @@ test("an autopilot post sent without AI text says why in the interface's languag
   expect(shown).not.toContain("The AI");
   // API clients and the bot read the catalogue's English, the cause in English too
   expect(postReasonMessage("posts.error.autopilotNoAi", { reason: "ai.timeout" })).toBe(
-    "The AI could not write this post (The AI took too long to answer. Please try again.); it keeps its draft as it is",
+    "The AI could not write this post (The AI took too long to answer. Please try again.); it goes to the admin as its draft is.",
   );
 });
 

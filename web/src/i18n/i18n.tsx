@@ -3,7 +3,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import rosetta from "rosetta";
 import { DEFAULT_LANGUAGE, LANGUAGES } from "../../../contract/limits.ts";
 // Types only: each dictionary is its own chunk, and a visit loads just the language it shows.
-import type reasonsEn from "../../../texts/reasons.en.json";
+import type reasonsEn from "../../../texts/reasons.en.ts";
 import type reasonsRu from "../../../texts/reasons.ru.json";
 import type en from "./en.json";
 import type ru from "./ru.json";
@@ -22,7 +22,7 @@ const loaders: Record<Language, () => Promise<Dictionary>> = {
       ([{ default: words }, { default: reasons }]): Record<keyof typeof en | keyof typeof reasonsEn, string> => ({ ...words, ...reasons }),
     ),
   en: () =>
-    Promise.all([import("./en.json"), import("../../../texts/reasons.en.json")]).then(
+    Promise.all([import("./en.json"), import("../../../texts/reasons.en.ts")]).then(
       ([{ default: words }, { default: reasons }]): Record<TranslationKey, string> => ({ ...words, ...reasons }),
     ),
 };
