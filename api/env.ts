@@ -6,6 +6,8 @@ export type AppEnv = {
     requestId: string;
     user?: SessionUser;
     sessionId?: string;
+    /** An AI reservation this request made and has not used (api/routes/ai.ts): settled when it ends. */
+    unusedAiReservation?: () => Promise<void>;
   };
 };
 

@@ -9,6 +9,17 @@ create table app_private.ai_calls (
 );
 CREATE INDEX ai_calls_user_idx ON app_private.ai_calls USING btree (user_id, called_at);
 
+create table app_private.ai_reservations (
+  id bigint generated always as identity not null,
+  user_id bigint not null,
+  tokens bigint not null,
+  reserved_at timestamp with time zone default now() not null,
+  constraint ai_reservations_pkey PRIMARY KEY (id),
+  constraint ai_reservations_tokens_check CHECK ((tokens >= 0)),
+  constraint ai_reservations_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE CASCADE
+);
+CREATE INDEX ai_reservations_user ON app_private.ai_reservations USING btree (user_id, reserved_at);
+
 create table app_private.ai_tokens (
   user_id bigint not null,
   day date not null,

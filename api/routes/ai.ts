@@ -75,6 +75,11 @@ async function saveExchange(sql: Sql, userId: number, projectId: number, questio
  * goes first when it does not fit.
  */
 export const CHAT_PROMPT_MAX_CHARS = 48_000;
+/**
+ * What one AI call may cost at most, reserved before it is made: the longest prompt (at 4
+ * characters a token) and the longest answer asked for (2,000 tokens).
+ */
+export const AI_CALL_TOKEN_BOUND = CHAT_PROMPT_MAX_CHARS / 4 + 2_000;
 
 /** The stored conversation's last messages, oldest first: the chat's context. */
 async function storedContext(sql: Sql, userId: number, projectId: number): Promise<AiMessage[]> {
@@ -134,24 +139,71 @@ export function aiRoutes({ sql, ai, log, config }: ApiDeps) {
    * the service's day),
    * every provider call's tokens recorded against it, aborted when the browser goes away.
    */
+  /**
+   * One AI call of the account counted (429 over its limits), reserving nothing: a
+   * generation job's posts are judged one by one as the job writes them, in the account's one
+   * AI queue.
+   */
+  async function countAiCall(c: Context<AppEnv>) {
+    requireAi(ai);
+    const [{ reservation }] = await sql<{ reservation: number }[]>`
+      select app_public.begin_ai_call(${currentUser(c).id}, ${aiCallsPerMinute}, ${aiDailyTokens}, ${aiDailyTokensTotal}, 0) as reservation`;
+    await sql`select app_public.settle_ai_call(${reservation})`;
+  }
+
   async function accountAi(c: Context<AppEnv>): Promise<Ai> {
     const model = requireAi(ai);
     const userId = currentUser(c).id;
-    await sql`select app_public.begin_ai_call(${userId}, ${aiCallsPerMinute}, ${aiDailyTokens}, ${aiDailyTokensTotal})`;
+    const [{ reservation }] = await sql<{ reservation: number }[]>`
+      select app_public.begin_ai_call(${userId}, ${aiCallsPerMinute}, ${aiDailyTokens}, ${aiDailyTokensTotal}, ${AI_CALL_TOKEN_BOUND}) as reservation`;
     const signal = c.req.raw.signal;
+    // each provider call's tokens are recorded, and the reservation settled, before its answer
+    // is handed on: the account's next call is judged by what this one really spent
+    const recorded: Promise<unknown>[] = [];
     const onUsage = (tokens: number) =>
-      void sql`select app_public.record_ai_tokens(${userId}, ${tokens})`.catch((err) =>
+      void recorded.push(sql`select app_public.record_ai_tokens(${userId}, ${tokens})`.catch((err) =>
         log("error", "AI tokens could not be recorded", { userId, tokens, error: err })
+      ));
+    const settle = async () => {
+      await Promise.all(recorded);
+      await sql`select app_public.settle_ai_call(${reservation})`.catch((err) =>
+        log("error", "an AI reservation could not be settled; it lapses in 10 minutes", { userId, error: err })
       );
+    };
+    // a request that fails before it asks the provider (a project not found) gives its
+    // reservation back as it ends, rather than holding the day for 10 minutes
+    let used = false;
+    c.set("unusedAiReservation", () => used ? Promise.resolve() : settle());
     return {
       model: model.model,
-      complete: (messages, options = {}) => model.complete(messages, { ...options, signal, onUsage }),
-      stream: (messages, options = {}) => model.stream(messages, { ...options, signal, onUsage }),
+      complete: async (messages, options = {}) => {
+        used = true;
+        try {
+          return await model.complete(messages, { ...options, signal, onUsage });
+        } finally {
+          await settle();
+        }
+      },
+      stream: async function* (messages, options = {}) {
+        used = true;
+        try {
+          yield* model.stream(messages, { ...options, signal, onUsage });
+        } finally {
+          await settle();
+        }
+      },
     };
   }
 
   return new Hono<AppEnv>()
     .use(requireUser)
+    .use(async (c, next) => {
+      try {
+        await next();
+      } finally {
+        await c.get("unusedAiReservation")?.();
+      }
+    })
     .post("/generate-title", async (c) => {
       await optionalJsonObject(c.req); // the spec's client sends no body
       const userId = currentUser(c).id;
@@ -182,7 +234,7 @@ export function aiRoutes({ sql, ai, log, config }: ApiDeps) {
     })
     .post("/drafts/generate-content", body(GenerateContentSchema), async (c) => {
       const { draftIds, postLength } = c.req.valid("json");
-      await accountAi(c); // say so now rather than through a failed job; the job is one call
+      await countAiCall(c); // say so now rather than through a failed job; the job is one call
       const [job] = await sql<Parameters<typeof toJob>[0][]>`
         select * from app_public.create_generation_job(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
           ${draftIds}::bigint[], ${postLength})`;

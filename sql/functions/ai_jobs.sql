@@ -38,8 +38,8 @@ begin
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.begin_ai_call(p_user_id bigint, p_calls_per_minute integer, p_daily_tokens bigint, p_total_daily_tokens bigint)
- RETURNS void
+CREATE OR REPLACE FUNCTION app_public.begin_ai_call(p_user_id bigint, p_calls_per_minute integer, p_daily_tokens bigint, p_total_daily_tokens bigint, p_reserve_tokens bigint)
+ RETURNS bigint
  LANGUAGE plpgsql
 AS $function$
 /*
@@ -48,15 +48,20 @@ AS $function$
  * day are spent, or every account's together (spent_ai_budget), or over the account's calls
  * in the last minute, it is refused (AILIM; the hint is the API's code, the detail the
  * seconds to wait). One account's calls never count against another's per-account limits.
- * Calls of one account are counted one at a time, so concurrent requests cannot slip past
- * the limit together.
+ * A call that may go on reserves its bound of tokens (p_reserve_tokens), which count as spent
+ * until settle_ai_call: so concurrent calls cannot pass a cap together, each thinking the day
+ * unspent (45 calls at once once spent 5.6 times a 20,000-token cap); a day can be passed by
+ * one call's bound at most. Calls are judged one at a time (the account's lock, and the
+ * service's for its day across accounts). Answers the reservation.
  */
 declare
   v_spent text;
   v_calls int;
   v_oldest timestamptz;
+  v_reservation bigint;
 begin
   perform pg_advisory_xact_lock(hashtextextended('ai_calls:' || p_user_id, 0));
+  perform pg_advisory_xact_lock(hashtextextended('ai_calls:all', 0));
   v_spent := app_public.spent_ai_budget(p_user_id, p_daily_tokens, p_total_daily_tokens);
   if v_spent = 'ai.dailyBudgetSpent' then
     raise exception 'The daily AI budget of this account is spent. It renews at midnight UTC.'
@@ -73,6 +78,9 @@ begin
       detail = greatest(1, ceil(extract(epoch from v_oldest + interval '1 minute' - now())))::int::text;
   end if;
   insert into app_private.ai_calls (user_id) values (p_user_id);
+  insert into app_private.ai_reservations (user_id, tokens) values (p_user_id, greatest(p_reserve_tokens, 0))
+  returning id into v_reservation;
+  return v_reservation;
 end;
 $function$;
 
@@ -247,6 +255,14 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION app_public.settle_ai_call(p_reservation_id bigint)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  /* why: a call that ended (its tokens recorded, or it failed) holds back no more of the day */
+  delete from app_private.ai_reservations where id = p_reservation_id
+$function$;
+
 CREATE OR REPLACE FUNCTION app_public.spent_ai_budget(p_user_id bigint, p_daily_tokens bigint, p_total_daily_tokens bigint)
  RETURNS text
  LANGUAGE sql
@@ -257,14 +273,19 @@ AS $function$
    * and by the AI jobs before each post they write): the code of the budget that is spent,
    * the account's own (ai.dailyBudgetSpent) or every account's together
    * (ai.globalDailyLimit, which free sign-ups cannot multiply), or null while both last.
-   * Calls already running may pass a budget by their own tokens; none starts after.
+   * Tokens reserved by calls still running count as spent (a reservation a crash left
+   * behind stops counting after 10 minutes).
    */
   select case
     when p_daily_tokens is not null and coalesce((
-      select tokens from app_private.ai_tokens where user_id = p_user_id and day = app_private.utc_today()), 0) >= p_daily_tokens
+      select tokens from app_private.ai_tokens where user_id = p_user_id and day = app_private.utc_today()), 0)
+      + coalesce((select sum(r.tokens) from app_private.ai_reservations r
+                  where r.user_id = p_user_id and r.reserved_at > now() - interval '10 minutes'), 0) >= p_daily_tokens
       then 'ai.dailyBudgetSpent'
     when p_total_daily_tokens is not null and coalesce((
-      select tokens from app_private.ai_tokens_total where day = app_private.utc_today()), 0) >= p_total_daily_tokens
+      select tokens from app_private.ai_tokens_total where day = app_private.utc_today()), 0)
+      + coalesce((select sum(r.tokens) from app_private.ai_reservations r
+                  where r.reserved_at > now() - interval '10 minutes'), 0) >= p_total_daily_tokens
       then 'ai.globalDailyLimit'
   end
 $function$;

@@ -4,6 +4,7 @@
  * calls, one generation job per project, sign-in per client IP, private uploads, quotas,
  * the sessions' absolute lifetime and a scheduling race.
  */
+import { AI_CALL_TOKEN_BOUND } from "../../api/routes/ai.ts";
 import { afterEach, describe, expect, test } from "vitest";
 import { errorMessage } from "../../contract/error_codes.ts";
 import { makePng, uploadedImage } from "../helpers/images.ts";
@@ -105,6 +106,33 @@ describe("AI tokens per day, per account", () => {
     const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
     expect(Math.abs(Number(refused.headers.get("retry-after")) - (midnight - Date.now()) / 1000)).toBeLessThan(5);
     expect((await stack.call("POST", `${bob.base}/chat`, { message: "Mine" }, bob.cookie)).status).toBe(200);
+  });
+
+  test("45 calls at once cannot pass the day together: each reserves its bound first, so the day is passed by one call's at most", async () => {
+    const cap = 20_000;
+    const stack = await stackWith({ openai: true, env: { AI_DAILY_TOKENS: String(cap), AI_CALLS_PER_MINUTE: "1000" } });
+    const alice = await accountWithProject(stack);
+    // each answer costs 2,510 tokens and is slow, so all 45 are in flight together
+    stack.openai!.reply(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return "x".repeat(10_000);
+    });
+    const answers = await Promise.all(Array.from({ length: 45 }, (_, i) =>
+      Promise.resolve(stack.app.request(`${alice.base}/chat`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie: alice.cookie },
+        body: JSON.stringify({ message: `Question ${i}` }),
+      })).then(async (res) => ({ status: res.status, body: await res.text() }))));
+    const spent = Number((await stack.sql`select tokens from app_private.ai_tokens where user_id = ${alice.user.id}`)[0]?.tokens ?? 0);
+    expect(answers.filter((a) => a.status === 429).length).toBeGreaterThan(0);
+    expect(answers.every((a) => a.status === 200 || (a.status === 429 && a.body.includes("ai.dailyBudgetSpent")))).toBe(true);
+    expect(spent).toBeGreaterThan(0);
+    expect(spent).toBeLessThanOrEqual(cap + AI_CALL_TOKEN_BOUND);
+    // nothing stays reserved once the calls are over, nor after a call that failed before asking the AI
+    expect((await stack.sql`select count(*)::int as n from app_private.ai_reservations`)[0].n).toBe(0);
+    const bob = await accountWithProject(stack);
+    expect((await stack.call("POST", `/api/projects/999999999/generate-title`, {}, bob.cookie)).status).toBe(404);
+    expect((await stack.sql`select count(*)::int as n from app_private.ai_reservations`)[0].n).toBe(0);
   });
 
   test.each([
