@@ -5,8 +5,9 @@
  * Three runners share the process: AI jobs (slow, many provider calls each) run in their
  * own with a small concurrency, so sign-in mail, approval previews and publishing never
  * wait behind them for a free slot (graphile-worker hands a runner only the jobs of the
- * tasks it knows); sign-in mail has a runner of its own (MAIL_CONCURRENCY), so no burst
- * of another account's work can hold its slots. Within the AI runner each account's jobs are one named queue
+ * tasks it knows); sign-in mail has a runner of its own (MAIL_CONCURRENCY) and an SMTP
+ * connection of its own, so no burst of another account's work can hold its slots and no
+ * other mail queues ahead of a code someone is waiting for. Within the AI runner each account's jobs are one named queue
  * (app_private.ai_queue), so an account holds at most one AI slot, however many projects
  * and jobs it has, and another account's job starts in the next slot that frees. A job
  * queued without a queue name (before queues were per account) still runs here.
@@ -125,9 +126,11 @@ export function taskLists(
   deps: WorkerDeps,
   /** The posts this process is sending now (for recover_from_live_workers). */
   sendingPosts = new Map<number, number>(),
+  /** Sign-in codes' own SMTP connection: the shared mailer pools one, where codes would queue behind other mail. */
+  signInMailer: Mailer = mailer,
 ) {
   const signInTasks: TaskList = {
-    sign_in_codes__send: sendSignInCode(mailer, sql),
+    sign_in_codes__send: sendSignInCode(signInMailer, sql),
   };
   const tasks: TaskList = {
     uploads__delete: deleteUploads(deps.storage),
@@ -161,12 +164,13 @@ export function taskLists(
 
 export async function startWorker(connectionString: string, config: Config, log: Log, deps: WorkerDeps): Promise<WorkerHandle> {
   const mailer = createMailer(config, log);
+  const signInMailer = createMailer(config, log);
   // The tasks' and the heartbeat's connections: the same client, row shape and types as the API's.
   const sql = connect(connectionString, { max: CONCURRENCY + AI_CONCURRENCY + MAIL_CONCURRENCY + 1 });
   // what this process is doing now, for recover_from_live_workers
   const runningJobs = new Set<string>();
   const sendingPosts = new Map<number, number>();
-  const { tasks, aiTasks, signInTasks } = taskLists(sql, mailer, config, deps, sendingPosts);
+  const { tasks, aiTasks, signInTasks } = taskLists(sql, mailer, config, deps, sendingPosts, signInMailer);
   // Our own emitter, listened to before run() creates its pools, so no id is missed.
   // graphile-worker locks a job (and its named queue) with its *pool's* id, not the id of
   // the worker running it: the pool's id is what the heartbeat must keep alive, or every
@@ -243,6 +247,7 @@ export async function startWorker(connectionString: string, config: Config, log:
       await Promise.all(runners.map((runner) => runner.stop()));
       await sql.end({ timeout: 5 });
       mailer.close();
+      signInMailer.close();
     },
   };
 }

@@ -178,3 +178,27 @@ export async function sentForApproval(stack: Stack, p: ProjectWithChannel, draft
   await stack.call("POST", `${p.base}/posts/${postId}/publish`, undefined, p.cookie);
   return { postId, preview: await approvalPreview(stack, p, postId) };
 }
+
+/**
+ * Whether another account is served while a burst runs: a sign-in mail arrives within
+ * `mailMs`, and `p`'s draft, sent for approval 4 s ahead and approved, reaches its channel
+ * less than `lateMs` after its time. Answers the post's lateness.
+ */
+export async function anotherAccountServed(stack: Stack, p: ProjectWithChannel, draftId: number, limits: { mailMs: number; lateMs: number }) {
+  const telegram = stack.telegram!;
+  const email = uniqueEmail("waiting");
+  const asked = Date.now();
+  expect((await stack.call("POST", "/api/auth/request-otp", { email })).status).toBe(200);
+  await stack.smtp.waitForMail(email, 1, limits.mailMs);
+  expect(Date.now() - asked).toBeLessThan(limits.mailMs);
+
+  const { postId, preview } = await sentForApproval(stack, p, draftId, 4_000);
+  const query = telegram.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
+  await telegram.waitFor(() => telegram.callbackAnswer(query), 5_000);
+  const [{ scheduledFor }] = await stack.sql`select scheduled_for from app_public.posts where id = ${postId}`;
+  const inChannel = await telegram.waitFor(() => telegram.messages(p.channel.id)[0], 15_000);
+  expect(inChannel.text).toBe(p.drafts.find((d) => d.id === draftId)!.title);
+  const lateMs = Date.now() - Date.parse(scheduledFor);
+  expect(lateMs).toBeLessThan(limits.lateMs);
+  return lateMs;
+}
