@@ -31,7 +31,7 @@ function appWithShare(inFlight: number, waiting: number) {
     return c.json({ ok: true });
   });
   app.get("/quick", (c) => c.json({ ok: true }));
-  const call = (user: number, path: string) => app.request(path, { headers: { "x-user": String(user) } });
+  const call = async (user: number, path: string): Promise<Response> => await app.request(path, { headers: { "x-user": String(user) } });
   return { call, held, mostRunning: () => mostRunning, running: () => running };
 }
 
