@@ -1,5 +1,4 @@
 import { notifications, notificationsStore, type NotificationData } from "@mantine/notifications";
-import { requestToastQueue } from "../components/Toaster/Toaster.tsx";
 
 /** Spec §2/§9: one toast at a time, the rest wait in the queue. */
 export const TOAST_LIMIT = 1;
@@ -7,6 +6,31 @@ export const TOAST_LIMIT = 1;
 // The toast renderer (components/Toaster) loads after the first screen; the store gets its
 // limit now, so toasts raised before it arrives already queue one at a time.
 notificationsStore.updateState((state) => ({ ...state, limit: TOAST_LIMIT }));
+
+let queueRequested = false;
+let queueListener: (() => void) | undefined;
+
+/**
+ * The toast region (components/Toaster) loads its renderer at once when asked here. The signal
+ * lives in lib so that lib never imports a component: the Toaster listens, toasts only ask.
+ */
+export function onToastQueueRequested(listener: () => void): () => void {
+  queueListener = listener;
+  if (queueRequested) listener();
+  return () => {
+    if (queueListener === listener) queueListener = undefined;
+  };
+}
+
+/** Whether a toast has asked for the renderer already (the region's first render reads it). */
+export function toastQueueRequested(): boolean {
+  return queueRequested;
+}
+
+function requestToastQueue() {
+  queueRequested = true;
+  queueListener?.();
+}
 
 function show(notification: NotificationData) {
   requestToastQueue();

@@ -1,16 +1,8 @@
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useT } from "../../i18n/i18n.tsx";
+import { onToastQueueRequested, toastQueueRequested } from "../../lib/toast.ts";
 
 const ToastQueue = lazy(() => import("./ToastQueue.tsx"));
-
-let queueRequested = false;
-let mountQueue: (() => void) | undefined;
-
-/** Loads the toast renderer at once; lib/toast.ts calls it with every toast. */
-export function requestToastQueue() {
-  queueRequested = true;
-  mountQueue?.();
-}
 
 /**
  * Spec §2/§9 toasts: one at a time (the rest wait in a queue), 5 s each, at most 420px wide,
@@ -23,7 +15,7 @@ export function requestToastQueue() {
 export function Toaster() {
   const t = useT();
   const regionRef = useRef<HTMLElement>(null);
-  const [queueWanted, setQueueWanted] = useState(() => queueRequested);
+  const [queueWanted, setQueueWanted] = useState(toastQueueRequested);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -38,14 +30,14 @@ export function Toaster() {
 
   useEffect(() => {
     const want = () => setQueueWanted(true);
-    mountQueue = want;
-    if (queueRequested) want();
+    // With every toast, lib/toast.ts asks for the renderer at once.
+    const stopListening = onToastQueueRequested(want);
     const idle =
       typeof window.requestIdleCallback === "function"
         ? window.requestIdleCallback(want, { timeout: 1000 })
         : window.setTimeout(want, 200);
     return () => {
-      mountQueue = undefined;
+      stopListening();
       if (typeof window.cancelIdleCallback === "function") window.cancelIdleCallback(idle);
       else window.clearTimeout(idle);
     };
