@@ -33,10 +33,12 @@ import { ProjectLoadError } from "../components/ProjectLoadError/ProjectLoadErro
 import { QueueHealth } from "../components/QueueHealth/QueueHealth.tsx";
 import { useContentGeneration } from "../hooks/useContentGeneration.ts";
 import { useFocusFallback } from "../hooks/useFocusFallback.ts";
+import { useDraftSelection } from "../hooks/useDraftSelection.ts";
 import { useIsPhone } from "../hooks/useIsPhone.ts";
 import { useRouteProject } from "../hooks/useRouteProject.ts";
 import { useT } from "../i18n/i18n.tsx";
 import { failureText, serverMessage } from "../lib/messages.ts";
+import { batchDeleteOutcome } from "../lib/draftSelection.ts";
 import { usePageTitle } from "../lib/pageTitle.ts";
 import { projectPath } from "../lib/projectSections.ts";
 import { toastError, toastSuccess, toastWarning } from "../lib/toast.ts";
@@ -61,7 +63,7 @@ export default function DraftsPage() {
   const { projectId, project, failed } = useRouteProject();
   const { drafts, isLoading, error, mutate } = useDrafts(projectId);
 
-  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const { selected, allSelected, toggle, toggleAll, clear: clearSelection, drop: dropFromSelection } = useDraftSelection(drafts);
   const [createOpened, createDialog] = useDisclosure(false);
   const [bulkOpened, bulkDialog] = useDisclosure(false);
   /** Titles the bulk-add dialog asks the AI for as it opens (from the queue's forecast), if any. */
@@ -118,15 +120,6 @@ export default function DraftsPage() {
     }
   }, [draftParam, editId, drafts, isLoading, error, projectId, draftsPath, navigate, t]);
 
-  // Drafts that disappear (deleted, published meanwhile) leave the selection.
-  useEffect(() => {
-    setSelected((current) => {
-      const present = new Set(drafts.map((draft) => draft.id));
-      const kept = [...current].filter((id) => present.has(id));
-      return kept.length === current.size ? current : new Set(kept);
-    });
-  }, [drafts]);
-
   if (failed) return <ProjectLoadError />;
   if (!project || projectId === null) return <FullPageLoader fullHeight={false} />;
 
@@ -135,16 +128,6 @@ export default function DraftsPage() {
     if ((location.state as EditLocationState)?.fromList) navigate(-1);
     else navigate(draftsPath, { replace: true });
   };
-
-  const toggle = (draftId: number, checked: boolean) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (checked) next.add(draftId);
-      else next.delete(draftId);
-      return next;
-    });
-  const allSelected = drafts.length > 0 && selected.size === drafts.length;
-  const toggleAll = () => setSelected(allSelected ? new Set() : new Set(drafts.map((draft) => draft.id)));
 
   const handleMove = async (draft: DraftSummary, afterId: number | null, ordered: DraftSummary[]) => {
     try {
@@ -181,10 +164,8 @@ export default function DraftsPage() {
     setDeleting(false);
     batchDialog.close();
 
-    const deleted = ids.filter((_, index) => results[index].status === "fulfilled");
-    const skipped = results.filter((result) => result.status === "rejected" && isScheduledGuard(result.reason)).length;
-    const failedCount = results.length - deleted.length - skipped;
-    setSelected((current) => new Set([...current].filter((id) => !deleted.includes(id))));
+    const { deleted, skipped, failed: failedCount } = batchDeleteOutcome(ids, results, isScheduledGuard);
+    dropFromSelection(deleted);
 
     if (deleted.length === 1) toastSuccess(t("drafts.deleteSuccess"));
     else if (deleted.length > 1) toastSuccess(t("drafts.batchDeleteSuccess", { count: deleted.length }));
@@ -195,7 +176,7 @@ export default function DraftsPage() {
   const startGeneration = async (ids: number[]) => {
     if (await generation.start(ids)) {
       setToGenerate(null);
-      setSelected(new Set());
+      clearSelection();
     }
   };
 
