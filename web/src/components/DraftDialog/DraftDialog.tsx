@@ -2,10 +2,8 @@ import { Button, Group, Modal, NumberInput, Stack, Text, TextInput } from "@mant
 import "@mantine/core/styles/Modal.layer.css";
 import "@mantine/core/styles/NumberInput.layer.css";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
-import * as v from "valibot";
-import { DraftCreateSchema, type Draft } from "../../../../contract/drafts.ts";
+import type { Draft } from "../../../../contract/drafts.ts";
 import { GENERATED_POST_LENGTH, PHOTO_CAPTION_MAX, POST_CONTENT_MAX } from "../../../../contract/limits.ts";
-import type { PostOptions } from "../../../../contract/post_options.ts";
 import { generatePost, generateTitle } from "../../api/ai.ts";
 import { createDraft, updateDraft } from "../../api/drafts.ts";
 import { useProject } from "../../api/projects.ts";
@@ -17,7 +15,7 @@ import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { IconArrowBackUp, IconSparkles } from "../Icons/Icons.tsx";
 import { ImageField } from "../ImageField/ImageField.tsx";
 import { LazyPostEditor } from "../PostEditor/LazyPostEditor.tsx";
-import { cleanOptions, hasOptionErrors } from "../../lib/postOptions.ts";
+import { draftInput, validate, type Values, valuesOf } from "../../lib/draftForm.ts";
 import { PostOptionsFields } from "../PostOptionsFields/PostOptionsFields.tsx";
 import { PostPreview } from "../PostPreview/PostPreview.tsx";
 import type { FormattedText } from "../../lib/postDocument.ts";
@@ -33,42 +31,6 @@ type DraftDialogProps = {
   /** Modal width; the schedule page's dialogs are narrower (spec §2 Schedule). */
   size?: number | string;
 };
-
-/** `body`: the text with its formatting (Telegram's entities, README "Post format"). */
-/** `imageUrls`: the album, first (the cover) first; empty for none. */
-type Values = { title: string; body: FormattedText; imageUrls: string[]; options: PostOptions };
-type FieldErrors = { title?: string; content?: string; imageUrls?: string; options?: string };
-
-const EMPTY_BODY: FormattedText = { text: "", entities: [] };
-
-const valuesOf = (draft: Draft | undefined): Values => ({
-  title: draft?.title ?? "",
-  body: draft ? { text: draft.content ?? "", entities: draft.entities ?? [] } : EMPTY_BODY,
-  imageUrls: draft?.imageUrls?.length ? draft.imageUrls : draft?.imageUrl ? [draft.imageUrl] : [],
-  options: draft?.options ?? {},
-});
-
-function validate(values: Values): FieldErrors {
-  const result = v.safeParse(DraftCreateSchema, {
-    title: values.title,
-    content: values.body.text,
-    entities: values.body.entities,
-    imageUrls: values.imageUrls,
-    options: cleanOptions(values.options),
-  });
-  const buttons = hasOptionErrors(values.options) ? "posts.buttonsInvalid" : undefined;
-  if (result.success) return buttons ? { options: buttons } : {};
-  const flat = v.flatten<typeof DraftCreateSchema>(result.issues);
-  const nested = flat.nested ?? {};
-  const options = Object.entries(nested).find(([path]) => path.startsWith("options"))?.[1]?.[0];
-  return {
-    title: nested.title?.[0],
-    // Entities that do not fit the text (including a check of the whole body) show under the editor.
-    content: nested.content?.[0] ?? Object.entries(nested).find(([path]) => path.startsWith("entities"))?.[1]?.[0] ?? flat.root?.[0],
-    imageUrls: Object.entries(nested).find(([path]) => path.startsWith("imageUrls"))?.[1]?.[0],
-    options: options ?? buttons,
-  };
-}
 
 /** Wide enough for the text and its preview side by side; narrower dialogs stack them. */
 const DRAFT_DIALOG_WIDTH = 1000;
@@ -173,14 +135,7 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
     if (problems.options) setOptionsOpened(true);
     if (Object.values(problems).some(Boolean)) return;
     setSaving(true);
-    const input = {
-      title: values.title.trim(),
-      content: values.body.text,
-      entities: values.body.entities,
-      imageUrl: values.imageUrls[0] ?? null,
-      imageUrls: values.imageUrls,
-      options: cleanOptions(values.options),
-    };
+    const input = draftInput(values);
     try {
       const saved = isEdit ? await updateDraft(projectId, draft.id, input) : await createDraft(projectId, input);
       toastSuccess(isEdit ? t("drafts.draftUpdated") : t("drafts.draftCreated"), saved.title);
