@@ -6,11 +6,10 @@ import "@mantine/core/styles/EmptyState.layer.css";
 import "@mantine/core/styles/InlineInput.layer.css";
 import "@mantine/core/styles/Skeleton.layer.css";
 import { useDisclosure } from "@mantine/hooks";
-import { useEffect, useRef, useState } from "react";
-import { useLocation, useNavigate, useParams } from "react-router-dom";
-import type { Draft, DraftSummary } from "../../../contract/drafts.ts";
+import { useRef, useState } from "react";
+import type { DraftSummary } from "../../../contract/drafts.ts";
 import { DRAFTS_PER_GENERATION_MAX } from "../../../contract/limits.ts";
-import { deleteDraft, moveDraft, useDraft, useDrafts } from "../api/drafts.ts";
+import { deleteDraft, moveDraft, useDrafts } from "../api/drafts.ts";
 import { ApiRequestError } from "../api/fetcher.ts";
 import { BackLink } from "../components/BackLink/BackLink.tsx";
 import { BulkAddDialog } from "../components/BulkAddDialog/BulkAddDialog.tsx";
@@ -33,6 +32,7 @@ import { ProjectLoadError } from "../components/ProjectLoadError/ProjectLoadErro
 import { QueueHealth } from "../components/QueueHealth/QueueHealth.tsx";
 import { useContentGeneration } from "../hooks/useContentGeneration.ts";
 import { useFocusFallback } from "../hooks/useFocusFallback.ts";
+import { useDraftRoute } from "../hooks/useDraftRoute.ts";
 import { useDraftSelection } from "../hooks/useDraftSelection.ts";
 import { useIsPhone } from "../hooks/useIsPhone.ts";
 import { useRouteProject } from "../hooks/useRouteProject.ts";
@@ -47,9 +47,6 @@ import classes from "./Drafts.module.css";
 const isScheduledGuard = (error: unknown) =>
   error instanceof ApiRequestError && error.body?.code === "drafts.cannotDeleteScheduled";
 
-/** Opened from the list (so Back closes the editor) rather than from a link elsewhere. */
-type EditLocationState = { fromList?: boolean } | null;
-
 /**
  * Spec §2 Drafts: the project's unpublished drafts in publishing order. The edit dialog
  * belongs to the URL (/project/{id}/drafts/{draftId}), so other screens can link to a draft.
@@ -57,11 +54,9 @@ type EditLocationState = { fromList?: boolean } | null;
 export default function DraftsPage() {
   const t = useT();
   usePageTitle(t("section.drafts"));
-  const navigate = useNavigate();
-  const location = useLocation();
-  const { draftId: draftParam } = useParams();
   const { projectId, project, failed } = useRouteProject();
   const { drafts, isLoading, error, mutate } = useDrafts(projectId);
+  const { editOpened, shown, openEditor, closeEditor } = useDraftRoute(projectId, { drafts, isLoading, error });
 
   const { selected, allSelected, toggle, toggleAll, clear: clearSelection, drop: dropFromSelection } = useDraftSelection(drafts);
   const [createOpened, createDialog] = useDisclosure(false);
@@ -82,9 +77,6 @@ export default function DraftsPage() {
   // What a confirmation names stays put while the dialog animates out.
   const lastToDelete = useRef<DraftSummary | null>(null);
   if (toDelete) lastToDelete.current = toDelete;
-  // The draft the URL names, once the list has it; the editor reads it whole (the list has
-  // excerpts only) and opens when this opening's read has answered.
-  const [editing, setEditing] = useState<DraftSummary | undefined>(undefined);
 
   // Where the focus goes when the control a dialog was opened from is gone once it closes: the
   // empty list's buttons have twins in the header, a deleted row's trash button the next row
@@ -100,34 +92,8 @@ export default function DraftsPage() {
   useFocusFallback(batchOpened, toList);
   useFocusFallback(toGenerate !== null, toList);
 
-  const draftsPath = projectId === null ? "" : projectPath(projectId, "drafts");
-  const editId = draftParam && /^\d+$/.test(draftParam) ? Number(draftParam) : null;
-  const { draft: wholeDraft, ready: wholeReady } = useDraft(projectId, editing?.id === editId ? editId : null);
-  const editOpened = editId !== null && editing?.id === editId && wholeReady && wholeDraft?.id === editId;
-  // The draft shown in the edit dialog stays while the dialog animates out.
-  const lastWhole = useRef<Draft | undefined>(undefined);
-  if (wholeDraft && wholeDraft.id === editId) lastWhole.current = wholeDraft;
-
-  // Follow the URL: open the named draft once the list has it, or say it is gone.
-  useEffect(() => {
-    if (draftParam === undefined || isLoading || error || projectId === null) return;
-    const draft = editId === null ? undefined : drafts.find((item) => item.id === editId);
-    if (draft) {
-      setEditing(draft);
-    } else {
-      toastError(t("drafts.notFound"));
-      navigate(draftsPath, { replace: true });
-    }
-  }, [draftParam, editId, drafts, isLoading, error, projectId, draftsPath, navigate, t]);
-
   if (failed) return <ProjectLoadError />;
   if (!project || projectId === null) return <FullPageLoader fullHeight={false} />;
-
-  const openEditor = (draft: DraftSummary) => navigate(`${draftsPath}/${draft.id}`, { state: { fromList: true } });
-  const closeEditor = () => {
-    if ((location.state as EditLocationState)?.fromList) navigate(-1);
-    else navigate(draftsPath, { replace: true });
-  };
 
   const handleMove = async (draft: DraftSummary, afterId: number | null, ordered: DraftSummary[]) => {
     try {
@@ -321,7 +287,7 @@ export default function DraftsPage() {
       )}
 
       <DraftDialog projectId={projectId} opened={createOpened} onClose={createDialog.close} />
-      <DraftDialog projectId={projectId} draft={lastWhole.current} opened={editOpened} onClose={closeEditor} />
+      <DraftDialog projectId={projectId} draft={shown} opened={editOpened} onClose={closeEditor} />
       <BulkAddDialog projectId={projectId} opened={bulkOpened} generateOnOpen={titlesOnOpen} onClose={bulkDialog.close} />
       <ConfirmDialog
         opened={toDelete !== null}
