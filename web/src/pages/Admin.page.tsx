@@ -1,81 +1,26 @@
-import {
-  Badge,
-  Button,
-  Card,
-  EmptyState,
-  Group,
-  Loader,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Table,
-  Tabs,
-  Text,
-  TextInput,
-  ThemeIcon,
-} from "@mantine/core";
+import { Badge, Button, Card, EmptyState, Loader, Tabs, TextInput } from "@mantine/core";
 import "@mantine/core/styles/Badge.layer.css";
 import "@mantine/core/styles/Card.layer.css";
 import "@mantine/core/styles/EmptyState.layer.css";
-import "@mantine/core/styles/SimpleGrid.layer.css";
-import "@mantine/core/styles/Skeleton.layer.css";
-import "@mantine/core/styles/Table.layer.css";
 import "@mantine/core/styles/Tabs.layer.css";
-import "@mantine/core/styles/ThemeIcon.layer.css";
 import { useDebouncedValue } from "@mantine/hooks";
-import { type ReactNode, useState } from "react";
+import { useState } from "react";
 import { Link, useSearchParams } from "react-router-dom";
 import { ADMIN_USER_SEARCH_DEBOUNCE_MS, ADMIN_USER_SEARCH_MAX } from "../../../contract/admin.ts";
-import type { AdminStats, AdminUserRow } from "../../../contract/bug_reports.ts";
 import { useAdminBugReports, useAdminStats, useAdminUsers } from "../api/admin.ts";
+import { AdminStats } from "../components/AdminStats/AdminStats.tsx";
+import { UsersTable } from "../components/AdminUsers/UsersTable.tsx";
 import { BugReportTable } from "../components/BugReportTable/BugReportTable.tsx";
-import {
-  IconBug,
-  IconCalendar,
-  IconChevronRight,
-  IconFileText,
-  IconHome,
-  IconMail,
-  IconUsers,
-} from "../components/Icons/Icons.tsx";
+import { IconBug, IconChevronRight, IconHome, IconMail, IconUsers } from "../components/Icons/Icons.tsx";
 import { LoadError } from "../components/LoadError/LoadError.tsx";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
+import { ShowMore } from "../components/ShowMore/ShowMore.tsx";
 import { TableSkeleton } from "../components/TableSkeleton/TableSkeleton.tsx";
-import { type TranslationKey, useT } from "../i18n/i18n.tsx";
+import { useT } from "../i18n/i18n.tsx";
 import { usePageTitle } from "../lib/pageTitle.ts";
 
 const TABS = ["dashboard", "users", "bug-reports"] as const;
 
-/** Spec §2: the Dashboard tab's three counters. */
-const STAT_CARDS = [
-  {
-    key: "userCount",
-    icon: IconUsers,
-    label: "admin.stats.users",
-    hint: "admin.stats.usersHint",
-    testId: "stat-users",
-  },
-  {
-    key: "postCount",
-    icon: IconFileText,
-    label: "admin.stats.posts",
-    hint: "admin.stats.postsHint",
-    testId: "stat-posts",
-  },
-  {
-    key: "scheduledTodayCount",
-    icon: IconCalendar,
-    label: "admin.stats.scheduledToday",
-    hint: "admin.stats.scheduledTodayHint",
-    testId: "stat-scheduled-today",
-  },
-] as const satisfies ReadonlyArray<{
-  key: keyof AdminStats;
-  icon: typeof IconUsers;
-  label: TranslationKey;
-  hint: TranslationKey;
-  testId: string;
-}>;
 type Tab = (typeof TABS)[number];
 const isTab = (value: string | null): value is Tab => (TABS as readonly (string | null)[]).includes(value);
 
@@ -153,18 +98,7 @@ export default function AdminPage() {
               loadFailed(() => void stats.mutate())
             )
             : (
-              <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
-                {STAT_CARDS.map(({ key, icon: Icon, label, hint, testId }) => (
-                  <StatCard
-                    key={key}
-                    icon={<Icon size={22} />}
-                    label={t(label)}
-                    hint={t(hint)}
-                    value={stats.stats?.[key]}
-                    testId={testId}
-                  />
-                ))}
-              </SimpleGrid>
+              <AdminStats stats={stats.stats} />
             )}
         </Tabs.Panel>
 
@@ -235,134 +169,5 @@ export default function AdminPage() {
         </Tabs.Panel>
       </Tabs>
     </>
-  );
-}
-
-type StatCardProps = {
-  icon: ReactNode;
-  label: string;
-  hint: string;
-  value: number | undefined;
-  testId: string;
-};
-
-function StatCard({ icon, label, hint, value, testId }: StatCardProps) {
-  return (
-    <Card padding="lg">
-      <Group gap="md" wrap="nowrap" align="flex-start">
-        <ThemeIcon size={44} radius="md" variant="light">
-          {icon}
-        </ThemeIcon>
-        <Stack gap={2}>
-          <Text size="sm" c="dimmed" fw={500}>
-            {label}
-          </Text>
-          {value === undefined ? <Skeleton height={30} width={64} mt={4} /> : (
-            <Text
-              fz={30}
-              fw={700}
-              lh={1.2}
-              style={{ fontVariantNumeric: "tabular-nums" }}
-              data-testid={testId}
-            >
-              {value.toLocaleString()}
-            </Text>
-          )}
-          <Text size="xs" c="dimmed">
-            {hint}
-          </Text>
-        </Stack>
-      </Group>
-    </Card>
-  );
-}
-
-/** The next page of a list, as on the Published page. */
-function ShowMore(
-  { loading, onClick, children }: { loading: boolean; onClick: () => void; children: ReactNode },
-) {
-  return (
-    <Button
-      variant="default"
-      mt="md"
-      mx="auto"
-      display="block"
-      loading={loading}
-      onClick={onClick}
-      data-testid="show-more"
-    >
-      {children}
-    </Button>
-  );
-}
-
-function UsersTable({ users, search }: { users: AdminUserRow[]; search: string }) {
-  const t = useT();
-  const count = (value: number) => (
-    <Table.Td
-      ta="right"
-      style={{ fontVariantNumeric: "tabular-nums" }}
-      c={value === 0 ? "dimmed" : undefined}
-    >
-      {value}
-    </Table.Td>
-  );
-  if (users.length === 0) {
-    return (
-      <Card padding="xl" style={{ borderStyle: "dashed" }}>
-        <EmptyState
-          py="lg"
-          variant="light"
-          icon={<IconUsers size={26} />}
-          title={search ? t("admin.users.noMatches", { search }) : t("admin.users.empty")}
-        />
-      </Card>
-    );
-  }
-  return (
-    <Card padding={0}>
-      <Table.ScrollContainer minWidth={760}>
-        <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover data-testid="admin-users-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={72}>{t("admin.reports.id")}</Table.Th>
-              <Table.Th>{t("admin.users.email")}</Table.Th>
-              <Table.Th w={90}>{t("admin.users.admin")}</Table.Th>
-              <Table.Th w={100} ta="right">{t("admin.users.projects")}</Table.Th>
-              <Table.Th w={100} ta="right">{t("admin.users.channels")}</Table.Th>
-              <Table.Th w={100} ta="right">{t("admin.users.posts")}</Table.Th>
-              <Table.Th w={110} ta="right">{t("admin.users.drafts")}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {users.map((user) => (
-              <Table.Tr key={user.id} data-testid="admin-user-row">
-                <Table.Td c="dimmed" ff="monospace" fz="sm">
-                  {user.id}
-                </Table.Td>
-                <Table.Td style={{ overflowWrap: "anywhere" }}>{user.email}</Table.Td>
-                <Table.Td>
-                  {user.isAdmin
-                    ? (
-                      <Badge color="brand" variant="light" radius="sm" tt="none">
-                        {t("admin.yes")}
-                      </Badge>
-                    )
-                    : (
-                      <Text size="sm" c="dimmed">
-                        {t("admin.no")}
-                      </Text>
-                    )}
-                </Table.Td>
-                {count(user.projectCount)}
-                {count(user.channelCount)}
-                {count(user.postCount)}
-                {count(user.draftCount)}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-    </Card>
   );
 }

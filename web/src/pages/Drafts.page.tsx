@@ -6,11 +6,10 @@ import "@mantine/core/styles/EmptyState.layer.css";
 import "@mantine/core/styles/InlineInput.layer.css";
 import "@mantine/core/styles/Skeleton.layer.css";
 import { useDisclosure } from "@mantine/hooks";
-import { useEffect, useRef, useState } from "react";
-import { useLocation, useNavigate, useParams } from "react-router-dom";
-import type { Draft, DraftSummary } from "../../../contract/drafts.ts";
+import { useRef, useState } from "react";
+import type { DraftSummary } from "../../../contract/drafts.ts";
 import { DRAFTS_PER_GENERATION_MAX } from "../../../contract/limits.ts";
-import { deleteDraft, moveDraft, useDraft, useDrafts } from "../api/drafts.ts";
+import { deleteDraft, moveDraft, useDrafts } from "../api/drafts.ts";
 import { ApiRequestError } from "../api/fetcher.ts";
 import { BackLink } from "../components/BackLink/BackLink.tsx";
 import { BulkAddDialog } from "../components/BulkAddDialog/BulkAddDialog.tsx";
@@ -33,10 +32,13 @@ import { ProjectLoadError } from "../components/ProjectLoadError/ProjectLoadErro
 import { QueueHealth } from "../components/QueueHealth/QueueHealth.tsx";
 import { useContentGeneration } from "../hooks/useContentGeneration.ts";
 import { useFocusFallback } from "../hooks/useFocusFallback.ts";
+import { useDraftRoute } from "../hooks/useDraftRoute.ts";
+import { useDraftSelection } from "../hooks/useDraftSelection.ts";
 import { useIsPhone } from "../hooks/useIsPhone.ts";
 import { useRouteProject } from "../hooks/useRouteProject.ts";
 import { useT } from "../i18n/i18n.tsx";
 import { failureText, serverMessage } from "../lib/messages.ts";
+import { batchDeleteOutcome } from "../lib/draftSelection.ts";
 import { usePageTitle } from "../lib/pageTitle.ts";
 import { projectPath } from "../lib/projectSections.ts";
 import { toastError, toastSuccess, toastWarning } from "../lib/toast.ts";
@@ -45,9 +47,6 @@ import classes from "./Drafts.module.css";
 const isScheduledGuard = (error: unknown) =>
   error instanceof ApiRequestError && error.body?.code === "drafts.cannotDeleteScheduled";
 
-/** Opened from the list (so Back closes the editor) rather than from a link elsewhere. */
-type EditLocationState = { fromList?: boolean } | null;
-
 /**
  * Spec §2 Drafts: the project's unpublished drafts in publishing order. The edit dialog
  * belongs to the URL (/project/{id}/drafts/{draftId}), so other screens can link to a draft.
@@ -55,13 +54,11 @@ type EditLocationState = { fromList?: boolean } | null;
 export default function DraftsPage() {
   const t = useT();
   usePageTitle(t("section.drafts"));
-  const navigate = useNavigate();
-  const location = useLocation();
-  const { draftId: draftParam } = useParams();
   const { projectId, project, failed } = useRouteProject();
   const { drafts, isLoading, error, mutate } = useDrafts(projectId);
+  const { editOpened, shown, openEditor, closeEditor } = useDraftRoute(projectId, { drafts, isLoading, error });
 
-  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const { selected, allSelected, toggle, toggleAll, clear: clearSelection, drop: dropFromSelection } = useDraftSelection(drafts);
   const [createOpened, createDialog] = useDisclosure(false);
   const [bulkOpened, bulkDialog] = useDisclosure(false);
   /** Titles the bulk-add dialog asks the AI for as it opens (from the queue's forecast), if any. */
@@ -80,9 +77,6 @@ export default function DraftsPage() {
   // What a confirmation names stays put while the dialog animates out.
   const lastToDelete = useRef<DraftSummary | null>(null);
   if (toDelete) lastToDelete.current = toDelete;
-  // The draft the URL names, once the list has it; the editor reads it whole (the list has
-  // excerpts only) and opens when this opening's read has answered.
-  const [editing, setEditing] = useState<DraftSummary | undefined>(undefined);
 
   // Where the focus goes when the control a dialog was opened from is gone once it closes: the
   // empty list's buttons have twins in the header, a deleted row's trash button the next row
@@ -98,53 +92,8 @@ export default function DraftsPage() {
   useFocusFallback(batchOpened, toList);
   useFocusFallback(toGenerate !== null, toList);
 
-  const draftsPath = projectId === null ? "" : projectPath(projectId, "drafts");
-  const editId = draftParam && /^\d+$/.test(draftParam) ? Number(draftParam) : null;
-  const { draft: wholeDraft, ready: wholeReady } = useDraft(projectId, editing?.id === editId ? editId : null);
-  const editOpened = editId !== null && editing?.id === editId && wholeReady && wholeDraft?.id === editId;
-  // The draft shown in the edit dialog stays while the dialog animates out.
-  const lastWhole = useRef<Draft | undefined>(undefined);
-  if (wholeDraft && wholeDraft.id === editId) lastWhole.current = wholeDraft;
-
-  // Follow the URL: open the named draft once the list has it, or say it is gone.
-  useEffect(() => {
-    if (draftParam === undefined || isLoading || error || projectId === null) return;
-    const draft = editId === null ? undefined : drafts.find((item) => item.id === editId);
-    if (draft) {
-      setEditing(draft);
-    } else {
-      toastError(t("drafts.notFound"));
-      navigate(draftsPath, { replace: true });
-    }
-  }, [draftParam, editId, drafts, isLoading, error, projectId, draftsPath, navigate, t]);
-
-  // Drafts that disappear (deleted, published meanwhile) leave the selection.
-  useEffect(() => {
-    setSelected((current) => {
-      const present = new Set(drafts.map((draft) => draft.id));
-      const kept = [...current].filter((id) => present.has(id));
-      return kept.length === current.size ? current : new Set(kept);
-    });
-  }, [drafts]);
-
   if (failed) return <ProjectLoadError />;
   if (!project || projectId === null) return <FullPageLoader fullHeight={false} />;
-
-  const openEditor = (draft: DraftSummary) => navigate(`${draftsPath}/${draft.id}`, { state: { fromList: true } });
-  const closeEditor = () => {
-    if ((location.state as EditLocationState)?.fromList) navigate(-1);
-    else navigate(draftsPath, { replace: true });
-  };
-
-  const toggle = (draftId: number, checked: boolean) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (checked) next.add(draftId);
-      else next.delete(draftId);
-      return next;
-    });
-  const allSelected = drafts.length > 0 && selected.size === drafts.length;
-  const toggleAll = () => setSelected(allSelected ? new Set() : new Set(drafts.map((draft) => draft.id)));
 
   const handleMove = async (draft: DraftSummary, afterId: number | null, ordered: DraftSummary[]) => {
     try {
@@ -181,10 +130,8 @@ export default function DraftsPage() {
     setDeleting(false);
     batchDialog.close();
 
-    const deleted = ids.filter((_, index) => results[index].status === "fulfilled");
-    const skipped = results.filter((result) => result.status === "rejected" && isScheduledGuard(result.reason)).length;
-    const failedCount = results.length - deleted.length - skipped;
-    setSelected((current) => new Set([...current].filter((id) => !deleted.includes(id))));
+    const { deleted, skipped, failed: failedCount } = batchDeleteOutcome(ids, results, isScheduledGuard);
+    dropFromSelection(deleted);
 
     if (deleted.length === 1) toastSuccess(t("drafts.deleteSuccess"));
     else if (deleted.length > 1) toastSuccess(t("drafts.batchDeleteSuccess", { count: deleted.length }));
@@ -195,7 +142,7 @@ export default function DraftsPage() {
   const startGeneration = async (ids: number[]) => {
     if (await generation.start(ids)) {
       setToGenerate(null);
-      setSelected(new Set());
+      clearSelection();
     }
   };
 
@@ -340,7 +287,7 @@ export default function DraftsPage() {
       )}
 
       <DraftDialog projectId={projectId} opened={createOpened} onClose={createDialog.close} />
-      <DraftDialog projectId={projectId} draft={lastWhole.current} opened={editOpened} onClose={closeEditor} />
+      <DraftDialog projectId={projectId} draft={shown} opened={editOpened} onClose={closeEditor} />
       <BulkAddDialog projectId={projectId} opened={bulkOpened} generateOnOpen={titlesOnOpen} onClose={bulkDialog.close} />
       <ConfirmDialog
         opened={toDelete !== null}

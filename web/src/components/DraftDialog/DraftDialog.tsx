@@ -2,25 +2,21 @@ import { Button, Group, Modal, NumberInput, Stack, Text, TextInput } from "@mant
 import "@mantine/core/styles/Modal.layer.css";
 import "@mantine/core/styles/NumberInput.layer.css";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
-import * as v from "valibot";
-import { DraftCreateSchema, type Draft } from "../../../../contract/drafts.ts";
+import type { Draft } from "../../../../contract/drafts.ts";
 import { GENERATED_POST_LENGTH, PHOTO_CAPTION_MAX, POST_CONTENT_MAX } from "../../../../contract/limits.ts";
-import type { PostOptions } from "../../../../contract/post_options.ts";
-import { generatePost, generateTitle } from "../../api/ai.ts";
 import { createDraft, updateDraft } from "../../api/drafts.ts";
 import { useProject } from "../../api/projects.ts";
 import { useIsPhone } from "../../hooks/useIsPhone.ts";
 import { useT } from "../../i18n/i18n.tsx";
-import { clampInput } from "../../lib/clampInput.ts";
-import { errorText, failureText, generationFailureText } from "../../lib/messages.ts";
+import { errorText, failureText } from "../../lib/messages.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { IconArrowBackUp, IconSparkles } from "../Icons/Icons.tsx";
+import { useDraftGeneration } from "./useDraftGeneration.ts";
 import { ImageField } from "../ImageField/ImageField.tsx";
 import { LazyPostEditor } from "../PostEditor/LazyPostEditor.tsx";
-import { cleanOptions, hasOptionErrors } from "../../lib/postOptions.ts";
+import { draftInput, validate, type Values, valuesOf } from "../../lib/draftForm.ts";
 import { PostOptionsFields } from "../PostOptionsFields/PostOptionsFields.tsx";
 import { PostPreview } from "../PostPreview/PostPreview.tsx";
-import type { FormattedText } from "../../lib/postDocument.ts";
 import classes from "./DraftDialog.module.css";
 
 type DraftDialogProps = {
@@ -34,46 +30,8 @@ type DraftDialogProps = {
   size?: number | string;
 };
 
-/** `body`: the text with its formatting (Telegram's entities, docs/post-format.md). */
-/** `imageUrls`: the album, first (the cover) first; empty for none. */
-type Values = { title: string; body: FormattedText; imageUrls: string[]; options: PostOptions };
-type FieldErrors = { title?: string; content?: string; imageUrls?: string; options?: string };
-
-const EMPTY_BODY: FormattedText = { text: "", entities: [] };
-
-const valuesOf = (draft: Draft | undefined): Values => ({
-  title: draft?.title ?? "",
-  body: draft ? { text: draft.content ?? "", entities: draft.entities ?? [] } : EMPTY_BODY,
-  imageUrls: draft?.imageUrls?.length ? draft.imageUrls : draft?.imageUrl ? [draft.imageUrl] : [],
-  options: draft?.options ?? {},
-});
-
-function validate(values: Values): FieldErrors {
-  const result = v.safeParse(DraftCreateSchema, {
-    title: values.title,
-    content: values.body.text,
-    entities: values.body.entities,
-    imageUrls: values.imageUrls,
-    options: cleanOptions(values.options),
-  });
-  const buttons = hasOptionErrors(values.options) ? "posts.buttonsInvalid" : undefined;
-  if (result.success) return buttons ? { options: buttons } : {};
-  const flat = v.flatten<typeof DraftCreateSchema>(result.issues);
-  const nested = flat.nested ?? {};
-  const options = Object.entries(nested).find(([path]) => path.startsWith("options"))?.[1]?.[0];
-  return {
-    title: nested.title?.[0],
-    // Entities that do not fit the text (including a check of the whole body) show under the editor.
-    content: nested.content?.[0] ?? Object.entries(nested).find(([path]) => path.startsWith("entities"))?.[1]?.[0] ?? flat.root?.[0],
-    imageUrls: Object.entries(nested).find(([path]) => path.startsWith("imageUrls"))?.[1]?.[0],
-    options: options ?? buttons,
-  };
-}
-
 /** Wide enough for the text and its preview side by side; narrower dialogs stack them. */
 const DRAFT_DIALOG_WIDTH = 1000;
-
-type Generating = "title" | "post" | null;
 
 /**
  * Create or edit a draft (spec §2): title, text and image, with AI help for the title and
@@ -86,13 +44,8 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
   const [attempted, setAttempted] = useState(false);
   const [saving, setSaving] = useState(false);
   const [uploading, setUploading] = useState(false);
-  const [generating, setGenerating] = useState<Generating>(null);
-  const [postLength, setPostLength] = useState<number | string>(GENERATED_POST_LENGTH.default);
-  /** The text a generated post replaced, until the person edits it again: one step of undo. */
-  const [replacedContent, setReplacedContent] = useState<FormattedText | null>(null);
   const [optionsOpened, setOptionsOpened] = useState(false);
   const previewLabelId = useId();
-  const generation = useRef<AbortController | null>(null);
   const titleInput = useRef<HTMLInputElement>(null);
   const { project } = useProject(projectId);
   const isEdit = draft !== undefined;
@@ -105,66 +58,13 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
     setValues(valuesOf(draft));
     setAttempted(false);
     setUploading(false);
-    setReplacedContent(null);
     setOptionsOpened(false);
-  }, [opened, draftId]);
-
-  // A generation still running when the dialog closes (or shows another draft) is dropped.
-  useEffect(() => {
-    if (opened) return;
-    generation.current?.abort();
-    generation.current = null;
-    setGenerating(null);
   }, [opened, draftId]);
 
   const errors = attempted ? validate(values) : {};
   const set = <K extends keyof Values>(key: K, value: Values[K]) => setValues((current) => ({ ...current, [key]: value }));
-
-  const runGeneration = async (kind: Exclude<Generating, null>, work: (signal: AbortSignal) => Promise<void>) => {
-    generation.current?.abort();
-    const controller = new AbortController();
-    generation.current = controller;
-    setGenerating(kind);
-    try {
-      await work(controller.signal);
-    } catch (error) {
-      if (controller.signal.aborted) return;
-      const failed = kind === "title" ? "schedule.generateTitleFailed" : "schedule.generatePostFailed";
-      const detail = generationFailureText(t, error, failed);
-      toastError(t(failed), detail === t(failed) ? undefined : detail);
-    } finally {
-      if (generation.current === controller) {
-        generation.current = null;
-        setGenerating(null);
-      }
-    }
-  };
-
-  const handleGenerateTitle = () =>
-    runGeneration("title", async (signal) => {
-      const title = await generateTitle(projectId, { signal });
-      if (!signal.aborted) set("title", title);
-    });
-
-  const handleGeneratePost = () => {
-    const title = values.title.trim();
-    if (title === "") {
-      toastError(t("drafts.titleRequired"), t("drafts.titleRequiredForPost"));
-      titleInput.current?.focus();
-      return;
-    }
-    // Spec §5: the target length is 100–4000, 1500 when left empty.
-    const length = clampInput(postLength, GENERATED_POST_LENGTH);
-    setPostLength(length);
-    return runGeneration("post", async (signal) => {
-      // Spec §7 sends a language; the server writes in the project's language either way.
-      const language = project?.language ?? "ru";
-      const post = await generatePost(projectId, { title, postLength: length, language }, { signal });
-      if (signal.aborted) return;
-      setReplacedContent(values.body.text.trim() === "" ? null : values.body);
-      set("body", { text: post.content, entities: post.entities });
-    });
-  };
+  const { generating, postLength, setPostLength, replacedContent, setReplacedContent, handleGenerateTitle, handleGeneratePost } =
+    useDraftGeneration({ projectId, opened, draftId, values, set, titleInput });
 
   const handleSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -173,14 +73,7 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
     if (problems.options) setOptionsOpened(true);
     if (Object.values(problems).some(Boolean)) return;
     setSaving(true);
-    const input = {
-      title: values.title.trim(),
-      content: values.body.text,
-      entities: values.body.entities,
-      imageUrl: values.imageUrls[0] ?? null,
-      imageUrls: values.imageUrls,
-      options: cleanOptions(values.options),
-    };
+    const input = draftInput(values);
     try {
       const saved = isEdit ? await updateDraft(projectId, draft.id, input) : await createDraft(projectId, input);
       toastSuccess(isEdit ? t("drafts.draftUpdated") : t("drafts.draftCreated"), saved.title);

@@ -1,0 +1,55 @@
+import * as v from "valibot";
+import { DraftCreateSchema, type Draft } from "../../../contract/drafts.ts";
+import type { PostOptions } from "../../../contract/post_options.ts";
+import type { FormattedText } from "./postDocument.ts";
+import { cleanOptions, hasOptionErrors } from "./postOptions.ts";
+
+/** The draft dialog's form rules: what it starts from, what it refuses, and what it sends. */
+
+/** `body`: the text with its formatting (Telegram's entities, docs/post-format.md). */
+/** `imageUrls`: the album, first (the cover) first; empty for none. */
+export type Values = { title: string; body: FormattedText; imageUrls: string[]; options: PostOptions };
+export type FieldErrors = { title?: string; content?: string; imageUrls?: string; options?: string };
+
+const EMPTY_BODY: FormattedText = { text: "", entities: [] };
+
+export const valuesOf = (draft: Draft | undefined): Values => ({
+  title: draft?.title ?? "",
+  body: draft ? { text: draft.content ?? "", entities: draft.entities ?? [] } : EMPTY_BODY,
+  imageUrls: draft?.imageUrls?.length ? draft.imageUrls : draft?.imageUrl ? [draft.imageUrl] : [],
+  options: draft?.options ?? {},
+});
+
+export function validate(values: Values): FieldErrors {
+  const result = v.safeParse(DraftCreateSchema, {
+    title: values.title,
+    content: values.body.text,
+    entities: values.body.entities,
+    imageUrls: values.imageUrls,
+    options: cleanOptions(values.options),
+  });
+  const buttons = hasOptionErrors(values.options) ? "posts.buttonsInvalid" : undefined;
+  if (result.success) return buttons ? { options: buttons } : {};
+  const flat = v.flatten<typeof DraftCreateSchema>(result.issues);
+  const nested = flat.nested ?? {};
+  const options = Object.entries(nested).find(([path]) => path.startsWith("options"))?.[1]?.[0];
+  return {
+    title: nested.title?.[0],
+    // Entities that do not fit the text (including a check of the whole body) show under the editor.
+    content: nested.content?.[0] ?? Object.entries(nested).find(([path]) => path.startsWith("entities"))?.[1]?.[0] ?? flat.root?.[0],
+    imageUrls: Object.entries(nested).find(([path]) => path.startsWith("imageUrls"))?.[1]?.[0],
+    options: options ?? buttons,
+  };
+}
+
+/** What the dialog sends: the trimmed title, the text with its formatting, the album and options. */
+export function draftInput(values: Values) {
+  return {
+    title: values.title.trim(),
+    content: values.body.text,
+    entities: values.body.entities,
+    imageUrl: values.imageUrls[0] ?? null,
+    imageUrls: values.imageUrls,
+    options: cleanOptions(values.options),
+  };
+}
