@@ -4,6 +4,7 @@
  * Ctrl-C is sent as a terminal sends it, to the whole process group: the database must
  * still be the last to stop, after the processes that use it. The processes run as the app
  * role, not as the superuser.
+ * Home of api/routes/health.ts (docs/testing.md): the start waits on it.
  */
 import postgres from "postgres";
 import { afterAll, expect, test } from "vitest";

@@ -3,6 +3,7 @@
  * chat_member and message_reaction_count like main/bot.ts, against the local Bot API server;
  * the worker samples the subscriber count. What the owner reads is GET …/stats and
  * GET …/invite-links.
+ * Home of tasks/channels__sample_subscribers.ts (docs/testing.md).
  */
 import type { Update } from "grammy/types";
 import { afterAll, beforeAll, expect, test } from "vitest";

@@ -3,7 +3,8 @@
  * to PUBLIC_URL + /api/telegram/webhook, here a round-robin proxy in front of two API
  * instances on one database (as a load balancer would be), each handling whatever it gets
  * with the bot's own features. Plus the attacker who finds the route, a slow handler, and
- * what the polling bot does about webhook mode.
+ * what the polling bot does about webhook mode. Home of api/routes/telegram_webhook.ts
+ * (docs/testing.md).
  */
 import { Api } from "grammy";
 import postgres from "postgres";

@@ -3,6 +3,7 @@
  * problem with a screenshot from the floating button; an admin finds it with the reporter's
  * e-mail, changes its status and still sees the new badge after a reload; a non-admin who
  * opens /admin gets the forbidden page.
+ * Home of api/routes/bug_reports.ts (docs/testing.md).
  */
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";

@@ -5,6 +5,7 @@
  * GET /api/notifications; a save the server refuses puts the switch back and says so. The
  * weekly summary's switch (issue 27) is on for a new account and off for one older than it.
  * In Russian and English, light and dark, desktop and phone.
+ * Home of api/routes/notifications.ts (docs/testing.md).
  */
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";

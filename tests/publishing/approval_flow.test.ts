@@ -1,6 +1,8 @@
 /*
  * The whole path through the local Bot API: schedule, Publish, the admin gets the preview,
  * presses Approve (or Reject) on it, and the channel gets the post at its time.
+ * Home of tasks/posts__send_approval.ts (the preview) and bot/features/approval.ts (the
+ * press), docs/testing.md.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { approvalPreview, buttonData, buttonsOf, giveImage, previewButtons, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";

@@ -2,6 +2,8 @@
  * The named approver confirms in Telegram (docs/trust-model.md), played as the hostile
  * account would play it against the real API, worker and bot and the local Bot API: naming
  * a real channel admin's handle gets a question to that admin and nothing else.
+ * Home of tasks/approver_requests__ask.ts (the question) and bot/features/approver_requests.ts
+ * (the press), docs/testing.md.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { approverAnswers, approverQuestion, buttonsOf, press } from "../helpers/publishing.ts";

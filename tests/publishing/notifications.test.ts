@@ -3,6 +3,7 @@
  * rejected post, a failed one, lost channel rights and a queue running low each mail the
  * owner in the project's language, at most once per kind and day; a kind switched off in
  * the settings mails nothing.
+ * Home of tasks/notifications__send.ts (docs/testing.md).
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { approvalPreview, buttonData, projectWithChannel } from "../helpers/publishing.ts";

@@ -5,6 +5,7 @@
  * the queue, in the project's language; not before 09:00, not when switched off, not for a
  * project without a channel, and never twice for the same week however often the pass runs.
  * The migration gives accounts made before it the summary off and newer ones on.
+ * Home of tasks/weekly_summaries__send.ts (docs/testing.md).
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { InviteLink } from "../../contract/stats.ts";
