@@ -32,12 +32,15 @@ async function stats(query = ""): Promise<ChannelStats> {
   return res.json as ChannelStats;
 }
 
-/** Resolves once the bot has taken the update from Telegram and handled it (its offset moved past it). */
+/** Resolves once the bot has taken the update from Telegram (its offset moved past it) and handled it from its inbox. */
 async function handled(update: Update | undefined) {
   expect(update).toBeDefined();
   await telegram().waitFor(() => !telegram().pendingUpdates().some((u) => u.update_id === update!.update_id), 10_000);
-
-  // the runner takes the next updates before this one's handler is done: give it time to finish
+  // Telegram's offset moving past it means stored (bot/inbox.ts); handled is marked after
+  await expect.poll(async () =>
+    (await stack.sql`select 1 from app_private.telegram_updates where update_id = ${update!.update_id} and handled_at is not null`).length,
+    { timeout: 10_000, interval: 20 }).toBe(1);
+  // a member update is written by the bot's batch writer a moment after its handler returns
   await new Promise((r) => setTimeout(r, 200));
 }
 
