@@ -23,7 +23,7 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
   ai_jobs: [
     "add_chat_message", "ai_queue", "begin_ai_call", "chat_history", "create_generation_job",
     "fail_generation_job", "finish_generation_job", "get_generation_job", "record_ai_tokens",
-    "record_draft_generation", "settle_ai_call", "spent_ai_budget", "start_generation_job", "utc_today",
+    "record_draft_generation", "reserve_ai_tokens", "settle_ai_call", "spent_ai_budget", "start_generation_job", "utc_today",
   ],
   autopilot: [
     "autopilot_fill", "autopilot_horizon", "autopilot_post_to_write", "autopilot_remove_slot_posts",

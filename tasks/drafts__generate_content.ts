@@ -19,7 +19,7 @@ import type { Limits } from "../core/config.ts";
 import type { Sql } from "../core/db.ts";
 import { withExamples } from "../core/ai/examples.ts";
 import type { ProjectVoice } from "../core/ai/prompts.ts";
-import { spentAiBudget, writePost } from "./write_post.ts";
+import { writePost } from "./write_post.ts";
 
 const Payload = v.object({ jobId: v.number() });
 
@@ -39,14 +39,9 @@ export function generateContent(sql: Sql, ai: Ai | undefined, limits: Pick<Limit
         select user_id, name, description, sources, writing_style, language from app_public.projects where id = ${todo[0].projectId}`;
       const voice: ProjectVoice = await withExamples(sql, project.userId, todo[0].projectId, project);
       for (const draft of todo) {
-        const spent = await spentAiBudget(sql, project.userId, limits);
-        if (spent) {
-          await sql`select app_public.record_draft_generation(${jobId}, ${draft.draftId}, ${null}, ${spent})`;
-          continue;
-        }
         // shutting down rethrows: the drafts still to do resume on restart
-        const { text: content, entities, error, tokens } = await writePost(ai, voice, draft.title, draft.postLength, helpers, `draft ${draft.draftId}`);
-        if (tokens > 0) await sql`select app_public.record_ai_tokens(${project.userId}, ${tokens})`;
+        const { text: content, entities, error } = await writePost(
+          ai, { sql, userId: project.userId, limits }, voice, draft.title, draft.postLength, helpers, `draft ${draft.draftId}`);
         await sql`select app_public.record_draft_generation(${jobId}, ${draft.draftId}, ${content}, ${error}, ${sql.json(entities)})`;
       }
     }

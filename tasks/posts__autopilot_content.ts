@@ -10,7 +10,7 @@ import { withExamples } from "../core/ai/examples.ts";
 import type { ProjectVoice } from "../core/ai/prompts.ts";
 import type { Limits } from "../core/config.ts";
 import type { Sql } from "../core/db.ts";
-import { spentAiBudget, type WrittenPost, writePost } from "./write_post.ts";
+import { type WrittenPost, writePost } from "./write_post.ts";
 
 const ContentPayload = v.object({ postId: v.number(), postLength: v.number() });
 
@@ -22,14 +22,11 @@ export function writeAutopilotPost(sql: Sql, ai: Ai | undefined, limits: Pick<Li
     const [post] = await sql<(ProjectVoice & { userId: number; projectId: number; title: string })[]>`
       select * from app_public.autopilot_post_to_write(${postId})`;
     if (!post) return; // written, edited or removed meanwhile: nothing to do
-    let written: WrittenPost = { text: null, entities: [], error: null, tokens: 0 };
-    if (!ai) written.error = "ai.notConfigured";
-    else written.error = await spentAiBudget(sql, post.userId, limits);
-    if (ai && written.error === null) {
+    let written: WrittenPost = { text: null, entities: [], error: "ai.notConfigured" };
+    if (ai) {
       // shutting down rethrows: the job runs again on restart
       const voice = await withExamples(sql, post.userId, post.projectId, post);
-      written = await writePost(ai, voice, post.title, postLength, helpers, `autopilot post ${postId}`);
-      if (written.tokens > 0) await sql`select app_public.record_ai_tokens(${post.userId}, ${written.tokens})`;
+      written = await writePost(ai, { sql, userId: post.userId, limits }, voice, post.title, postLength, helpers, `autopilot post ${postId}`);
     }
     // without text the post carries the AI's error code (posts.error.autopilotNoAi)
     await sql`select id from app_public.record_autopilot_content(${postId}, ${written.text}, ${sql.json(written.entities)}, ${written.error})`;

@@ -16,6 +16,40 @@ AS $function$
   select 'ai:user:' || p_user_id
 $function$;
 
+CREATE OR REPLACE FUNCTION app_private.reserve_ai_tokens(p_user_id bigint, p_daily_tokens bigint, p_total_daily_tokens bigint, p_tokens bigint)
+ RETURNS bigint
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: every provider call, the API's (begin_ai_call) and the worker's AI jobs' alike, first
+ * holds back its bound of tokens, which count as spent until settle_ai_call. Without it
+ * concurrent calls pass a cap together, each thinking the day unspent (45 calls at once once
+ * spent 5.6 times a 20,000-token cap; the worker's AI slots write for several accounts while
+ * others chat): now a day is passed by one call's bound at most. Calls are judged one at a
+ * time (the account's lock, then the service's day's). Once the account's day or every
+ * account's is spent (spent_ai_budget): AILIM, the hint its code, the detail the seconds to
+ * midnight UTC. Answers the reservation.
+ */
+declare
+  v_spent text;
+  v_reservation bigint;
+begin
+  perform pg_advisory_xact_lock(hashtextextended('ai_calls:' || p_user_id, 0));
+  perform pg_advisory_xact_lock(hashtextextended('ai_calls:all', 0));
+  v_spent := app_public.spent_ai_budget(p_user_id, p_daily_tokens, p_total_daily_tokens);
+  if v_spent = 'ai.dailyBudgetSpent' then
+    raise exception 'The daily AI budget of this account is spent. It renews at midnight UTC.'
+      using errcode = 'AILIM', hint = 'ai.dailyBudgetSpent', detail = app_private.seconds_to_next_utc_day()::text;
+  elsif v_spent = 'ai.globalDailyLimit' then
+    raise exception 'The AI has reached this service''s daily limit for all accounts. It renews at midnight UTC.'
+      using errcode = 'AILIM', hint = 'ai.globalDailyLimit', detail = app_private.seconds_to_next_utc_day()::text;
+  end if;
+  insert into app_private.ai_reservations (user_id, tokens) values (p_user_id, greatest(p_tokens, 0))
+  returning id into v_reservation;
+  return v_reservation;
+end;
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.utc_today()
  RETURNS date
  LANGUAGE sql
@@ -43,33 +77,20 @@ CREATE OR REPLACE FUNCTION app_public.begin_ai_call(p_user_id bigint, p_calls_pe
  LANGUAGE plpgsql
 AS $function$
 /*
- * why: every AI request of an account (titles, posts, chat, a content-generation job)
- * counts one call here before the provider is asked. Once the account's tokens of the UTC
- * day are spent, or every account's together (spent_ai_budget), or over the account's calls
- * in the last minute, it is refused (AILIM; the hint is the API's code, the detail the
- * seconds to wait). One account's calls never count against another's per-account limits.
- * A call that may go on reserves its bound of tokens (p_reserve_tokens), which count as spent
- * until settle_ai_call: so concurrent calls cannot pass a cap together, each thinking the day
- * unspent (45 calls at once once spent 5.6 times a 20,000-token cap); a day can be passed by
- * one call's bound at most. Calls are judged one at a time (the account's lock, and the
- * service's for its day across accounts). Answers the reservation.
+ * why: every AI request of an account through the API (titles, posts, chat, starting a
+ * content-generation job) counts one call here before the provider is asked: its day is
+ * judged and its bound of tokens reserved (reserve_ai_tokens), then it is refused over the
+ * account's calls in the last minute (AILIM; the hint is the API's code, the detail the seconds
+ * to wait), which gives the reservation back with the rest of the statement. One account's
+ * calls never count against another's per-account limits. Answers the reservation.
  */
 declare
-  v_spent text;
   v_calls int;
   v_oldest timestamptz;
   v_reservation bigint;
 begin
   perform pg_advisory_xact_lock(hashtextextended('ai_calls:' || p_user_id, 0));
-  perform pg_advisory_xact_lock(hashtextextended('ai_calls:all', 0));
-  v_spent := app_public.spent_ai_budget(p_user_id, p_daily_tokens, p_total_daily_tokens);
-  if v_spent = 'ai.dailyBudgetSpent' then
-    raise exception 'The daily AI budget of this account is spent. It renews at midnight UTC.'
-      using errcode = 'AILIM', hint = 'ai.dailyBudgetSpent', detail = app_private.seconds_to_next_utc_day()::text;
-  elsif v_spent = 'ai.globalDailyLimit' then
-    raise exception 'The AI has reached this service''s daily limit for all accounts. It renews at midnight UTC.'
-      using errcode = 'AILIM', hint = 'ai.globalDailyLimit', detail = app_private.seconds_to_next_utc_day()::text;
-  end if;
+  v_reservation := app_private.reserve_ai_tokens(p_user_id, p_daily_tokens, p_total_daily_tokens, p_reserve_tokens);
   delete from app_private.ai_calls where user_id = p_user_id and called_at <= now() - interval '1 minute';
   select count(*), min(called_at) into v_calls, v_oldest from app_private.ai_calls where user_id = p_user_id;
   if p_calls_per_minute is not null and v_calls >= p_calls_per_minute then
@@ -78,8 +99,6 @@ begin
       detail = greatest(1, ceil(extract(epoch from v_oldest + interval '1 minute' - now())))::int::text;
   end if;
   insert into app_private.ai_calls (user_id) values (p_user_id);
-  insert into app_private.ai_reservations (user_id, tokens) values (p_user_id, greatest(p_reserve_tokens, 0))
-  returning id into v_reservation;
   return v_reservation;
 end;
 $function$;
@@ -269,8 +288,8 @@ CREATE OR REPLACE FUNCTION app_public.spent_ai_budget(p_user_id bigint, p_daily_
  STABLE
 AS $function$
   /*
-   * why: the one rule of the AI's day, asked before every provider call (by begin_ai_call,
-   * and by the AI jobs before each post they write): the code of the budget that is spent,
+   * why: the one rule of the AI's day, asked before every provider call (by
+   * reserve_ai_tokens, for the API's calls and the AI jobs' posts alike): the code of the budget that is spent,
    * the account's own (ai.dailyBudgetSpent) or every account's together
    * (ai.globalDailyLimit, which free sign-ups cannot multiply), or null while both last.
    * Tokens reserved by calls still running count as spent (a reservation a crash left

@@ -67,7 +67,7 @@ CREATE OR REPLACE FUNCTION app_public.project_stats(p_user_id bigint, p_project_
  LANGUAGE plpgsql
  STABLE
 AS $function$
-/* why: the Statistics page in one read (shared/DESIGN.md "Channel statistics"): days and the
+/* why: the Statistics page in one read (docs/statistics.md): days and the
    best times in the project's timezone (weekday 1 = Monday), a post's reactions summed over
    all its messages (an album, a photo then its text), and its link in the channel (what
    Published links to; null when the approver confirmed it by hand); at most 1,000 posts, the newest */

@@ -154,6 +154,29 @@ describe("AI tokens per day, per account", () => {
 });
 
 describe("AI tokens per day, every account together", () => {
+  test("two accounts' generation jobs at once cannot pass the service's day together: the worker's posts reserve too, so one is written and the other fails with the reason", async () => {
+    const stack = await stackWith({ openai: true, env: { AI_DAILY_TOKENS_TOTAL: "100" } });
+    const accounts = [await accountWithProject(stack), await accountWithProject(stack)];
+    // a slow answer of 300 tokens: both jobs (the worker's two AI slots) would be in flight together
+    stack.openai!.reply(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      return "z".repeat(1_200);
+    });
+    const jobs = await Promise.all(accounts.map(async (who) => {
+      const [draft] = (await stack.call("POST", `${who.base}/drafts/bulk`, { titles: ["Spent together"] }, who.cookie)).json;
+      return { who, job: (await stack.call("POST", `${who.base}/drafts/generate-content`, { draftIds: [draft.id], postLength: 300 }, who.cookie)).json };
+    }));
+    const results = await Promise.all(jobs.map(async ({ who, job }) => {
+      await expect.poll(async () => (await stack.call("GET", `${who.base}/jobs/${job.jobId}`, undefined, who.cookie)).json.status, { timeout: 20_000 })
+        .toMatch(/^(completed|failed)$/);
+      return (await stack.call("GET", `${who.base}/jobs/${job.jobId}`, undefined, who.cookie)).json;
+    }));
+    expect(stack.openai!.journal).toHaveLength(1);
+    expect(results.map((r) => r.status).sort()).toEqual(["completed", "failed"]);
+    expect(results.find((r) => r.status === "failed").result.failed[0].error).toBe(errorMessage("ai.globalDailyLimit"));
+    expect((await stack.sql`select count(*)::int as n from app_private.ai_reservations`)[0].n).toBe(0);
+  });
+
   test("two accounts spend the service's day between them: every AI call of anyone, a new sign-up too, is 429 ai.globalDailyLimit and changes nothing", async () => {
     const stack = await stackWith({ openai: true, env: { AI_DAILY_TOKENS_TOTAL: "100" } });
     const alice = await accountWithProject(stack);
