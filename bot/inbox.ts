@@ -41,7 +41,10 @@ function chatOf(update: Update): string {
   return String(chat?.id ?? update.callback_query?.from.id ?? "");
 }
 
-export function updateInbox(bot: Bot, sql: Sql, log: Log, claimer: string): UpdateInbox {
+/** The bot, with the promise of its batched writes (createBot's statisticsWritten) when it has them. */
+type InboxBot = Bot & { statisticsWritten?: () => Promise<void> };
+
+export function updateInbox(bot: InboxBot, sql: Sql, log: Log, claimer: string): UpdateInbox {
   let draining: Promise<void> | undefined;
   let again = false;
   let timer: ReturnType<typeof setInterval> | undefined;
@@ -55,7 +58,6 @@ export function updateInbox(bot: Bot, sql: Sql, log: Log, claimer: string): Upda
       // the features' own failures are caught by their error boundary; what comes here is kept in the log
       log("warn", "a Telegram update failed", { updateId: update.update_id, error });
     }
-    await sql`select app_public.record_telegram_update_handled(${update.update_id})`;
   }
 
   async function drainOnce() {
@@ -72,6 +74,11 @@ export function updateInbox(bot: Bot, sql: Sql, log: Log, claimer: string): Upda
       await Promise.all([...byChat.values()].map(async (updates) => {
         for (const update of updates) await handle(update);
       }));
+      // A member update's handler hands it to a batch writer and returns (bot/features/stats.ts):
+      // the claim is marked handled only once those writes are in, or a kill in between lost
+      // them. One mark for the whole claim, as one batch write for its member updates.
+      await bot.statisticsWritten?.();
+      await sql`select app_public.record_telegram_update_handled(id) from unnest(${claimed.map((c) => c.updateId)}::bigint[]) as id`;
     }
   }
 

@@ -10,8 +10,10 @@
  * the whole backlog (bench:stats: no answer within 30 s during 10,000 joins; 3.7 s when
  * the handler still waited for its batch). So this feature runs before the per-chat
  * ordering, and member updates are handed to a writer that records them in batches while
- * the runner fetches on (one batch at a time keeps a join before its leave). The bot
- * process waits for the writer before it stops (createBot's `statisticsWritten`).
+ * the runner fetches on (one batch at a time keeps a join before its leave). The update
+ * inbox marks its claim handled only once the writer is idle (createBot's
+ * `statisticsWritten`), so a process killed before a batch is written loses no update: it
+ * is handled again from the inbox.
  */
 import { Composer } from "grammy";
 import type { ChatMember } from "grammy/types";
@@ -41,8 +43,8 @@ const BACKLOG_MAX = 20_000;
 /**
  * Writes member updates in batches: whatever arrived while the previous batch was being
  * written goes in the next call, in the order it came. `record` answers at once while the
- * backlog is small (a failed batch is logged: the updates are gone, as an update is when
- * the process dies after fetching it); `idle()` resolves once everything is written.
+ * backlog is small (a failed batch is logged: the updates are gone); `idle()` resolves once
+ * everything is written.
  */
 export function memberUpdateWriter(sql: Sql, log: BotDeps["log"]) {
   let waiting: MemberUpdate[] = [];

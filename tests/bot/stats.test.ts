@@ -40,8 +40,6 @@ async function handled(update: Update | undefined) {
   await expect.poll(async () =>
     (await stack.sql`select 1 from app_private.telegram_updates where update_id = ${update!.update_id} and handled_at is not null`).length,
     { timeout: 10_000, interval: 20 }).toBe(1);
-  // a member update is written by the bot's batch writer a moment after its handler returns
-  await new Promise((r) => setTimeout(r, 200));
 }
 
 const today = () => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Moscow" }).format(new Date());
@@ -84,6 +82,24 @@ test("a repeated update, by update_id or by content, counts once", async () => {
   expect(after.subscribers.current).toBe(3);
   const [{ n }] = await stack.sql<{ n: number }[]>`select count(*)::int as n from app_private.member_events where kind = 'join'`;
   expect(n).toBe(before.joins + 1);
+});
+
+test("a member update is marked handled only once its join is written: a process killed before the write handles it again from the inbox", async () => {
+  const before = joinsToday(await stats());
+  const reader = telegram().addUser({ first_name: "Slow write" });
+  let update: Update | undefined;
+  // the join's write waits behind a lock held here: the handler has returned, the write has not
+  await stack.sql.begin(async (tx) => {
+    await tx`lock table app_private.member_events in exclusive mode`;
+    update = telegram().userJoins(p.channel.id, reader.id);
+    await telegram().waitFor(() => !telegram().pendingUpdates().some((u) => u.update_id === update!.update_id), 10_000);
+    await new Promise((r) => setTimeout(r, 800));
+    const [stored] = await tx`select handled_at from app_private.telegram_updates where update_id = ${update!.update_id}`;
+    expect(stored.handledAt).toBeNull();
+  });
+  await handled(update);
+  expect(joinsToday(await stats()).joins).toBe(before.joins + 1);
+  await handled(telegram().userLeaves(p.channel.id, reader.id)); // the channel as the next tests expect it
 });
 
 test("updates of a chat that is no project's channel are ignored", async () => {
