@@ -60,6 +60,9 @@ export function updateInbox(bot: InboxBot, sql: Sql, log: Log, claimer: string):
     }
   }
 
+  const markHandled = (ids: number[]) =>
+    sql`select app_public.record_telegram_update_handled(id) from unnest(${ids}::bigint[]) as id`;
+
   async function drainOnce() {
     for (;;) {
       if (holdMs > 0) await new Promise((resolve) => setTimeout(resolve, holdMs));
@@ -71,14 +74,23 @@ export function updateInbox(bot: InboxBot, sql: Sql, log: Log, claimer: string):
         const chat = chatOf(body);
         byChat.set(chat, [...(byChat.get(chat) ?? []), body]);
       }
+      const written: number[] = [];
       await Promise.all([...byChat.values()].map(async (updates) => {
-        for (const update of updates) await handle(update);
+        for (const update of updates) {
+          await handle(update);
+          // a press or a message is marked as soon as it is handled, so a long claim is never
+          // handled again by another process past the claim's minute
+          if (update.chat_member) written.push(update.update_id);
+          else await markHandled([update.update_id]);
+        }
       }));
       // A member update's handler hands it to a batch writer and returns (bot/features/stats.ts):
-      // the claim is marked handled only once those writes are in, or a kill in between lost
-      // them. One mark for the whole claim, as one batch write for its member updates.
-      await bot.statisticsWritten?.();
-      await sql`select app_public.record_telegram_update_handled(id) from unnest(${claimed.map((c) => c.updateId)}::bigint[]) as id`;
+      // it is marked handled only once that write is in, or a kill in between lost it. One
+      // mark for the claim's member updates, as one batch write.
+      if (written.length > 0) {
+        await bot.statisticsWritten?.();
+        await markHandled(written);
+      }
     }
   }
 
