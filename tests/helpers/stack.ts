@@ -18,7 +18,7 @@ import type { Update } from "grammy/types";
 import { BOT_ALLOWED_UPDATES, keepWebhook } from "../../core/telegram/webhook.ts";
 import { startWorker } from "../../tasks/worker.ts";
 import { type OpenAiServer, startOpenAiServer } from "../doubles/openai/server.ts";
-import { startTelegramServer, type TelegramServer } from "../doubles/telegram/server.ts";
+import { startTelegramServer, type TelegramServer } from "../../sandbox/telegram/server.ts";
 import { answerOf } from "./answer.ts";
 import { asAppRole, freshDatabase } from "./db.ts";
 import { codeFrom, startSmtpSink } from "./smtp.ts";
