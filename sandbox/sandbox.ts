@@ -10,6 +10,7 @@
  */
 import type { Message } from "grammy/types";
 import type { SandboxMessage, SandboxPress, SandboxView } from "../contract/sandbox.ts";
+import { sniffImage } from "./telegram/images.ts";
 import { startTelegramServer, type TelegramServer } from "./telegram/server.ts";
 
 export const SANDBOX_BOT = { username: "pressa_sandbox_bot", name: "Pressa" };
@@ -100,7 +101,12 @@ export async function startSandbox(): Promise<Sandbox> {
     }
     const file = request.method === "GET" && /^\/files\/([\w-]+)$/.exec(pathname);
     const stored = file ? telegram.file(file[1]) : undefined;
-    if (stored) return new Response(new Uint8Array(stored.bytes), { headers: { "content-type": stored.contentType } });
+    if (stored) {
+      // an upload's part often says application/octet-stream; the browser is told what the bytes are
+      const format = sniffImage(stored.bytes)?.format;
+      const type = format ? `image/${format}` : stored.contentType;
+      return new Response(new Uint8Array(stored.bytes), { headers: { "content-type": type } });
+    }
     return Response.json({ message: "not found" }, { status: 404 });
   });
 
