@@ -1,11 +1,12 @@
 import { Badge, Button, Card, Group, Skeleton, Stack, Text } from "@mantine/core";
+import { mutate } from "swr";
 import "@mantine/core/styles/Badge.layer.css";
 import "@mantine/core/styles/Card.layer.css";
 import "@mantine/core/styles/Skeleton.layer.css";
 import { Fragment, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import type { SandboxButton, SandboxMessage, SandboxView } from "../../../contract/sandbox.ts";
 import { hasStatus } from "../api/fetcher.ts";
-import { pressButton, sandboxFileUrl, useSandbox, writeStart } from "../api/sandbox.ts";
+import { pressButton, SANDBOX_KEY, sandboxFileUrl, useSandbox, writeStart } from "../api/sandbox.ts";
 import { IconExternalLink, IconMegaphone, IconSend } from "../components/Icons/Icons.tsx";
 import { LoadError } from "../components/LoadError/LoadError.tsx";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
@@ -15,8 +16,6 @@ import { serverMessage } from "../lib/messages.ts";
 import { usePageTitle } from "../lib/pageTitle.ts";
 import { albumGroups, textPieces } from "../lib/sandboxText.ts";
 import { toastError, toastSuccess } from "../lib/toast.ts";
-import { mutate } from "swr";
-import { SANDBOX_KEY } from "../api/sandbox.ts";
 import classes from "./Sandbox.module.css";
 
 /**
@@ -99,11 +98,49 @@ function useStickToBottom(count: number) {
   return { ref, onScroll };
 }
 
+/** One side of Telegram: a title, what it shows, its messages in a scroll of their own (newest at the bottom). */
+function Pane(
+  { icon, title, hint, testId, count, empty, footer, children }: {
+    icon: ReactNode;
+    title: string;
+    hint: string;
+    testId: string;
+    count: number;
+    empty: string;
+    footer?: ReactNode;
+    children: ReactNode;
+  },
+) {
+  const titleId = useId();
+  const scroll = useStickToBottom(count);
+  return (
+    <Card component="section" padding={0} className={classes.pane} aria-labelledby={titleId} data-testid={testId}>
+      <div className={classes.paneHeader}>
+        {icon}
+        <div>
+          <Text component="h2" fw={600} m={0} id={titleId}>
+            {title}
+          </Text>
+          <Text size="sm" c="dimmed">
+            {hint}
+          </Text>
+        </div>
+      </div>
+      <div className={classes.messages} ref={scroll.ref} onScroll={scroll.onScroll} tabIndex={0} aria-labelledby={titleId} role="log">
+        {count === 0 ? (
+          <Text size="sm" c="dimmed" ta="center" py="xl">
+            {empty}
+          </Text>
+        ) : children}
+      </div>
+      {footer && <div className={classes.composer}>{footer}</div>}
+    </Card>
+  );
+}
+
 function Chat({ sandbox }: { sandbox: SandboxView }) {
   const t = useT();
-  const titleId = useId();
   const [starting, setStarting] = useState(false);
-  const scroll = useStickToBottom(sandbox.chat.length);
   const admin = `@${sandbox.admin.username}`;
 
   const start = async () => {
@@ -118,63 +155,37 @@ function Chat({ sandbox }: { sandbox: SandboxView }) {
   };
 
   return (
-    <Card component="section" padding={0} className={classes.pane} aria-labelledby={titleId} data-testid="sandbox-chat">
-      <div className={classes.paneHeader}>
-        <IconSend size={18} />
-        <div>
-          <Text component="h2" fw={600} m={0} id={titleId}>
-            {t("sandbox.chatTitle", { bot: sandbox.bot.name })}
-          </Text>
-          <Text size="sm" c="dimmed">
-            {t("sandbox.chatHint", { admin, bot: `@${sandbox.bot.username}` })}
-          </Text>
-        </div>
-      </div>
-      <div className={classes.messages} ref={scroll.ref} onScroll={scroll.onScroll} tabIndex={0} aria-labelledby={titleId} role="log">
-        {sandbox.chat.length === 0 ? (
-          <Text size="sm" c="dimmed" ta="center" py="xl">
-            {t("sandbox.chatEmpty", { admin })}
-          </Text>
-        ) : (
-          sandbox.chat.map((message) => <Bubble key={message.id} group={[message]} canPress />)
-        )}
-      </div>
-      <div className={classes.composer}>
+    <Pane
+      icon={<IconSend size={18} />}
+      title={t("sandbox.chatTitle", { bot: sandbox.bot.name })}
+      hint={t("sandbox.chatHint", { admin, bot: `@${sandbox.bot.username}` })}
+      testId="sandbox-chat"
+      count={sandbox.chat.length}
+      empty={t("sandbox.chatEmpty", { admin })}
+      footer={
         <Button variant="light" fullWidth loading={starting} onClick={() => void start()} data-testid="sandbox-start">
           {t("sandbox.writeStart", { admin })}
         </Button>
-      </div>
-    </Card>
+      }
+    >
+      {sandbox.chat.map((message) => <Bubble key={message.id} group={[message]} canPress />)}
+    </Pane>
   );
 }
 
 function Feed({ sandbox }: { sandbox: SandboxView }) {
   const t = useT();
-  const titleId = useId();
-  const scroll = useStickToBottom(sandbox.feed.length);
   return (
-    <Card component="section" padding={0} className={classes.pane} aria-labelledby={titleId} data-testid="sandbox-feed">
-      <div className={classes.paneHeader}>
-        <IconMegaphone size={18} />
-        <div>
-          <Text component="h2" fw={600} m={0} id={titleId}>
-            {sandbox.channel.title}
-          </Text>
-          <Text size="sm" c="dimmed">
-            {t("sandbox.feedHint", { channel: `@${sandbox.channel.username}` })}
-          </Text>
-        </div>
-      </div>
-      <div className={classes.messages} ref={scroll.ref} onScroll={scroll.onScroll} tabIndex={0} aria-labelledby={titleId} role="log">
-        {sandbox.feed.length === 0 ? (
-          <Text size="sm" c="dimmed" ta="center" py="xl">
-            {t("sandbox.feedEmpty")}
-          </Text>
-        ) : (
-          albumGroups(sandbox.feed).map((group) => <Bubble key={group[0].id} group={group} canPress={false} />)
-        )}
-      </div>
-    </Card>
+    <Pane
+      icon={<IconMegaphone size={18} />}
+      title={sandbox.channel.title}
+      hint={t("sandbox.feedHint", { channel: `@${sandbox.channel.username}` })}
+      testId="sandbox-feed"
+      count={sandbox.feed.length}
+      empty={t("sandbox.feedEmpty")}
+    >
+      {albumGroups(sandbox.feed).map((group) => <Bubble key={group[0].id} group={group} canPress={false} />)}
+    </Pane>
   );
 }
 
