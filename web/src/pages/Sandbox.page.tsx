@@ -164,7 +164,7 @@ function Chat({ sandbox }: { sandbox: SandboxView }) {
       empty={t("sandbox.chatEmpty", { admin })}
       footer={
         <Button variant="light" fullWidth loading={starting} onClick={() => void start()} data-testid="sandbox-start">
-          {t("sandbox.writeStart", { admin })}
+          {t("sandbox.writeStart")}
         </Button>
       }
     >
