@@ -82,6 +82,8 @@ test("npm run demo: connect, Allow, draft, schedule, Approve in the sandbox, the
     await page.goto(`${baseUrl}${project}/channels`);
     await page.getByTestId("add-channel").click();
     const connect = page.getByRole("dialog", { name: "Подключение канала" });
+    // the dialog's "message the bot" leads to the sandbox's chat, not to t.me
+    await expect.poll(() => connect.getByTestId("bot-link").getAttribute("href"), soon).toBe("/sandbox");
     await connect.getByTestId("channel-link").fill("@sandbox_channel");
     await connect.getByTestId("connect-channel").click();
     await expect.poll(() => page.getByTestId("channel-awaiting").count(), soon).toBe(1);
