@@ -30,6 +30,7 @@ import { metricsRoutes } from "./routes/metrics.ts";
 import { LocalHistogram } from "../core/metrics.ts";
 import { projectRoutes } from "./routes/projects.ts";
 import { telegramWebhookRoutes } from "./routes/telegram_webhook.ts";
+import { sandboxRoutesOf } from "./routes/sandbox.ts";
 import { serveSpa } from "./static.ts";
 
 /**
@@ -82,6 +83,8 @@ export function createApp(deps: ApiDeps) {
   api.route("/uploads", uploadServingRoutes(deps));
   api.route("/bug-reports", bugReportRoutes(deps));
   api.route("/admin", adminRoutes(deps));
+  const sandbox = sandboxRoutesOf(deps);
+  if (sandbox) api.route("/sandbox", sandbox);
   // a sub-app's notFound is not consulted once it is mounted, and the SPA's catch-all below
   // would answer an unknown /api path with index.html (200): API clients get a JSON 404
   api.all("*", notFound);

@@ -22,7 +22,7 @@
 import { connect } from "../core/db.ts";
 import { freePort, startEmbeddedPostgres } from "../scripts/postgres.ts";
 import { createDevelopmentDatabases } from "../sql/migrate.ts";
-import { startTelegramServer } from "../tests/doubles/telegram/server.ts";
+import { startTelegramServer } from "../sandbox/telegram/server.ts";
 import { startSmtpSink } from "../tests/helpers/smtp.ts";
 
 const POSTS = Number(Deno.env.get("BENCH_POSTS") ?? 500);

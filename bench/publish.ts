@@ -18,7 +18,7 @@ import { BOT_MESSAGES_PER_SECOND } from "../core/telegram/client.ts";
 import { databaseBudget } from "../core/telegram/send_budget.ts";
 import { startEmbeddedPostgres } from "../scripts/postgres.ts";
 import { createDevelopmentDatabases } from "../sql/migrate.ts";
-import { startTelegramServer } from "../tests/doubles/telegram/server.ts";
+import { startTelegramServer } from "../sandbox/telegram/server.ts";
 
 const POSTS = Number(Deno.env.get("BENCH_POSTS") ?? 1000);
 const CHANNELS = Number(Deno.env.get("BENCH_CHANNELS") ?? 100);

@@ -17,7 +17,7 @@ import { BOT_MESSAGES_PER_SECOND } from "../core/telegram/client.ts";
 import { startEmbeddedPostgres } from "../scripts/postgres.ts";
 import { appRoleUrl, ensureAppRole } from "../sql/app_role.ts";
 import { copyDatabase, createDevelopmentDatabases } from "../sql/migrate.ts";
-import { startTelegramServer } from "../tests/doubles/telegram/server.ts";
+import { startTelegramServer } from "../sandbox/telegram/server.ts";
 import { apiClient, roundRobin, startInstance } from "../tests/helpers/instances.ts";
 import { buttonData, hasButton } from "../tests/helpers/publishing.ts";
 import { codeFrom, startSmtpSink } from "../tests/helpers/smtp.ts";

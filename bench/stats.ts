@@ -14,7 +14,7 @@ import { Api } from "grammy";
 import { connect } from "../core/db.ts";
 import { startEmbeddedPostgres } from "../scripts/postgres.ts";
 import { createDevelopmentDatabases } from "../sql/migrate.ts";
-import { startTelegramServer } from "../tests/doubles/telegram/server.ts";
+import { startTelegramServer } from "../sandbox/telegram/server.ts";
 
 const UPDATES = Number(Deno.env.get("BENCH_UPDATES") ?? 10_000);
 const PRESSES = Number(Deno.env.get("BENCH_PRESSES") ?? 40);

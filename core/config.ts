@@ -37,6 +37,11 @@ export type Config = {
   processes: ReadonlySet<ProcessRole>;
   /** Per-account and per-client limits (docs/limits.md). */
   limits: Limits;
+  /**
+   * PRESSA_SANDBOX_URL: the Telegram sandbox's control server, set by `npm run demo`
+   * (docs/sandbox.md) for the processes it starts; unset: no sandbox, /api/sandbox is 404.
+   */
+  sandboxUrl: string | undefined;
 };
 
 export const PROCESS_ROLES = ["api", "worker", "bot"] as const;
@@ -148,6 +153,11 @@ function readTimeoutMs(raw: string | undefined): number {
   return value;
 }
 
+/** PRESSA_SANDBOX=1 (`npm run demo`): `npm start` runs the Telegram sandbox (docs/sandbox.md). */
+export function sandboxRequested(env: Record<string, string | undefined> = Deno.env.toObject()): boolean {
+  return /^(1|true|yes|on)$/i.test(env.PRESSA_SANDBOX?.trim() ?? "");
+}
+
 export function readConfig(env: Record<string, string | undefined> = Deno.env.toObject()): Config {
   const port = Number(env.PORT ?? 8000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
@@ -177,5 +187,6 @@ export function readConfig(env: Record<string, string | undefined> = Deno.env.to
     metricsToken: blank(env.METRICS_TOKEN),
     processes: readProcesses(env.PRESSA_PROCESSES),
     limits: readLimits(env),
+    sandboxUrl: blank(env.PRESSA_SANDBOX_URL)?.replace(/\/+$/, ""),
   };
 }

@@ -5,6 +5,7 @@
  * box only while PUBLIC_URL is a loopback address (localhost, 127.0.0.0/8, [::1]).
  */
 import type { Config } from "./config.ts";
+import { inCidr, parseCidr, parseIp } from "./ip.ts";
 
 /** localhost, 127.0.0.0/8 or [::1] (the URL parser has already turned 127.1 into 127.0.0.1). */
 export function isLoopbackUrl(url: string): boolean {
@@ -17,6 +18,36 @@ export function isLoopbackUrl(url: string): boolean {
   if (hostname === "localhost" || hostname === "localhost.") return true;
   if (hostname === "[::1]") return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/** The ranges of a machine or network of one's own: loopback, private IPv4 (RFC 1918), unique local IPv6. */
+const LOCAL_RANGES = ["127.0.0.0/8", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "::1/128", "fc00::/7"]
+  .map((range) => parseCidr(range)!);
+
+/** A loopback or private address (localhost, 127.0.0.1, 10.x, 192.168.x, …): nobody on the internet reaches it. */
+export function isLocalUrl(url: string): boolean {
+  if (isLoopbackUrl(url)) return true;
+  let hostname: string;
+  try {
+    hostname = new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  } catch {
+    return false;
+  }
+  if (hostname.endsWith(".localhost")) return true;
+  const ip = parseIp(hostname);
+  return ip !== undefined && LOCAL_RANGES.some((range) => inCidr(ip, range));
+}
+
+/**
+ * Why the Telegram sandbox (`npm run demo`, docs/sandbox.md) may not run under this
+ * PUBLIC_URL, or undefined. Its Telegram is a simulation anyone signed in can drive
+ * (press any approver's buttons), so it never runs where others can reach it.
+ */
+export function sandboxProblem(publicUrl: string): string | undefined {
+  if (isLocalUrl(publicUrl)) return undefined;
+  return `the Telegram sandbox is on (PRESSA_SANDBOX / npm run demo) but PUBLIC_URL (${publicUrl}) is public: ` +
+    "in the sandbox anyone signed in can act as the channel's admin, so it runs only on your own machine or network. " +
+    "Unset PRESSA_SANDBOX and set TELEGRAM_BOT_TOKEN for a real bot, or use PUBLIC_URL=http://localhost:8000.";
 }
 
 /**
@@ -46,7 +77,9 @@ export function webhookProblem(config: WebhookSettings): string | undefined {
 type WebhookSettings = Pick<Config, "publicUrl"> & Partial<Pick<Config, "telegramWebhookSecret" | "telegramBotToken">>;
 
 /** Every reason this configuration must not start a process (api, worker, bot); empty when it may. */
-export function startupProblems(config: Pick<Config, "publicUrl" | "smtpUrl"> & Partial<WebhookSettings>): string[] {
+export function startupProblems(
+  config: Pick<Config, "publicUrl" | "smtpUrl"> & Partial<WebhookSettings> & Partial<Pick<Config, "sandboxUrl">>,
+): string[] {
   const problems: string[] = [];
   try {
     const url = new URL(config.publicUrl);
@@ -61,6 +94,8 @@ export function startupProblems(config: Pick<Config, "publicUrl" | "smtpUrl"> & 
   if (mail) problems.push(mail);
   const webhook = urlProblem ? undefined : webhookProblem(config);
   if (webhook) problems.push(webhook);
+  const sandbox = urlProblem || !config.sandboxUrl ? undefined : sandboxProblem(config.publicUrl);
+  if (sandbox) problems.push(sandbox);
   return problems;
 }
 

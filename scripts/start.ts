@@ -6,14 +6,19 @@
  *      DATABASE_URL is the app role alone: another step migrates (compose.yaml's migrate).
  *   3. The SPA is built when web/dist is missing or older than its sources.
  *   4. Three processes: api (PORT), worker, and the bot when TELEGRAM_BOT_TOKEN is set.
+ *      PRESSA_SANDBOX=1 (`npm run demo`, docs/sandbox.md) first starts the Telegram sandbox, a
+ *      local Bot API server with a simulated channel and admin, and points all three at it;
+ *      never with a public PUBLIC_URL.
  *      A process that dies is restarted; Ctrl-C stops them all, then the database. They
  *      connect with DATABASE_URL; embedded, as the app role (sql/app_role.ts), which owns
  *      nothing and may not change the schema.
  * The database and the processes run in sessions of their own (scripts/session.ts): a
  * terminal's Ctrl-C reaches only this script, which alone decides the order of the stop.
  */
-import { readConfig } from "../core/config.ts";
+import { readConfig, sandboxRequested } from "../core/config.ts";
 import { jsonLog } from "../core/log.ts";
+import { sandboxProblem } from "../core/startup_checks.ts";
+import { type Sandbox, SANDBOX_ADMIN, SANDBOX_CHANNEL, startSandbox } from "../sandbox/sandbox.ts";
 import { APP_ROLE, appRoleUrl } from "../sql/app_role.ts";
 import { ensureDatabase, migrateDatabase } from "../sql/migrate.ts";
 import { UnsupportedPostgres } from "../sql/pg_versions.ts";
@@ -24,6 +29,17 @@ import { endsWithParent, inOwnSession } from "./session.ts";
 const log = jsonLog("start");
 const config = readConfig();
 const root = new URL("..", import.meta.url).pathname;
+const sandboxOn = sandboxRequested();
+if (sandboxOn && sandboxProblem(config.publicUrl)) {
+  // before the database or anything else: nothing of the sandbox may come up on a public address
+  log("error", `npm start refuses to start: ${sandboxProblem(config.publicUrl)}`);
+  Deno.exit(2);
+}
+/** The sandbox's database and uploads stay apart from a real bot's: its channel exists nowhere else. */
+const dataDir = sandboxOn && !Deno.env.get("DATA_DIR")?.trim() ? `${config.dataDir}/sandbox` : config.dataDir;
+let sandbox: Sandbox | undefined;
+/** What the processes get besides the environment: the database, and in the sandbox its Telegram. */
+const processEnv: Record<string, string> = { DATA_DIR: dataDir };
 
 type Managed = { name: string; script: string; child?: Deno.ChildProcess };
 const processes: Managed[] = [];
@@ -44,7 +60,7 @@ async function startUp() {
     throw new Error("DATABASE_OWNER_URL is set without DATABASE_URL: set DATABASE_URL to the app role's URL (docs/trust-model.md \"Least privilege\")");
   }
   if (!databaseUrl) {
-    database = startEmbeddedPostgres(config.dataDir, (m) => log("info", m));
+    database = startEmbeddedPostgres(dataDir, (m) => log("info", m));
     const embedded = await database;
     ownerUrl = await ensureDatabase(embedded.adminUrl, "pressa");
     databaseUrl = appRoleUrl(ownerUrl, embedded.appPassword);
@@ -71,12 +87,27 @@ async function startUp() {
   if (stopping) return;
   await buildWebIfStale(root, log);
 
+  if (sandboxOn) {
+    sandbox = await startSandbox();
+    Object.assign(processEnv, {
+      TELEGRAM_BOT_TOKEN: sandbox.token,
+      TELEGRAM_API_ROOT: sandbox.apiRoot,
+      // the sandbox's bot polls, as a bot on a developer's machine does
+      TELEGRAM_WEBHOOK_SECRET: "",
+      PRESSA_SANDBOX_URL: sandbox.controlUrl,
+    });
+    if (config.telegramBotToken) log("info", "TELEGRAM_BOT_TOKEN is ignored: the Telegram sandbox is on");
+    log("info", `Telegram sandbox: a local Bot API server at ${sandbox.apiRoot} with the channel @${SANDBOX_CHANNEL.username} ` +
+      `and its admin @${SANDBOX_ADMIN.username}; open ${config.publicUrl}/sandbox (docs/sandbox.md)`);
+  }
+  const botToken = sandbox?.token ?? config.telegramBotToken;
+  const webhookSecret = sandbox ? undefined : config.telegramWebhookSecret;
   // PRESSA_PROCESSES picks this instance's share; the others run elsewhere on the same database
   if (config.processes.has("api")) processes.push({ name: "api", script: "main/api.ts" });
   if (config.processes.has("worker")) processes.push({ name: "worker", script: "main/worker.ts" });
   if (!config.processes.has("bot")) log("info", "PRESSA_PROCESSES leaves out the bot: it is not started here");
-  else if (config.telegramBotToken && !config.telegramWebhookSecret) processes.push({ name: "bot", script: "main/bot.ts" });
-  else if (config.telegramBotToken) log("info", "TELEGRAM_WEBHOOK_SECRET is set: the API handles the bot's updates; no polling bot is started");
+  else if (botToken && !webhookSecret) processes.push({ name: "bot", script: "main/bot.ts" });
+  else if (botToken) log("info", "TELEGRAM_WEBHOOK_SECRET is set: the API handles the bot's updates; no polling bot is started");
   else log("info", "TELEGRAM_BOT_TOKEN is not set: the bot is not started and channels cannot be connected");
   log("info", `running ${processes.map((p) => p.name).join(", ") || "nothing but the database"} (PRESSA_PROCESSES)`);
   if (stopping) return;
@@ -105,7 +136,7 @@ function launch(p: Managed) {
   const child = new Deno.Command(argv[0], {
     args: argv.slice(1),
     cwd: root,
-    env: { DATABASE_URL: databaseUrl! },
+    env: { ...processEnv, DATABASE_URL: databaseUrl! },
     stdin: "null",
   }).spawn();
   p.child = child;
@@ -149,6 +180,7 @@ async function shutdown() {
   // A step under way (a migration, the web build) ends before the database goes.
   await startup.catch(() => {});
   await Promise.all(processes.map(stopProcess));
+  await sandbox?.close();
   await stopDatabase();
   log("info", "stopped");
   Deno.exit(0);

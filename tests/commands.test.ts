@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { inject } from "vitest";
 import { appRoleUrl } from "../sql/app_role.ts";
 import { freePort } from "../scripts/postgres.ts";
-import { startTelegramServer, type TelegramServer } from "./doubles/telegram/server.ts";
+import { startTelegramServer, type TelegramServer } from "../sandbox/telegram/server.ts";
 import { outputOf } from "./helpers/instances.ts";
 
 const root = new URL("..", import.meta.url).pathname;

@@ -24,7 +24,9 @@ const FLOORS: Record<string, string[]> = {
   bot: ["bot", "core", "contract", "texts"],
   web: ["web", "contract", "texts"],
   main: ["api", "tasks", "bot", "core", "contract", "texts", "sql"],
-  scripts: ["scripts", "core", "contract", "sql"],
+  scripts: ["scripts", "core", "contract", "sql", "sandbox"],
+  // the Telegram sandbox (the tests' Bot API double, run by `npm run demo`) stands apart from the product
+  sandbox: ["sandbox", "contract"],
 };
 
 /** Only these packages may be imported by contract/: the SPA and every process load it. */

@@ -131,3 +131,24 @@ test("npm start runs the product on a fresh DATA_DIR and stops cleanly on SIGINT
   await expect(Deno.stat(`${cluster}/data/postmaster.pid`)).rejects.toThrow();
   await Deno.remove(dataDir, { recursive: true }).catch(() => {});
 }, 120_000);
+
+test("npm run demo refuses a public PUBLIC_URL before anything starts, and says why", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "pressa-demo-refused-" });
+  const result = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "scripts/start.ts"],
+    cwd: root,
+    env: { PRESSA_SANDBOX: "1", PUBLIC_URL: "https://pressa.example.com", SMTP_URL: smtp.url, DATA_DIR: dataDir, DATABASE_URL: "", PORT: "0" },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  expect(result.code).toBe(2);
+  const log = new TextDecoder().decode(result.stderr);
+  const refusal = errorLines(log).map((line) => JSON.parse(line).message);
+  expect(refusal).toEqual([expect.stringMatching(/^npm start refuses to start: the Telegram sandbox is on .* PUBLIC_URL \(https:\/\/pressa\.example\.com\) is public/)]);
+  // no database, no Telegram, no process came up
+  expect(log).not.toContain("embedded PostgreSQL");
+  expect(log).not.toContain("Telegram sandbox:");
+  expect([...Deno.readDirSync(dataDir)]).toEqual([]);
+  await Deno.remove(dataDir, { recursive: true });
+}, 30_000);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { connect, type Sql } from "../core/db.ts";
 import { createTelegramApi } from "../core/telegram/client.ts";
 import { BOT_GAP_MS, CHANNEL_MESSAGES_PER_MINUTE, databaseBudget } from "../core/telegram/send_budget.ts";
-import { startTelegramServer, type TelegramServer } from "./doubles/telegram/server.ts";
+import { startTelegramServer, type TelegramServer } from "../sandbox/telegram/server.ts";
 import { asAppRole, freshDatabase } from "./helpers/db.ts";
 
 let sqlA: Sql;

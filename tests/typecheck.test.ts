@@ -14,7 +14,7 @@ async function run(command: string, args: string[]) {
 }
 
 async function sources(): Promise<string[]> {
-  const listed = await run("git", ["ls-files", "--", "tests/*.ts", "bench/*.ts", "scripts/*.ts"]);
+  const listed = await run("git", ["ls-files", "--", "tests/*.ts", "bench/*.ts", "scripts/*.ts", "sandbox/*.ts"]);
   if (listed.ok && listed.text.trim()) return listed.text.trim().split("\n");
   // not a git checkout (an unpacked release): walk the folders instead
   const files: string[] = [];
@@ -25,7 +25,7 @@ async function sources(): Promise<string[]> {
       else if (path.endsWith(".ts")) files.push(path);
     }
   };
-  for (const dir of ["tests", "bench", "scripts"]) await walk(dir);
+  for (const dir of ["tests", "bench", "scripts", "sandbox"]) await walk(dir);
   return files;
 }
 

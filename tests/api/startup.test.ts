@@ -8,7 +8,7 @@
 import { describe, expect, test } from "vitest";
 import { readConfig } from "../../core/config.ts";
 import type { Log } from "../../core/log.ts";
-import { isLoopbackUrl, mailToLogProblem, startupProblems } from "../../core/startup_checks.ts";
+import { isLocalUrl, isLoopbackUrl, mailToLogProblem, sandboxProblem, startupProblems } from "../../core/startup_checks.ts";
 import { createMailer } from "../../tasks/mailer.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
@@ -75,6 +75,29 @@ describe("the rule: the log is the mailbox only on a loopback PUBLIC_URL", () =>
     expect(startupProblems({ publicUrl: "ftp://pressa.example.com", smtpUrl: "smtp://x" })[0]).toMatch(
       /must start with http/,
     );
+  });
+});
+
+describe("the Telegram sandbox (npm run demo) runs only on a local PUBLIC_URL", () => {
+  test("loopback and private addresses are local; anything the internet reaches is not", () => {
+    for (const url of ["http://localhost:8000", "http://127.0.0.1:8000", "http://[::1]:8000", "http://10.1.2.3", "http://172.20.0.5:8000", "http://192.168.1.5:8000", "http://[fd00::5]", "http://pressa.localhost"]) {
+      expect(isLocalUrl(url), url).toBe(true);
+    }
+    for (const url of ["https://pressa.example.com", "http://8.8.8.8", "http://172.32.0.1", "http://192.169.0.1", "http://[2001:db8::1]", "http://0.0.0.0", "not a url"]) {
+      expect(isLocalUrl(url), url).toBe(false);
+    }
+  });
+
+  test("every process refuses the sandbox's Telegram with a public PUBLIC_URL, and says why", () => {
+    const sandbox = { PRESSA_SANDBOX_URL: "http://127.0.0.1:9999", SMTP_URL: "smtps://u:p@smtp.example.com" };
+    expect(startupProblems(readConfig({ ...sandbox, PUBLIC_URL: "http://localhost:8000" }))).toEqual([]);
+    expect(startupProblems(readConfig({ ...sandbox, PUBLIC_URL: "http://192.168.1.5:8000" }))).toEqual([]);
+    const problems = startupProblems(readConfig({ ...sandbox, PUBLIC_URL: "https://pressa.example.com" }));
+    expect(problems).toEqual([sandboxProblem("https://pressa.example.com")]);
+    expect(problems[0]).toContain("PUBLIC_URL (https://pressa.example.com) is public");
+    expect(problems[0]).toMatch(/anyone signed in can act as the channel's admin/);
+    // without the sandbox the same address is fine
+    expect(startupProblems(readConfig({ SMTP_URL: sandbox.SMTP_URL, PUBLIC_URL: "https://pressa.example.com" }))).toEqual([]);
   });
 });
 

@@ -6,7 +6,7 @@
 import postgres from "postgres";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { asAppRole, freshDatabase } from "../helpers/db.ts";
-import { startTelegramServer, type TelegramServer } from "../doubles/telegram/server.ts";
+import { startTelegramServer, type TelegramServer } from "../../sandbox/telegram/server.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 let telegram: TelegramServer;

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { readConfig } from "../../core/config.ts";
 import { startupProblems } from "../../core/startup_checks.ts";
 import { BOT_ALLOWED_UPDATES, WEBHOOK_PATH, WEBHOOK_SECRET_HEADER } from "../../core/telegram/webhook.ts";
-import { startTelegramServer } from "../doubles/telegram/server.ts";
+import { startTelegramServer } from "../../sandbox/telegram/server.ts";
 import { freshDatabase } from "../helpers/db.ts";
 import { roundRobin } from "../helpers/instances.ts";
 import { buttonData, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";

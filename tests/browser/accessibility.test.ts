@@ -7,7 +7,10 @@
  * axe-core is a devDependency read from node_modules and evaluated in the page through the
  * DevTools protocol (the app's CSP allows no inline script); it never enters the SPA bundle.
  */
+import { Api, InlineKeyboard, InputFile } from "grammy";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
+import { makePng } from "../../sandbox/telegram/server.ts";
+import { SANDBOX_ADMIN, SANDBOX_CHANNEL } from "../../sandbox/sandbox.ts";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { screenshot, screenshotsWanted } from "../helpers/browser.ts";
 import { projectWithChannel } from "../helpers/publishing.ts";
@@ -33,8 +36,10 @@ let stack: Stack;
 let browser: Browser;
 let seeded: Awaited<ReturnType<typeof seed>>;
 beforeAll(async () => {
-  ({ stack, browser } = await openBrowserStack({ telegram: true }));
+  // the Telegram sandbox too (npm run demo), so its screen is audited with the others
+  ({ stack, browser } = await openBrowserStack({ sandbox: true }));
   seeded = await seed();
+  await seedSandbox();
 });
 afterAll(async () => {
   await closeBrowserStack({ stack, browser });
@@ -114,6 +119,32 @@ async function seed() {
     p, bareId: bare.json.id as number, waitingId: waiting.json.id as number, planned, plannedAt: new Date(plannedRow.scheduledFor as string),
     series, seriesAt: new Date(seriesRow.scheduledFor as string),
   };
+}
+
+/**
+ * The sandbox's chat and channel with what the product sends there: the admin's /start, a
+ * question with buttons, and in the channel an album with its caption pinned, a post with link
+ * buttons and a formatted text (sent by the bot's token over the Bot API, as the worker does).
+ */
+async function seedSandbox() {
+  const telegram = stack.telegram!;
+  const api = new Api(telegram.token, { apiRoot: telegram.apiRoot });
+  const start = await stack.call("POST", "/api/sandbox/start", undefined, seeded.p.cookie);
+  if (start.status !== 200) throw new Error(`sandbox /start: ${start.text}`);
+  const adminId = telegram.pendingUpdates().findLast((u) => u.message?.from?.username === SANDBOX_ADMIN.username)!.message!.from!.id;
+  await api.sendMessage(adminId, "Аккаунт Pressa хочет подключить канал @sandbox_channel. Разрешить?", {
+    reply_markup: new InlineKeyboard().text("✅ Разрешить", "allow:1").text("❌ Отклонить", "deny:1"),
+  });
+  const channel = `@${SANDBOX_CHANNEL.username}`;
+  const album = await api.sendMediaGroup(channel, [
+    { type: "photo", media: new InputFile(makePng(400, 300), "a.png"), caption: "Новый парк у реки: первые снимки." },
+    { type: "photo", media: new InputFile(makePng(300, 400), "b.png") },
+  ]);
+  await api.pinChatMessage(channel, album[0].message_id);
+  await api.sendMessage(channel, "<b>Открытие в субботу</b>, вход свободный. <a href=\"https://example.com\">Подробнее</a>", {
+    parse_mode: "HTML",
+    reply_markup: new InlineKeyboard().url("Маршрут", "https://example.com/route"),
+  });
 }
 
 type Finding = { screen: string; rule: string; impact: string; target: string; summary: string };
@@ -317,6 +348,7 @@ async function audit(combination: Combination): Promise<Finding[]> {
   await checkScreen(page, "statistics", `${project}/statistics`, "stats-post", true);
   await checkScreen(page, "assistant", `${project}/ai-assistant`, "chat-message", true);
   await checkScreen(page, "settings", "/settings", "language-select", true);
+  await checkScreen(page, "sandbox", "/sandbox", "sandbox-pinned", true);
   await context.close();
   return findings;
 }

@@ -2,7 +2,7 @@
  * Real image files made in the tests: PNGs by a tiny encoder (zlib from node), JPEG and
  * WebP by Chromium's own encoders through a canvas.
  */
-import { makePng as encodePng } from "../doubles/telegram/images.ts";
+import { makePng as encodePng } from "../../sandbox/telegram/images.ts";
 import type { Browser } from "playwright-core";
 
 /** A valid RGB PNG of the given size filled with one colour (the Telegram double's encoder). */

@@ -18,7 +18,8 @@ import type { Update } from "grammy/types";
 import { BOT_ALLOWED_UPDATES, keepWebhook } from "../../core/telegram/webhook.ts";
 import { startWorker } from "../../tasks/worker.ts";
 import { type OpenAiServer, startOpenAiServer } from "../doubles/openai/server.ts";
-import { startTelegramServer, type TelegramServer } from "../doubles/telegram/server.ts";
+import { startTelegramServer, type TelegramServer } from "../../sandbox/telegram/server.ts";
+import { type Sandbox, startSandbox } from "../../sandbox/sandbox.ts";
 import { answerOf } from "./answer.ts";
 import { asAppRole, freshDatabase } from "./db.ts";
 import { codeFrom, startSmtpSink } from "./smtp.ts";
@@ -34,6 +35,11 @@ export type StackOptions = {
   telegram?: boolean;
   /** Also run the real bot (grammY runner, long polling) in-process; implies telegram. */
   bot?: boolean;
+  /**
+   * The Telegram sandbox as `npm run demo` runs it (implies telegram): the local Bot API
+   * server with its simulated channel and admin, and /api/sandbox (PRESSA_SANDBOX_URL).
+   */
+  sandbox?: boolean;
   /** Run the job worker in-process (default); false when a test runs worker processes itself. */
   worker?: boolean;
   /** Start the local OpenAI-compatible server and configure OPENAI_* for it. */
@@ -57,7 +63,9 @@ export const webhookSecret = () => crypto.randomUUID().replaceAll("-", "_");
 export async function startStack(options: StackOptions = {}) {
   const databaseUrl = options.database?.ownerUrl ?? await freshDatabase();
   const appDatabaseUrl = options.database?.appUrl ?? asAppRole(databaseUrl);
-  const telegram: TelegramServer | undefined = options.telegram || options.bot || options.webhook ? await startTelegramServer() : undefined;
+  const sandbox: Sandbox | undefined = options.sandbox ? await startSandbox() : undefined;
+  const telegram: TelegramServer | undefined = sandbox?.telegram ??
+    (options.telegram || options.bot || options.webhook ? await startTelegramServer() : undefined);
   const openai: OpenAiServer | undefined = options.openai ? await startOpenAiServer() : undefined;
   const smtp = await startSmtpSink();
   const serve = options.serve || options.webhook;
@@ -70,6 +78,7 @@ export async function startStack(options: StackOptions = {}) {
     DATABASE_OWNER_URL: databaseUrl,
     SMTP_URL: smtp.url,
     ...(telegram ? { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot } : {}),
+    ...(sandbox ? { PRESSA_SANDBOX_URL: sandbox.controlUrl } : {}),
     ...(options.webhook ? { TELEGRAM_WEBHOOK_SECRET: webhookSecret(), PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
     ...(openai ? { OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseURL, OPENAI_MODEL: openai.model } : {}),
     ...options.env,
@@ -216,6 +225,7 @@ export async function startStack(options: StackOptions = {}) {
     storage,
     uploadsDir,
     telegram,
+    sandbox,
     /** Whether the real bot polls the Bot API double (otherwise nothing handles its updates). */
     botRunning: botRunner !== undefined,
     openai,
@@ -234,7 +244,7 @@ export async function startStack(options: StackOptions = {}) {
       await appSql.end({ timeout: 5 });
       await sql.end({ timeout: 5 });
       await smtp.close();
-      await telegram?.close();
+      await (sandbox ?? telegram)?.close();
       await openai?.close();
       await Deno.remove(dataDir, { recursive: true }).catch(() => {});
     },

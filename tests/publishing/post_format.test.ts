@@ -10,7 +10,7 @@ import type { MessageEntity } from "../../contract/entities.ts";
 import { localDiskStorage, newStorageKey } from "../../core/storage.ts";
 import { createTelegramApi } from "../../core/telegram/client.ts";
 import { type PostForTelegram, sendPost } from "../../core/telegram/post_message.ts";
-import { makePng, startTelegramServer, type TelegramServer } from "../doubles/telegram/server.ts";
+import { makePng, startTelegramServer, type TelegramServer } from "../../sandbox/telegram/server.ts";
 
 let telegram: TelegramServer;
 let api: Api;

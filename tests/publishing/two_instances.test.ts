@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { WEBHOOK_PATH } from "../../core/telegram/webhook.ts";
 import { connect } from "../../core/db.ts";
-import { startTelegramServer, type TelegramServer } from "../doubles/telegram/server.ts";
+import { startTelegramServer, type TelegramServer } from "../../sandbox/telegram/server.ts";
 import { asAppRole, freshDatabase } from "../helpers/db.ts";
 import { apiClient, type Instance, roundRobin, startInstance } from "../helpers/instances.ts";
 import { buttonData, buttonsOf, hasButton } from "../helpers/publishing.ts";

@@ -24,6 +24,7 @@ const SchedulePage = screen(() => import("./pages/Schedule.page.tsx"));
 const PublishedPage = screen(() => import("./pages/Published.page.tsx"));
 const StatisticsPage = screen(() => import("./pages/Statistics.page.tsx"));
 const SettingsPage = screen(() => import("./pages/Settings.page.tsx"));
+const SandboxPage = screen(() => import("./pages/Sandbox.page.tsx"));
 const BillingPage = lazy(() => import("./pages/Billing.page.tsx"));
 const AdminPage = screen(() => import("./pages/Admin.page.tsx"));
 const AdminBugReportsPage = lazy(() => import("./pages/AdminBugReports.page.tsx"));
@@ -44,6 +45,7 @@ function screenAt(pathname: string): { page?: ReturnType<typeof screen>; inShell
   if (pathname === "/auth") return { page: AuthPage, inShell: false };
   if (pathname === "/") return { page: DashboardPage, inShell: true };
   if (pathname === "/settings") return { page: SettingsPage, inShell: true };
+  if (pathname === "/sandbox") return { page: SandboxPage, inShell: true };
   if (pathname.startsWith("/admin")) return { page: AdminPage, inShell: true };
   const project = /^\/project\/\d+(?:\/([a-z-]+))?/.exec(pathname);
   if (!project) return { inShell: false };
@@ -98,6 +100,7 @@ export function AppRoutes() {
           {/* The schedule links to a draft: the drafts page opens with its editor. */}
           <Route path="project/:id/drafts/:draftId" element={<DraftsPage />} />
           <Route path="settings" element={<SettingsPage />} />
+          <Route path="sandbox" element={<SandboxPage />} />
           <Route path="billing" element={<BillingPage />} />
           <Route path="admin" element={<RequireAdmin />}>
             <Route index element={<AdminPage />} />

@@ -5,11 +5,13 @@ import "@mantine/core/styles/Modal.layer.css";
 import "@mantine/core/styles/RadioCard.layer.css";
 import "@mantine/core/styles/RadioIndicator.layer.css";
 import { useEffect, useState, type FormEvent } from "react";
+import { Link } from "react-router-dom";
 import * as v from "valibot";
 import { ChannelCreateSchema, channelUsername } from "../../../../contract/channels.ts";
 import type { ErrorCode } from "../../../../contract/error_codes.ts";
 import { PLATFORMS, WORKING_PLATFORMS } from "../../../../contract/limits.ts";
 import { addChannel, useTelegramBot, type ChannelInput } from "../../api/channels.ts";
+import { useSandbox } from "../../api/sandbox.ts";
 import { ApiRequestError } from "../../api/fetcher.ts";
 import { useIsPhone } from "../../hooks/useIsPhone.ts";
 import { useT, type TFunction, type TranslationKey } from "../../i18n/i18n.tsx";
@@ -66,6 +68,8 @@ export function AddChannelDialog({ projectId, adminHandle, limitReached, opened,
   const t = useT();
   const handle = adminHandle.replace(/^@/, "");
   const { bot, notConfigured } = useTelegramBot(opened);
+  // with `npm run demo` the bot lives in the Telegram sandbox, not on t.me
+  const { on: sandboxOn } = useSandbox({ poll: false });
   const isPhone = useIsPhone();
   const [platform, setPlatform] = useState<Platform>("telegram");
   const [link, setLink] = useState("");
@@ -206,7 +210,12 @@ export function AddChannelDialog({ projectId, adminHandle, limitReached, opened,
                     <span className={classes.handle}>@{handle}</span>{" "}
                     {botName ? t("channels.step1WithBot", { bot: botName }) : t("channels.step1NoBot")}
                   </Text>
-                  {bot && (
+                  {bot && sandboxOn && (
+                    <Button component={Link} to="/sandbox" size="compact-sm" variant="light" mt={8} data-testid="bot-link">
+                      {t("channels.openSandbox")}
+                    </Button>
+                  )}
+                  {bot && !sandboxOn && (
                     <Button
                       component="a"
                       href={`https://t.me/${bot.username}`}

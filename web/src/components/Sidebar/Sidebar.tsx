@@ -8,6 +8,7 @@ import { Link, useLocation } from "react-router-dom";
 import type { Project } from "../../../../contract/projects.ts";
 import { logout, useUser } from "../../api/auth.ts";
 import { useProjects } from "../../api/projects.ts";
+import { useSandbox } from "../../api/sandbox.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { serverMessage } from "../../lib/messages.ts";
 import { PROJECT_SECTIONS, projectPath } from "../../lib/projectSections.ts";
@@ -18,6 +19,7 @@ import {
   IconHome,
   IconLogout,
   IconPlus,
+  IconSend,
   IconSettings,
   IconShield,
   PressaMark,
@@ -32,6 +34,8 @@ export function Sidebar({ onCreateProject }: SidebarProps) {
   const { user } = useUser();
   const { projects, isLoading } = useProjects();
   const [loggingOut, setLoggingOut] = useState(false);
+  // only while `npm run demo` runs the Telegram sandbox (404 otherwise)
+  const { on: sandboxOn } = useSandbox({ poll: false });
 
   const handleLogout = async () => {
     setLoggingOut(true);
@@ -91,6 +95,18 @@ export function Sidebar({ onCreateProject }: SidebarProps) {
       </div>
 
       <div className={classes.footer}>
+        {sandboxOn && (
+          <NavLink
+            component={Link}
+            to="/sandbox"
+            className={classes.link}
+            label={t("nav.sandbox")}
+            leftSection={<IconSend size={18} />}
+            active={isCurrent("/sandbox")}
+            aria-current={isCurrent("/sandbox") ? "page" : undefined}
+            data-testid="nav-sandbox"
+          />
+        )}
         <NavLink
           component={Link}
           to="/settings"

@@ -5,7 +5,7 @@ import { run } from "@grammyjs/runner";
 import { Api, Bot, GrammyError, HttpError, InlineKeyboard, InputFile, InputMediaBuilder } from "grammy";
 import type { Message, MessageEntity } from "grammy/types";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { makePng, startTelegramServer, type TelegramServer } from "./server.ts";
+import { makePng, startTelegramServer, type TelegramServer } from "../../sandbox/telegram/server.ts";
 
 let telegram: TelegramServer;
 let bot: Bot;

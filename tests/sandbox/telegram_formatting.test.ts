@@ -2,8 +2,8 @@
 // "Formatting options" section.
 
 import { describe, expect, test } from "vitest";
-import { BotApiError } from "./errors.ts";
-import { detectedEntities, formatText } from "./formatting.ts";
+import { BotApiError } from "../../sandbox/telegram/errors.ts";
+import { detectedEntities, formatText } from "../../sandbox/telegram/formatting.ts";
 
 const html = (source: string) => formatText(source, "HTML", undefined);
 const markdownV2 = (source: string) => formatText(source, "MarkdownV2", undefined);
