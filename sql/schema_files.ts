@@ -82,7 +82,7 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
     "record_edit_preview_sent", "request_post_edit",
   ],
   posts_publish: [
-    "begin_sending", "defer_publication", "delivery", "pinning_target", "post_delivery_info", "post_job_key",
+    "begin_sending", "defer_publication", "pinning_target", "post_delivery_info", "post_job_key",
     "postpone_sending", "queue_pinning", "queue_publication", "record_published", "record_send_failed",
     "record_sent_part", "resolve_uncertain", "resolve_uncertain_post", "resolve_uncertain_post_as_owner",
     "unqueue_post_jobs",

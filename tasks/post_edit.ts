@@ -8,7 +8,7 @@ import * as v from "valibot";
 import type { MessageEntity } from "../contract/entities.ts";
 import type { UrlButton } from "../contract/post_options.ts";
 import type { Sql } from "../core/db.ts";
-import { type Delivery, deliveryQuery } from "./post_delivery.ts";
+import { type Delivery, deliveryQuery } from "../core/delivery.ts";
 
 export const EditPayload = v.object({ postId: v.number() });
 

@@ -20,9 +20,9 @@ export function applyEdit(sql: Sql, telegram: Api | undefined): Task {
     if (!parsed.success) return helpers.logger.error("posts__apply_edit: malformed payload, dropped");
     const { postId } = parsed.output;
     const found = await postWithEdit(sql, postId, helpers.logger);
-    if (!found?.edit.approved || !telegram || found.post.sentChatId === null) return;
+    if (!found?.edit.approved || !telegram || found.post.channelChatId === null) return;
     const { post, edit } = found;
-    const chatId = post.sentChatId!;
+    const chatId = post.channelChatId!;
     const ids = post.channelMessageIds;
     const markup = { inline_keyboard: edit.buttons.map((row) => row.map(({ text, url }) => ({ text, url }))) };
     try {

@@ -10,7 +10,7 @@ import { ADMIN_TEXTS, botLanguage } from "../texts/telegram.ts";
 import { callbackData } from "../core/telegram/callback_data.ts";
 import { describeTelegramError } from "../core/telegram/errors.ts";
 import type { Sql } from "../core/db.ts";
-import { deliveryQuery } from "./post_delivery.ts";
+import { deliveryQuery } from "../core/delivery.ts";
 
 const Payload = v.object({ postId: v.number(), kind: v.picklist(["failed", "uncertain"]) });
 
@@ -20,7 +20,7 @@ export function notifyAdmin(sql: Sql, telegram: Api | undefined): Task {
     if (!parsed.success) return helpers.logger.error("posts__notify_admin: malformed payload, dropped");
     const { postId, kind } = parsed.output;
     const post = await deliveryQuery(sql, "app_public.post_delivery_info", [postId]);
-    if (!post || !telegram || !post.adminChatId || post.status !== kind) return;
+    if (!post || !telegram || !post.approverUserId || post.status !== kind) return;
     const language = botLanguage(post.projectLanguage);
     const texts = ADMIN_TEXTS[language];
     const channel = post.channelLink ?? "";
@@ -28,9 +28,9 @@ export function notifyAdmin(sql: Sql, telegram: Api | undefined): Task {
     const reason = post.lastErrorCode ? reasonWords(language, post.lastErrorCode, post.lastErrorParams ?? {}) : "";
     try {
       if (kind === "failed") {
-        await telegram.sendMessage(post.adminChatId, texts.failed(post.title, channel, reason), undefined, helpers.abortSignal);
+        await telegram.sendMessage(post.approverUserId, texts.failed(post.title, channel, reason), undefined, helpers.abortSignal);
       } else {
-        await telegram.sendMessage(post.adminChatId, texts.uncertain(post.title, channel, reason), {
+        await telegram.sendMessage(post.approverUserId, texts.uncertain(post.title, channel, reason), {
           reply_markup: {
             inline_keyboard: [[
               { text: texts.inChannel, callback_data: callbackData("inchannel", postId) },

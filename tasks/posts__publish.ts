@@ -23,7 +23,8 @@ import type { FileStorage } from "../core/storage.ts";
 import { describeTelegramError } from "../core/telegram/errors.ts";
 import { messageLink, MissingImageError, postParts, removeMessages, sendPost } from "../core/telegram/post_message.ts";
 import { chatWaitMs } from "../core/telegram/send_budget.ts";
-import { deliveryQuery, lostChannelRights } from "./post_delivery.ts";
+import { deliveryQuery } from "../core/delivery.ts";
+import { lostChannelRights } from "./post_delivery.ts";
 
 const Payload = v.object({ postId: v.number() });
 
@@ -66,8 +67,8 @@ function publish(sql: Sql, telegram: Api | undefined, storage: FileStorage) {
     // A channel takes 20 messages a minute: a post that would wait for its turn gives its
     // slot back and comes back then, so one account's burst of posts never sits in every
     // slot while other accounts' posts fall due.
-    if (telegram && approved?.status === "approved" && approved.channelChatId) {
-      const waitMs = await chatWaitMs(sql, telegram.token, String(approved.channelChatId), postParts(approved).length);
+    if (telegram && approved?.status === "approved" && approved.connectedChatId) {
+      const waitMs = await chatWaitMs(sql, telegram.token, String(approved.connectedChatId), postParts(approved).length);
       if (waitMs > DEFER_AFTER_MS) return void await sql`select app_public.defer_publication(${postId}, ${waitMs})`;
     }
     const post = await deliveryQuery(sql, "app_public.begin_sending", [postId, workerId]);
@@ -75,14 +76,14 @@ function publish(sql: Sql, telegram: Api | undefined, storage: FileStorage) {
     const failed = (code: PostReasonCode, params: PostReasonParams, definite: boolean) =>
       sql`select app_public.record_send_failed(${postId}, ${code}, ${sql.json(params)}, ${definite})`;
     if (!telegram) return void await failed("posts.error.botNotConfigured", {}, true);
-    if (!post.channelChatId || !post.channelLink) return void await failed("posts.error.noChannel", {}, true);
+    if (!post.connectedChatId || !post.channelLink) return void await failed("posts.error.noChannel", {}, true);
 
     // begin_sending answers only a post approved for the channel the project has now.
-    const chatId = post.channelChatId;
+    const chatId = post.connectedChatId;
     const recordSent = (chat: number, ids: number[]) =>
       sql`select app_public.record_sent_part(${postId}, ${chat}, ${ids}::bigint[])`;
     if (post.channelMessageIds.length > 0) {
-      const leftoverChat = post.sentChatId ?? chatId;
+      const leftoverChat = post.channelChatId ?? chatId;
       const { removed, refusal } = await removeMessages(telegram, leftoverChat, post.channelMessageIds);
       if (refusal) helpers.logger.warn(`posts__publish: post ${postId}: an earlier attempt's message stays in the channel: ${refusal.description}`);
       await recordSent(leftoverChat, post.channelMessageIds.filter((id) => !removed.includes(id)));

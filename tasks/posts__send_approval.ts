@@ -17,7 +17,8 @@ import { ADMIN_TEXTS, botLanguage, formatWhen } from "../texts/telegram.ts";
 import { callbackData } from "../core/telegram/callback_data.ts";
 import { refusedForGood } from "../core/telegram/errors.ts";
 import { sendPost } from "../core/telegram/post_message.ts";
-import { deliveryQuery, lostChannelRights } from "./post_delivery.ts";
+import { deliveryQuery } from "../core/delivery.ts";
+import { lostChannelRights } from "./post_delivery.ts";
 
 const Payload = v.object({ postId: v.number() });
 
@@ -31,19 +32,19 @@ export function sendApproval(sql: Sql, telegram: Api | undefined, storage: FileS
     const fail = (code: PostReasonCode, params: PostReasonParams = {}) =>
       sql`select app_public.record_approval_failed(${postId}, ${code}, ${sql.json(params)})`;
     if (!telegram) return void await fail("posts.error.botNotConfigured");
-    if (!post.adminChatId) return void await fail("posts.error.adminNotRegistered");
+    if (!post.approverUserId) return void await fail("posts.error.adminNotRegistered");
     // Only someone who still administers the channel sees the post (nothing is sent otherwise).
     const lost = await lostChannelRights(telegram, sql, post);
     if (lost) return void await sql`select app_public.fail_post_for_channel_rights(${postId}, ${lost.code}, ${sql.json(lost.params)})`;
     const texts = ADMIN_TEXTS[botLanguage(post.projectLanguage)];
     try {
       const header = await telegram.sendMessage(
-        post.adminChatId,
+        post.approverUserId,
         texts.approvalRequest(post.channelLink ?? "", formatWhen(post.scheduledFor, post.projectTimezone, botLanguage(post.projectLanguage)), post.options),
         undefined,
         helpers.abortSignal,
       );
-      const ids = await sendPost(telegram, post.adminChatId, post, storage, {
+      const ids = await sendPost(telegram, post.approverUserId, post, storage, {
         signal: helpers.abortSignal,
         decision: {
           text: texts.decideAbove,
@@ -55,7 +56,7 @@ export function sendApproval(sql: Sql, telegram: Api | undefined, storage: FileS
           },
         },
       });
-      await sql`select app_public.record_approval_sent(${postId}, ${post.adminChatId}, ${[header.message_id, ...ids]}::bigint[])`;
+      await sql`select app_public.record_approval_sent(${postId}, ${post.approverUserId}, ${[header.message_id, ...ids]}::bigint[])`;
     } catch (err) {
       const refusal = refusedForGood(err);
       if (!refusal) throw err;

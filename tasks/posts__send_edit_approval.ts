@@ -21,17 +21,17 @@ export function sendEditApproval(sql: Sql, telegram: Api | undefined, storage: F
     if (!parsed.success) return helpers.logger.error("posts__send_edit_approval: malformed payload, dropped");
     const { postId } = parsed.output;
     const found = await postWithEdit(sql, postId, helpers.logger);
-    if (!found || found.edit.approved || !telegram || !found.post.adminChatId) return;
+    if (!found || found.edit.approved || !telegram || !found.post.approverUserId) return;
     const { post, edit, publishedAt } = found;
     if (await lostChannelRights(telegram, sql, post)) return; // no one to ask: the edit waits, the channel is unchanged
     const language = botLanguage(post.projectLanguage);
     const texts = ADMIN_TEXTS[language];
-    const adminChatId = post.adminChatId!;
+    const approverUserId = post.approverUserId!;
     try {
-      const header = await telegram.sendMessage(adminChatId, texts.editRequest(post.channelLink ?? "", formatWhen(publishedAt, post.projectTimezone, language), edit.buttons),
+      const header = await telegram.sendMessage(approverUserId, texts.editRequest(post.channelLink ?? "", formatWhen(publishedAt, post.projectTimezone, language), edit.buttons),
         undefined, helpers.abortSignal);
       const edited = { ...post, content: edit.content, entities: edit.entities, options: { ...post.options, buttons: edit.buttons } };
-      const ids = await sendPost(telegram, adminChatId, edited, storage, {
+      const ids = await sendPost(telegram, approverUserId, edited, storage, {
         signal: helpers.abortSignal,
         decision: {
           text: texts.decideAbove,
@@ -43,7 +43,7 @@ export function sendEditApproval(sql: Sql, telegram: Api | undefined, storage: F
           },
         },
       });
-      await sql`select app_public.record_edit_preview_sent(${postId}, ${adminChatId}, ${[header.message_id, ...ids]}::bigint[], ${edit.requestedAt})`;
+      await sql`select app_public.record_edit_preview_sent(${postId}, ${approverUserId}, ${[header.message_id, ...ids]}::bigint[], ${edit.requestedAt})`;
     } catch (err) {
       const refusal = refusedForGood(err);
       if (!refusal) throw err;

@@ -5,22 +5,11 @@
  */
 import { Composer } from "grammy";
 import type { Context } from "grammy";
-import type { PostOptions } from "../../contract/post_options.ts";
 import { ADMIN_TEXTS, botLanguage, formatWhen } from "../../texts/telegram.ts";
 import { parseCallbackData } from "../../core/telegram/callback_data.ts";
+import { deliveryQuery } from "../../core/delivery.ts";
 import type { BotDeps } from "../deps.ts";
 
-type DeliveryInfo = {
-  status: string;
-  /** the channel's pinned approver */
-  adminChatId: number | null;
-  channelLink: string | null;
-  scheduledFor: string;
-  projectLanguage: string;
-  projectTimezone: string;
-  approvalPreview: { messageIds?: number[] };
-  options: PostOptions | null;
-};
 
 async function quietly(action: Promise<unknown>) {
   try {
@@ -37,8 +26,7 @@ export function approval({ sql }: BotDeps) {
     if (!parsed || !message || !ctx.chat) return next();
     const { action, postId, round } = parsed;
     const info = async () => {
-      const [row] = await sql<DeliveryInfo[]>`select (d).* from (select app_public.post_delivery_info(${postId}) as d) s`;
-      return row;
+      return await deliveryQuery(sql, "app_public.post_delivery_info", [postId]);
     };
 
     if (action === "approve" || action === "reject") {
@@ -50,7 +38,7 @@ export function approval({ sql }: BotDeps) {
       if (!decided || !post) {
         // a press that cannot count is never silent: while the post still waits, the approver
         // learns where the buttons that count are (a newer preview of it was sent)
-        await ctx.answerCallbackQuery({ text: post?.status === "scheduled" && post.adminChatId === ctx.chat.id ? texts.staleStillWaiting : texts.stale, show_alert: true });
+        await ctx.answerCallbackQuery({ text: post?.status === "scheduled" && post.approverUserId === ctx.chat.id ? texts.staleStillWaiting : texts.stale, show_alert: true });
         return;
       }
       const when = formatWhen(post.scheduledFor, post.projectTimezone, botLanguage(post.projectLanguage));

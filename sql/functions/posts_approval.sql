@@ -102,7 +102,7 @@ AS $function$
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.claim_post_for_approval(p_post_id bigint, p_job_id text)
- RETURNS app_public.post_delivery
+ RETURNS app_public.post_deliveries
  LANGUAGE plpgsql
 AS $function$
 /*
@@ -144,8 +144,8 @@ begin
   update app_public.posts set status = 'scheduled', approval_chat_id = v_channel.chat_id,
     approval_preview = jsonb_build_object('claimedAt', now(), 'claimedBy', p_job_id,
       'round', floor(extract(epoch from clock_timestamp()) * 1000000)::bigint)
-  where id = p_post_id returning * into v_post;
-  return app_private.delivery(v_post);
+  where id = p_post_id;
+  return (select d from app_public.post_deliveries d where d.post_id = p_post_id);
 end;
 $function$;
 

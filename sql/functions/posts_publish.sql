@@ -3,22 +3,6 @@
 --   npx deno run -A scripts/migrations.ts commit "what it does"
 -- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
-CREATE OR REPLACE FUNCTION app_private.delivery(p_post app_public.posts)
- RETURNS app_public.post_delivery
- LANGUAGE sql
- STABLE
-AS $function$
-  /* why: a post with its project's connected channel and that channel's pinned approver */
-  select p_post.id, p_post.status, p_post.title, p_post.content, p_post.image_url, p_post.scheduled_for,
-         c.chat_id, c.link, c.approver_user_id,
-         p_post.approval_preview, p_post.channel_message_ids, pr.language, pr.timezone,
-         c.id, c.approver_handle, c.rights_checked_at, p_post.channel_chat_id, p_post.entities, p_post.options,
-         p_post.image_urls, p_post.last_error_code, p_post.last_error_params
-  from app_public.projects pr
-  left join app_public.channels c on c.project_id = pr.id and c.status = 'connected'
-  where pr.id = p_post.project_id
-$function$;
-
 CREATE OR REPLACE FUNCTION app_private.post_job_key(p_post_id bigint, p_kind text)
  RETURNS text
  LANGUAGE sql
@@ -83,7 +67,8 @@ begin
       when p_in_channel and jsonb_array_length(p.channel_message_ids) > 0 then coalesce((
         select jsonb_build_object(regexp_replace(d.channel_link, '^@', ''),
           'https://t.me/' || regexp_replace(d.channel_link, '^@', '') || '/' || (p.channel_message_ids ->> 0))
-        from app_private.delivery(p) d where d.channel_link is not null and d.channel_chat_id = p.channel_chat_id), '{}')
+        from app_public.post_deliveries d
+        where d.post_id = p.id and d.channel_link is not null and d.connected_chat_id = p.channel_chat_id), '{}')
       else p.published_links end,
     last_error_code = null, last_error_params = '{}'
   where p.id = p_post_id and p.status = 'uncertain'
@@ -109,7 +94,7 @@ end;
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.begin_sending(p_post_id bigint, p_worker_id text)
- RETURNS app_public.post_delivery
+ RETURNS app_public.post_deliveries
  LANGUAGE plpgsql
 AS $function$
 /*
@@ -133,9 +118,8 @@ begin
     return null;
   end if;
   update app_public.posts set status = 'sending', sending_worker_id = p_worker_id, sending_started_at = now()
-  where id = p_post_id
-  returning * into v_post;
-  return app_private.delivery(v_post);
+  where id = p_post_id;
+  return (select d from app_public.post_deliveries d where d.post_id = p_post_id);
 end;
 $function$;
 
@@ -172,11 +156,12 @@ AS $function$
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.post_delivery_info(p_post_id bigint)
- RETURNS app_public.post_delivery
+ RETURNS app_public.post_deliveries
  LANGUAGE sql
  STABLE
 AS $function$
-  select app_private.delivery(p) from app_public.posts p where p.id = p_post_id
+  /* why: what a task needs to send a post or tell its approver, by name (docs/publishing.md) */
+  select * from app_public.post_deliveries d where d.post_id = p_post_id
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.postpone_sending(p_post_id bigint, p_seconds integer)
@@ -261,7 +246,7 @@ AS $function$
    the rules refuse (the channel changed since) is answered as outdated: null */
 begin
   if not exists (select 1 from app_public.posts p where p.id = p_post_id
-                 and exists (select 1 from app_private.delivery(p) d where d.admin_chat_id = p_chat_id)) then
+                 and exists (select 1 from app_public.post_deliveries d where d.post_id = p.id and d.approver_user_id = p_chat_id)) then
     return null;
   end if;
   return app_private.resolve_uncertain(p_post_id, p_in_channel);

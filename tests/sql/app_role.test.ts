@@ -47,7 +47,7 @@ describe("the app role cannot change the rules", () => {
     const [{ before }] = await owner`
       select md5(prosrc) as before from pg_proc where oid = 'app_public.claim_post_for_approval(bigint, text)'::regprocedure`;
     await refused(`create or replace function app_public.claim_post_for_approval(p_post_id bigint, p_job_id text)
-      returns app_public.post_delivery language sql as $$ select null::app_public.post_delivery $$`);
+      returns app_public.post_deliveries language sql as $$ select null::app_public.post_deliveries $$`);
     await refused("alter function app_public.claim_post_for_approval(bigint, text) security definer");
     await refused("alter function app_public.claim_post_for_approval(bigint, text) rename to claim_post_for_approval_old");
     await refused("drop function app_public.claim_post_for_approval(bigint, text)");

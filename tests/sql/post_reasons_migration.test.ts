@@ -82,7 +82,10 @@ test("every stored sentence becomes its code with its names and numbers; an unkn
       ids.push(row.id);
     }
     const [untouched] = await tx`insert into app_public.posts (project_id, title, scheduled_for) values (${project.id}, 'Fine', now()) returning id`;
-    await tx.unsafe(text);
+    // its data part: the functions it made then have been replaced since, and the delivery
+    // record it also altered is a view now (migration 56): a stand-in of that record, rolled back
+    await tx`create type app_public.post_delivery as (post_id bigint, last_error text)`;
+    await tx.unsafe(text.split(/^--! split: \d+-sql-functions\.sql$/m)[0]);
     for (const [i, [sentence, code, params]] of OLD.entries()) {
       const [row] = await tx`select last_error_code, last_error_params from app_public.posts where id = ${ids[i]}`;
       expect(row, sentence).toEqual({ last_error_code: code, last_error_params: params });

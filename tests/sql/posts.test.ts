@@ -82,7 +82,7 @@ describe("guarded transitions", () => {
       expect(await status(tx, post.id)).toBe("scheduled");
       // pressing Publish again (or after the automatic request) changes nothing and is not an error
       expect((await tx`select (app_public.request_post_approval(${userId}, ${projectId}, ${post.id})).status`)[0].status).toBe("scheduled");
-      const [{ admin }] = await tx`select (app_public.claim_post_for_approval(${post.id}, 'job-1')).admin_chat_id as admin`;
+      const [{ admin }] = await tx`select (app_public.claim_post_for_approval(${post.id}, 'job-1')).approver_user_id as admin`;
       expect(Number(admin)).toBe(42);
       // another approval job (Publish met the automatic request) finds it claimed; the
       // same job, retried after a crash, takes its claim back
