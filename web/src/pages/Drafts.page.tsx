@@ -1,51 +1,39 @@
-import { Button, Card, Checkbox, EmptyState, Skeleton, Stack, Text } from "@mantine/core";
+import { Button, Card, EmptyState } from "@mantine/core";
 import "@mantine/core/styles/Card.layer.css";
 import "@mantine/core/styles/Checkbox.layer.css";
 import "@mantine/core/styles/CheckboxIndicator.layer.css";
 import "@mantine/core/styles/EmptyState.layer.css";
 import "@mantine/core/styles/InlineInput.layer.css";
-import "@mantine/core/styles/Skeleton.layer.css";
 import { useDisclosure } from "@mantine/hooks";
 import { useRef, useState } from "react";
 import type { DraftSummary } from "../../../contract/drafts.ts";
 import { DRAFTS_PER_GENERATION_MAX } from "../../../contract/limits.ts";
-import { deleteDraft, moveDraft, useDrafts } from "../api/drafts.ts";
-import { ApiRequestError } from "../api/fetcher.ts";
+import { moveDraft, useDrafts } from "../api/drafts.ts";
 import { BackLink } from "../components/BackLink/BackLink.tsx";
 import { BulkAddDialog } from "../components/BulkAddDialog/BulkAddDialog.tsx";
 import { ConfirmDialog } from "../components/ConfirmDialog/ConfirmDialog.tsx";
 import { DraftDialog } from "../components/DraftDialog/DraftDialog.tsx";
 import { DraftList, draftRowHandle } from "../components/DraftList/DraftList.tsx";
+import { DraftsSkeleton, DraftsToolbar } from "../components/DraftList/DraftsToolbar.tsx";
 import { FullPageLoader } from "../components/FullPageLoader/FullPageLoader.tsx";
 import { GenerationBanner } from "../components/GenerationBanner/GenerationBanner.tsx";
 import { LoadError } from "../components/LoadError/LoadError.tsx";
-import {
-  IconFileText,
-  IconGripVertical,
-  IconListPlus,
-  IconPlus,
-  IconSparkles,
-  IconTrash,
-} from "../components/Icons/Icons.tsx";
+import { IconFileText, IconListPlus, IconPlus } from "../components/Icons/Icons.tsx";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
 import { ProjectLoadError } from "../components/ProjectLoadError/ProjectLoadError.tsx";
 import { QueueHealth } from "../components/QueueHealth/QueueHealth.tsx";
 import { useContentGeneration } from "../hooks/useContentGeneration.ts";
 import { useFocusFallback } from "../hooks/useFocusFallback.ts";
 import { useDraftRoute } from "../hooks/useDraftRoute.ts";
+import { useDraftDeletion } from "../hooks/useDraftDeletion.ts";
 import { useDraftSelection } from "../hooks/useDraftSelection.ts";
-import { useIsPhone } from "../hooks/useIsPhone.ts";
 import { useRouteProject } from "../hooks/useRouteProject.ts";
 import { useT } from "../i18n/i18n.tsx";
-import { failureText, serverMessage } from "../lib/messages.ts";
-import { batchDeleteOutcome } from "../lib/draftSelection.ts";
+import { serverMessage } from "../lib/messages.ts";
 import { usePageTitle } from "../lib/pageTitle.ts";
 import { projectPath } from "../lib/projectSections.ts";
-import { toastError, toastSuccess, toastWarning } from "../lib/toast.ts";
+import { toastError, toastSuccess } from "../lib/toast.ts";
 import classes from "./Drafts.module.css";
-
-const isScheduledGuard = (error: unknown) =>
-  error instanceof ApiRequestError && error.body?.code === "drafts.cannotDeleteScheduled";
 
 /**
  * Spec §2 Drafts: the project's unpublished drafts in publishing order. The edit dialog
@@ -59,24 +47,16 @@ export default function DraftsPage() {
   const { editOpened, shown, openEditor, closeEditor } = useDraftRoute(projectId, { drafts, isLoading, error });
 
   const { selected, allSelected, toggle, toggleAll, clear: clearSelection, drop: dropFromSelection } = useDraftSelection(drafts);
+  const deletion = useDraftDeletion(projectId, drafts, dropFromSelection);
   const [createOpened, createDialog] = useDisclosure(false);
   const [bulkOpened, bulkDialog] = useDisclosure(false);
   /** Titles the bulk-add dialog asks the AI for as it opens (from the queue's forecast), if any. */
   const [titlesOnOpen, setTitlesOnOpen] = useState<number | undefined>(undefined);
-  const [toDelete, setToDelete] = useState<DraftSummary | null>(null);
-  const [batchOpened, batchDialog] = useDisclosure(false);
-  const [batchCount, setBatchCount] = useState(0);
-  const [deleting, setDeleting] = useState(false);
   const generation = useContentGeneration(projectId);
-  // On a phone the selection's buttons take a line of their own, with short labels.
-  const isPhone = useIsPhone();
   /** The selection waiting for "replace their text?" (spec §2 generate-titles-overwrite). */
   const [toGenerate, setToGenerate] = useState<{ ids: number[]; withContent: number } | null>(null);
   const lastToGenerate = useRef(toGenerate);
   if (toGenerate) lastToGenerate.current = toGenerate;
-  // What a confirmation names stays put while the dialog animates out.
-  const lastToDelete = useRef<DraftSummary | null>(null);
-  if (toDelete) lastToDelete.current = toDelete;
 
   // Where the focus goes when the control a dialog was opened from is gone once it closes: the
   // empty list's buttons have twins in the header, a deleted row's trash button the next row
@@ -84,12 +64,12 @@ export default function DraftsPage() {
   const newDraftRef = useRef<HTMLButtonElement>(null);
   const bulkAddRef = useRef<HTMLButtonElement>(null);
   const selectAllRef = useRef<HTMLInputElement>(null);
-  const afterDelete = useRef<number | null>(null);
   const toList = () => selectAllRef.current ?? newDraftRef.current;
   useFocusFallback(createOpened, () => newDraftRef.current);
   useFocusFallback(bulkOpened, () => bulkAddRef.current);
-  useFocusFallback(toDelete !== null, () => (afterDelete.current === null ? null : draftRowHandle(afterDelete.current)) ?? toList());
-  useFocusFallback(batchOpened, toList);
+  const { afterDelete } = deletion.one;
+  useFocusFallback(deletion.one.draft !== null, () => (afterDelete.current === null ? null : draftRowHandle(afterDelete.current)) ?? toList());
+  useFocusFallback(deletion.batch.opened, toList);
   useFocusFallback(toGenerate !== null, toList);
 
   if (failed) return <ProjectLoadError />;
@@ -104,39 +84,6 @@ export default function DraftsPage() {
       const detail = serverMessage(t, failure);
       toastError(t("drafts.reorderFailed"), detail === t("drafts.reorderFailed") ? undefined : detail);
     }
-  };
-
-  const handleDelete = async () => {
-    if (!toDelete) return;
-    const index = drafts.findIndex((draft) => draft.id === toDelete.id);
-    setDeleting(true);
-    try {
-      await deleteDraft(projectId, toDelete.id);
-      afterDelete.current = (drafts[index + 1] ?? drafts[index - 1])?.id ?? null;
-      toastSuccess(t("drafts.deleteSuccess"), toDelete.title);
-      setToDelete(null);
-    } catch (failure) {
-      toastError(t("drafts.deleteFailed"), failureText(t, failure, "common.tryAgainLater"));
-    } finally {
-      setDeleting(false);
-    }
-  };
-
-  // Spec §2/§8: one DELETE per draft; drafts a planned post still uses are skipped.
-  const handleBatchDelete = async () => {
-    const ids = [...selected];
-    setDeleting(true);
-    const results = await Promise.allSettled(ids.map((id) => deleteDraft(projectId, id)));
-    setDeleting(false);
-    batchDialog.close();
-
-    const { deleted, skipped, failed: failedCount } = batchDeleteOutcome(ids, results, isScheduledGuard);
-    dropFromSelection(deleted);
-
-    if (deleted.length === 1) toastSuccess(t("drafts.deleteSuccess"));
-    else if (deleted.length > 1) toastSuccess(t("drafts.batchDeleteSuccess", { count: deleted.length }));
-    if (skipped > 0) toastWarning(t("drafts.batchDeleteSkipped", { count: skipped }), t("drafts.batchDeleteSkippedText"));
-    if (failedCount > 0) toastError(t("drafts.batchDeleteFailed", { count: failedCount }), t("common.tryAgainLater"));
   };
 
   const startGeneration = async (ids: number[]) => {
@@ -194,20 +141,7 @@ export default function DraftsPage() {
       {generation.job && <GenerationBanner job={generation.job} />}
 
       {isLoading ? (
-        <Card padding={0} className={classes.listCard} role="status" aria-busy="true" aria-label={t("common.loading")}>
-          <div className={classes.toolbar}>
-            <Skeleton height={16} width={120} />
-          </div>
-          {[0, 1, 2].map((index) => (
-            <div key={index} className={classes.skeletonRow}>
-              <Skeleton height={18} width={18} radius="sm" />
-              <Stack gap={8} style={{ flex: 1 }}>
-                <Skeleton height={12} width="45%" />
-                <Skeleton height={10} width="80%" />
-              </Stack>
-            </div>
-          ))}
-        </Card>
+        <DraftsSkeleton className={classes.listCard} />
       ) : error ? (
         <LoadError message={t("drafts.loadFailed")} retryLabel={t("common.retry")} onRetry={() => void mutate()} />
       ) : drafts.length === 0 ? (
@@ -227,60 +161,22 @@ export default function DraftsPage() {
         </Card>
       ) : (
         <Card padding={0} className={classes.listCard}>
-          <div className={classes.toolbar}>
-            <Checkbox
-              ref={selectAllRef}
-              checked={allSelected}
-              indeterminate={selected.size > 0 && !allSelected}
-              onChange={toggleAll}
-              label={
-                selected.size > 0 ? t("drafts.selectedCount", { count: selected.size, total: drafts.length }) : t("drafts.selectAll")
-              }
-              fw={500}
-              size="sm"
-              data-testid="select-all"
-            />
-            {selected.size > 0 ? (
-              <div className={classes.toolbarActions}>
-                <Button
-                  size="compact-sm"
-                  variant="light"
-                  leftSection={<IconSparkles size={15} />}
-                  onClick={handleGenerate}
-                  loading={generation.starting}
-                  disabled={generation.active}
-                  title={generation.active ? t("drafts.generationBusy") : undefined}
-                  data-testid="generate-content"
-                >
-                  {isPhone ? t("drafts.generateContentShort") : t("drafts.generateContent")}
-                </Button>
-                <Button
-                  size="compact-sm"
-                  variant="light"
-                  color="red"
-                  leftSection={<IconTrash size={15} />}
-                  onClick={() => {
-                    setBatchCount(selected.size);
-                    batchDialog.open();
-                  }}
-                  data-testid="delete-selected"
-                >
-                  {isPhone ? t("common.delete") : t("drafts.deleteSelected")}
-                </Button>
-              </div>
-            ) : (
-              <Text size="xs" c="dimmed" className={classes.hint}>
-                <IconGripVertical size={14} />
-                {t("drafts.dragHint")}
-              </Text>
-            )}
-          </div>
+          <DraftsToolbar
+            selectAllRef={selectAllRef}
+            total={drafts.length}
+            selectedCount={selected.size}
+            allSelected={allSelected}
+            onToggleAll={toggleAll}
+            onGenerate={handleGenerate}
+            generation={generation}
+            onDelete={() => deletion.batch.ask(selected.size)}
+          />
           <DraftList
             drafts={drafts}
             selected={selected}
             onToggle={toggle}
             onEdit={openEditor}
-            onDelete={setToDelete}
+            onDelete={deletion.one.ask}
             onMove={(draft, afterId, ordered) => void handleMove(draft, afterId, ordered)}
           />
         </Card>
@@ -290,22 +186,22 @@ export default function DraftsPage() {
       <DraftDialog projectId={projectId} draft={shown} opened={editOpened} onClose={closeEditor} />
       <BulkAddDialog projectId={projectId} opened={bulkOpened} generateOnOpen={titlesOnOpen} onClose={bulkDialog.close} />
       <ConfirmDialog
-        opened={toDelete !== null}
+        opened={deletion.one.draft !== null}
         title={t("drafts.deleteTitle")}
-        message={t("drafts.deleteText", { title: lastToDelete.current?.title ?? "" })}
+        message={t("drafts.deleteText", { title: deletion.one.title })}
         confirmLabel={t("common.delete")}
-        busy={deleting}
-        onConfirm={() => void handleDelete()}
-        onClose={() => setToDelete(null)}
+        busy={deletion.deleting}
+        onConfirm={() => void deletion.one.confirm()}
+        onClose={deletion.one.cancel}
       />
       <ConfirmDialog
-        opened={batchOpened}
+        opened={deletion.batch.opened}
         title={t("drafts.batchDeleteTitle")}
-        message={t("drafts.batchDeleteText", { count: batchCount })}
+        message={t("drafts.batchDeleteText", { count: deletion.batch.count })}
         confirmLabel={t("drafts.deleteSelected")}
-        busy={deleting}
-        onConfirm={() => void handleBatchDelete()}
-        onClose={batchDialog.close}
+        busy={deletion.deleting}
+        onConfirm={() => void deletion.batch.confirm([...selected])}
+        onClose={deletion.batch.cancel}
       />
       <ConfirmDialog
         opened={toGenerate !== null}
