@@ -4,6 +4,7 @@
  * core/, so none of those folders imports another (tests/imports.test.ts). DATABASE_URL must point
  * at a migrated database.
  */
+import "../core/quiet_deprecations.ts"; // first: before any library loads
 import { createAi } from "../core/ai/client.ts";
 // in webhook mode this process runs the bot's features on the updates Telegram pushes
 import type { Update } from "grammy/types";

@@ -5,6 +5,7 @@
  * process refuses to start: polling would delete the webhook (and Telegram answers
  * getUpdates with 409 while one is set).
  */
+import "../core/quiet_deprecations.ts"; // first: before any library loads
 import { readConfig } from "../core/config.ts";
 import { connect } from "../core/db.ts";
 import { jsonLog } from "../core/log.ts";

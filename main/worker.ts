@@ -1,4 +1,5 @@
 /* The worker process: runs queued jobs until SIGINT/SIGTERM, letting running jobs finish. */
+import "../core/quiet_deprecations.ts"; // first: before any library loads
 import { createAi } from "../core/ai/client.ts";
 import { readConfig } from "../core/config.ts";
 import { connect } from "../core/db.ts";

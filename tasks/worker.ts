@@ -203,8 +203,10 @@ export async function startWorker(connectionString: string, config: Config, log:
       concurrency: CONCURRENCY,
       crontab: CRONTAB.join("\n"),
     }),
-    await run({ ...common, taskList: aiTasks, concurrency: AI_CONCURRENCY }),
-    await run({ ...common, taskList: signInTasks, concurrency: MAIL_CONCURRENCY }),
+    // No cron of their own (the first runner has it): said outright, or graphile-worker looks
+    // for a crontab file and logs "cron is disabled", which reads as if the hourly jobs were off.
+    await run({ ...common, taskList: aiTasks, concurrency: AI_CONCURRENCY, parsedCronItems: [] }),
+    await run({ ...common, taskList: signInTasks, concurrency: MAIL_CONCURRENCY, parsedCronItems: [] }),
   ];
 
   // After the database was out of reach, every other worker's heartbeat is as old as the

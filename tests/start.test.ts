@@ -113,6 +113,8 @@ test("npm start runs the product on a fresh DATA_DIR and stops cleanly on SIGINT
   expect(log).toContain('"message":"stopped"');
   expect(log).not.toContain("terminating connection");
   expect(errorLines(log)).toEqual([]);
+  // nothing a newcomer would read as a fault: no deprecation notice of a library's, no "cron is disabled"
+  expect(log).not.toMatch(/DeprecationWarning|cron is disabled/);
   // the order of the stop: api and worker (their last words included), then the database
   const lines = log.split("\n");
   const at = (message: string) => lineOf(lines, `"message":"${message}"`);

@@ -64,10 +64,18 @@ test("sign in, create and open a project, switch language, see the 404 page", as
   await screenshot(page, "foundation-404");
 });
 
-test("a signed-out visitor is sent to /auth; a signed-in one opening /auth goes to /", async () => {
+test("a signed-out visitor is sent to /auth, may read it in English, and signs in by the code's sixth digit; a signed-in one opening /auth goes to /", async () => {
   const fresh = await browser.newPage();
   await fresh.goto(`${stack.baseUrl}/project/1/drafts`);
   await fresh.waitForURL(/\/auth$/);
+  // Russian first, as the spec says; English a press away, and kept for the next visit
+  await expect.poll(() => fresh.getByTestId("request-code").textContent(), { timeout: 10_000 }).toBe("Получить код");
+  await fresh.getByTestId("auth-language").getByText("English").click();
+  await expect.poll(() => fresh.getByTestId("request-code").textContent(), { timeout: 10_000 }).toBe("Get code");
+  await fresh.reload();
+  await expect.poll(() => fresh.getByTestId("request-code").textContent(), { timeout: 10_000 }).toBe("Get code");
+  await screenshot(fresh, "foundation-sign-in-en");
+  // signInThroughUi types the mailed code and presses nothing: its sixth digit signs in
   await signInThroughUi(fresh, stack, "second.user@example.com");
   await fresh.goto(`${stack.baseUrl}/auth`);
   await fresh.waitForURL(`${stack.baseUrl}/`);

@@ -1,12 +1,14 @@
-import { Button, Stack, Text, TextInput, Title } from "@mantine/core";
-import { useState, type FormEvent } from "react";
+import { Button, SegmentedControl, Stack, Text, TextInput, Title } from "@mantine/core";
+import "@mantine/core/styles/SegmentedControl.layer.css";
+import { useRef, useState, type FormEvent } from "react";
 import * as v from "valibot";
 import { CodeSchema, EmailSchema } from "../../../contract/auth.ts";
 import { SIGN_IN_CODE_LENGTH } from "../../../contract/limits.ts";
 import { requestCode, verifyCode } from "../api/auth.ts";
 import { hasStatus } from "../api/fetcher.ts";
 import { IconCalendar, IconMail, IconShield, IconSparkles, PressaMark } from "../components/Icons/Icons.tsx";
-import { useT } from "../i18n/i18n.tsx";
+import { LANGUAGES } from "../../../contract/limits.ts";
+import { type Language, useLanguage, useT } from "../i18n/i18n.tsx";
 import { errorText, failureText, serverMessage } from "../lib/messages.ts";
 import { usePageTitle } from "../lib/pageTitle.ts";
 import { toastError } from "../lib/toast.ts";
@@ -23,6 +25,7 @@ export default function AuthPage() {
     <div className={classes.root}>
       <WelcomePanel />
       <main className={classes.formSide}>
+        <LanguageSwitch />
         <div className={classes.formBox}>
           <div className={classes.mobileBrand}>
             <PressaMark size={28} />
@@ -108,25 +111,35 @@ function CodeStep({ email, alreadySent, onBack }: CodeStepProps) {
   const [error, setError] = useState<string>();
   const [verifying, setVerifying] = useState(false);
 
-  const handleSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = v.safeParse(CodeSchema, code);
+  // one verification at a time: the sixth digit sends the code, and Enter may follow it
+  const inFlight = useRef(false);
+  const submit = async (typed: string) => {
+    if (inFlight.current) return;
+    const parsed = v.safeParse(CodeSchema, typed);
     if (!parsed.success) {
       setError(errorText(t, parsed.issues[0].message));
       return;
     }
     setVerifying(true);
+    inFlight.current = true;
     try {
       // On success the session is cached and the /auth guard moves on to the app.
       await verifyCode(email, parsed.output);
     } catch (failure) {
       toastError(t("auth.verificationFailed"), serverMessage(t, failure));
       setVerifying(false);
+      inFlight.current = false;
     }
   };
 
   return (
-    <form onSubmit={(event) => void handleSubmit(event)} noValidate>
+    <form
+      onSubmit={(event: FormEvent) => {
+        event.preventDefault();
+        void submit(code);
+      }}
+      noValidate
+    >
       <Stack gap="lg">
         <div>
           <Title order={1} mb={6}>
@@ -151,8 +164,11 @@ function CodeStep({ email, alreadySent, onBack }: CodeStepProps) {
           autoFocus
           value={code}
           onChange={(event) => {
-            setCode(event.currentTarget.value);
+            // a pasted "123 456" is the code; its last digit sends it, as a phone's code fields do
+            const typed = event.currentTarget.value.replace(/\s/g, "");
+            setCode(typed);
             setError(undefined);
+            if (typed.length === SIGN_IN_CODE_LENGTH && /^\d+$/.test(typed)) void submit(typed);
           }}
           error={error}
           classNames={{ input: classes.codeInput }}
@@ -168,6 +184,29 @@ function CodeStep({ email, alreadySent, onBack }: CodeStepProps) {
         </Stack>
       </Stack>
     </form>
+  );
+}
+
+/**
+ * The interface language before sign-in: the same choice as in Settings (kept in this
+ * browser), so an English speaker need not meet the product in Russian first.
+ */
+function LanguageSwitch() {
+  const t = useT();
+  const { language, setLanguage } = useLanguage();
+  return (
+    <SegmentedControl
+      className={classes.language}
+      size="xs"
+      value={language}
+      onChange={(next) => (LANGUAGES as readonly string[]).includes(next) && setLanguage(next as Language)}
+      data={[
+        { value: "ru", label: t("language.ru") },
+        { value: "en", label: t("language.en") },
+      ]}
+      aria-label={t("settings.language")}
+      data-testid="auth-language"
+    />
   );
 }
 
