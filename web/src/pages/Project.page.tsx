@@ -6,6 +6,9 @@ import "@mantine/core/styles/ThemeIcon.layer.css";
 import { useDisclosure } from "@mantine/hooks";
 import { Link } from "react-router-dom";
 import { useChannels } from "../api/channels.ts";
+import { useDrafts } from "../api/drafts.ts";
+import { useProjectsOverview } from "../api/projects.ts";
+import { FirstSteps } from "../components/FirstSteps/FirstSteps.tsx";
 import { IconAt, IconChevronRight, IconClock, IconGlobe, IconPencil, IconShield, IconTrash } from "../components/Icons/Icons.tsx";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
 import { DeleteProjectDialog } from "../components/ProjectDialogs/DeleteProjectDialog.tsx";
@@ -14,6 +17,7 @@ import { ProjectLoadError } from "../components/ProjectLoadError/ProjectLoadErro
 import { FullPageLoader } from "../components/FullPageLoader/FullPageLoader.tsx";
 import { useRouteProject } from "../hooks/useRouteProject.ts";
 import { useT } from "../i18n/i18n.tsx";
+import { firstSteps } from "../lib/firstSteps.ts";
 import { usePageTitle } from "../lib/pageTitle.ts";
 import { PROJECT_SECTIONS, projectPath } from "../lib/projectSections.ts";
 import classes from "./Project.module.css";
@@ -22,7 +26,10 @@ export default function ProjectPage() {
   const t = useT();
   const { project, failed } = useRouteProject();
   // The approver Telegram confirmed, once a channel is connected (docs/trust-model.md).
-  const approver = useChannels(project?.id ?? null).channels.find((channel) => channel.approver)?.approver;
+  const { channels } = useChannels(project?.id ?? null);
+  const approver = channels.find((channel) => channel.approver)?.approver;
+  const { drafts, isLoading: draftsLoading } = useDrafts(project?.id ?? null);
+  const overview = useProjectsOverview().overview?.find((card) => card.projectId === project?.id);
   const [editOpened, editDialog] = useDisclosure(false);
   const [deleteOpened, deleteDialog] = useDisclosure(false);
   usePageTitle(project?.name ?? t("project.title"));
@@ -74,6 +81,17 @@ export default function ProjectPage() {
           {t(project.language === "en" ? "language.en" : "language.ru")}
         </Badge>
       </div>
+
+      {overview && !draftsLoading && (
+        <FirstSteps
+          projectId={project.id}
+          steps={firstSteps({
+            channelConnected: channels.some((channel) => channel.status === "connected"),
+            drafts: drafts.length,
+            planned: overview.nextPostAt !== null || overview.awaitingApproval > 0,
+          })}
+        />
+      )}
 
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
         {PROJECT_SECTIONS.map(({ path, titleKey, descriptionKey, Icon }) => (
