@@ -244,7 +244,7 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
             showAllErrors={attempted}
             disabled={saving}
           />
-          <Group justify="flex-end" gap="sm" mt="xs">
+          <Group justify="flex-end" gap="sm" mt="xs" className={classes.actions}>
             <Button variant="default" onClick={onClose} disabled={saving}>
               {t("common.cancel")}
             </Button>

@@ -187,7 +187,7 @@ export function ImageField({ projectId, value, onChange, onUploadingChange, erro
               {t("drafts.imagePick")}
             </Text>
             <Text size="xs" c="dimmed" component="span" display="block" id={`${labelId}-hint`}>
-              {t("drafts.imageHint")}
+              {t("drafts.imageHint", { max: POST_IMAGES_MAX })}
             </Text>
           </span>
         </button>
