@@ -144,7 +144,14 @@ test("schedule from the calendar, publish, approve in Telegram, see it green and
   expect(await readOnly.getByText("Пост опубликован, изменить его нельзя.").count()).toBe(1);
   await page.keyboard.press("Escape");
 
-  // The Published page: newest first, time in the project's timezone, the channel link.
+  // Readers reacted in the channel (as the bot records Telegram's count), and the post went out
+  // pinned (as its options say when scheduled so).
+  await stack.sql`select app_public.record_reaction_count(${9_000_001}, ${p.channel.id}, ${inChannel.message_id}, now(),
+    ${stack.sql.json([{ type: { type: "emoji", emoji: "👍" }, total_count: 5 }, { type: { type: "emoji", emoji: "🔥" }, total_count: 2 }])})`;
+  await stack.sql`update app_public.posts set options = options || '{"pin": true}' where id = ${postId}`;
+
+  // The Published page: newest first, time in the project's timezone, the channel link, the
+  // pin and the reactions.
   await page.goto(`${stack.baseUrl}/project/${p.project.id}/published`);
   const row = page.getByTestId("published-post");
   await expect.poll(() => row.count(), soon).toBe(1);
@@ -152,6 +159,9 @@ test("schedule from the calendar, publish, approve in Telegram, see it green and
   expect(await row.getByTestId("published-title").textContent()).toBe("Утренние новости");
   expect(await row.getByTestId("published-link").getAttribute("href")).toBe(link);
   expect(await row.getByTestId("published-link").textContent()).toBe(`@${p.channel.username}`);
+  expect(await row.getByTestId("published-pinned").textContent()).toBe("Закреплён");
+  await expect.poll(() => row.getByTestId("published-reactions").textContent(), soon).toBe("7");
+  expect(await row.getByTestId("published-thumb").count()).toBe(0); // a text post: its mark, no picture
   const publishedAt = (await stack.sql`select published_at from app_public.posts where id = ${postId}`)[0].publishedAt as string;
   const moscowTime = new Intl.DateTimeFormat("ru-RU", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: TZ }).format(new Date(publishedAt));
   expect(await row.getByTestId("published-time").textContent()).toContain(moscowTime);

@@ -6,12 +6,14 @@ import "@mantine/core/styles/Skeleton.layer.css";
 import { useRef, useState } from "react";
 import { Link } from "react-router-dom";
 import type { Post } from "../../../contract/posts.ts";
+import { STATS_RANGE_MAX_DAYS } from "../../../contract/stats.ts";
 import { useDrafts } from "../api/drafts.ts";
+import { useStats } from "../api/stats.ts";
 import { usePublishedPosts } from "../api/posts.ts";
 import { BackLink } from "../components/BackLink/BackLink.tsx";
 import { DeletePostDialog } from "../components/DeletePostDialog/DeletePostDialog.tsx";
 import { FullPageLoader } from "../components/FullPageLoader/FullPageLoader.tsx";
-import { IconCalendar, IconExternalLink, IconPencil, IconSend } from "../components/Icons/Icons.tsx";
+import { IconCalendar, IconExternalLink, IconHeart, IconPencil, IconPin, IconSend } from "../components/Icons/Icons.tsx";
 import { LoadError } from "../components/LoadError/LoadError.tsx";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
 import { PostDetailsDialog } from "../components/PostDetailsDialog/PostDetailsDialog.tsx";
@@ -47,6 +49,7 @@ export default function PublishedPage() {
   const anyWaiting = posts.some((post) => post.pendingEdit);
   if (anyWaiting !== waitingEdit) setWaitingEdit(anyWaiting);
   const { drafts } = useDrafts(projectId);
+  const reactions = usePostReactions(projectId, posts);
 
   // Dialogs. What a closing dialog shows stays put while it animates out.
   const [details, setDetails] = useState<{ id: number; editing: boolean } | null>(null);
@@ -113,7 +116,13 @@ export default function PublishedPage() {
         <>
           <Card padding={0} className={classes.list} component="ol" aria-label={t("section.published")} ref={list}>
             {posts.map((post) => (
-              <PublishedRow key={post.id} post={post} timeZone={timeZone} onOpen={(editing) => open(post, editing)} />
+              <PublishedRow
+                key={post.id}
+                post={post}
+                reactions={reactions.get(post.id)}
+                timeZone={timeZone}
+                onOpen={(editing) => open(post, editing)}
+              />
             ))}
           </Card>
           {hasMore && (
@@ -150,23 +159,47 @@ export default function PublishedPage() {
   );
 }
 
+/**
+ * Each listed post's reactions, summed over its messages, from the channel's statistics for
+ * the span the list covers (docs/statistics.md): the same figures the Statistics page shows.
+ */
+function usePostReactions(projectId: number | null, posts: Post[]) {
+  const oldest = posts.reduce<string | null>((min, post) => {
+    const at = post.publishedAt ?? post.scheduledFor;
+    return min === null || at < min ? at : min;
+  }, null);
+  // the hour's start: the key stays the same while the page is open, so the figures are read once
+  const to = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 3_600_000).toISOString();
+  // the statistics read at most STATS_RANGE_MAX_DAYS: older posts go without their figure
+  const earliest = new Date(Date.parse(to) - (STATS_RANGE_MAX_DAYS - 1) * 86_400_000).toISOString();
+  const from = oldest === null || oldest < earliest ? earliest : oldest;
+  const { stats } = useStats(oldest === null ? null : projectId, { from, to });
+  return new Map((stats?.posts ?? []).map((post) => [post.postId, post.reactions.total]));
+}
+
 type PublishedRowProps = {
   post: Post;
+  /** Its reactions in the channel, once known. */
+  reactions?: number;
   timeZone: string;
   /** Opens the post's details; `editing`: straight in the edit of its text and buttons. */
   onOpen: (editing: boolean) => void;
 };
 
-function PublishedRow({ post, timeZone, onOpen }: PublishedRowProps) {
+function PublishedRow({ post, reactions, timeZone, onOpen }: PublishedRowProps) {
   const t = useT();
   const { language } = useLanguage();
   const links = Object.entries(post.publishedLinks ?? {});
   const when = post.publishedAt ?? post.scheduledFor;
   return (
     <li className={classes.row} data-testid="published-post" data-post-id={post.id}>
-      <span className={classes.mark} aria-hidden="true">
-        <IconSend size={16} />
-      </span>
+      {post.imageUrl ? (
+        <img className={classes.thumb} src={post.imageUrl} alt="" loading="lazy" data-testid="published-thumb" />
+      ) : (
+        <span className={classes.mark} aria-hidden="true">
+          <IconSend size={16} />
+        </span>
+      )}
       <div className={classes.body}>
         <div className={classes.heading}>
           <UnstyledButton className={classes.open} aria-haspopup="dialog" onClick={() => onOpen(false)} data-testid="published-open">
@@ -174,6 +207,17 @@ function PublishedRow({ post, timeZone, onOpen }: PublishedRowProps) {
               {post.title}
             </Text>
           </UnstyledButton>
+          {post.options.pin && (
+            <Badge variant="light" radius="sm" tt="none" fw={500} leftSection={<IconPin size={12} />} data-testid="published-pinned">
+              {t("published.pinned")}
+            </Badge>
+          )}
+          {reactions !== undefined && reactions > 0 && (
+            <Badge variant="default" radius="sm" tt="none" fw={500} leftSection={<IconHeart size={12} />} data-testid="published-reactions"
+              aria-label={t("published.reactions", { count: reactions })}>
+              {reactions}
+            </Badge>
+          )}
           {post.pendingEdit && (
             <Badge variant="light" color="yellow" radius="sm" tt="none" fw={500} data-testid="published-pending-edit">
               {t("schedule.details.pendingEdit")}

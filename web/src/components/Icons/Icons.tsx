@@ -339,3 +339,13 @@ export const IconCalendarMinus = createIcon(
   </>,
   "IconCalendarMinus",
 );
+
+export const IconPin = createIcon(
+  <path d="M9 4h6l-1 5 3 3v2H7v-2l3-3-1-5ZM12 14v6" />,
+  "IconPin",
+);
+
+export const IconHeart = createIcon(
+  <path d="M12 19.5s-7-4.3-7-9.5A4 4 0 0 1 12 7.6 4 4 0 0 1 19 10c0 5.2-7 9.5-7 9.5Z" />,
+  "IconHeart",
+);
