@@ -7,7 +7,11 @@ import type { Sql } from "../core/db.ts";
 import { channelRightsProblem, lostRightsReason, RIGHTS_FRESH_MS } from "../core/telegram/channel_rights.ts";
 
 /** The SQL functions that answer one app_public.post_delivery (never a name from outside). */
-type DeliveryFunction = "app_public.post_delivery_info" | "app_public.begin_sending" | "app_public.claim_post_for_approval";
+type DeliveryFunction =
+  | "app_public.post_delivery_info"
+  | "app_public.begin_sending"
+  | "app_public.claim_post_for_approval"
+  | "app_public.claim_approval_reminder";
 
 export type Delivery = {
   postId: number;
