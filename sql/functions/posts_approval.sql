@@ -139,7 +139,11 @@ begin
   update app_public.posts set status = 'scheduled', scheduled_for = p_scheduled_for, approval_preview = '{}',
     last_error_code = null, last_error_params = '{}'
   where id = p_post.id returning * into v_post;
-  perform app_private.queue_approval(v_post);
+  if p_scheduled_for = p_post.scheduled_for then
+    perform app_private.queue_approval_at(v_post, now());
+  else
+    perform app_private.queue_approval(v_post);
+  end if;
   return v_post;
 end;
 $function$;
