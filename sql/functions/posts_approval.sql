@@ -161,7 +161,7 @@ declare
   v_post app_public.posts := app_private.lock_post(p_user_id, p_project_id, p_post_id);
 begin
   if v_post.status <> 'scheduled' or v_post.is_recurring then
-    raise exception 'Only a post awaiting approval can be sent again or moved' using errcode = 'INVAL', hint = 'schedule.notAwaitingApproval';
+    raise exception 'Only a post awaiting approval can be sent again or moved' using errcode = 'EDPUB', hint = 'schedule.notAwaitingApproval';
   end if;
   if p_scheduled_for is not null and p_scheduled_for <= now() then
     raise exception 'Cannot schedule posts in the past. Please select a future time.' using errcode = 'PASTT', hint = 'schedule.pastTime';
