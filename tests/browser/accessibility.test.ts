@@ -42,7 +42,7 @@ afterAll(async () => {
 
 /** A project with a channel, drafts, posts in every colour, a series, a chat; and a bare project. */
 async function seed() {
-  const p = await projectWithChannel(stack, { drafts: ["Утренние новости", "Вечерний дайджест", "Итоги недели", "Анонс выходных"] });
+  const p = await projectWithChannel(stack, { drafts: ["Утренние новости", "Вечерний дайджест", "Итоги недели", "Анонс выходных", "Опоздавший пост"] });
   await stack.call("PATCH", `${p.base}/drafts/${p.drafts[0].id}`, { content: "Сегодня в городе солнечно, открылся новый парк." }, p.cookie);
   const hours = (n: number) => new Date(Date.now() + n * 3_600_000).toISOString();
   const schedule = async (body: Record<string, unknown>) => {
@@ -55,7 +55,7 @@ async function seed() {
   const rejected = await schedule({ draftId: p.drafts[3].id, title: "Анонс выходных", scheduledFor: hours(30) });
   // a post 21 minutes past its time that the approver has not decided: late on the home card,
   // the calendar and its details (with resend and move)
-  const late = await schedule({ draftId: p.drafts[0].id, title: "Утренние новости", scheduledFor: hours(30) });
+  const late = await schedule({ draftId: p.drafts[4].id, title: "Опоздавший пост", scheduledFor: hours(30) });
   await stack.sql`select app_private.unqueue_post_jobs(${late})`;
   await stack.sql`update app_public.posts set status = 'scheduled', scheduled_for = now() - interval '21 minutes' where id = ${late}`;
   // a series with an end, so its dates' details say how it ends

@@ -5,11 +5,14 @@
  */
 import type { TFunction } from "../i18n/i18n.tsx";
 
-/** Whole minutes the post is past its time while it awaits approval; null when it is not late. */
+/**
+ * Whole minutes the post is past its time while it awaits approval (at least 1: a post just
+ * late never reads "late by 0 min"); null when it is not late.
+ */
 export function minutesLate(post: { status: string; scheduledFor: string }, now: number = Date.now()): number | null {
   if (post.status !== "scheduled") return null;
   const late = now - Date.parse(post.scheduledFor);
-  return late > 0 ? Math.floor(late / 60_000) : null;
+  return late > 0 ? Math.max(1, Math.floor(late / 60_000)) : null;
 }
 
 /** How late: "21 min", "1 h 5 min". */
