@@ -310,6 +310,7 @@ export const ERROR_CODES = {
   "schedule.seriesStartsBeyondHorizon": { status: 400, message: "A series must start within the next {days} days", params: { days: SERIES_HORIZON_DAYS } },
   "schedule.tooManySeries": { status: 409, message: "A project can have at most {max} recurring series", params: { max: SERIES_PER_PROJECT_MAX } },
   "schedule.notPlanned": { status: 400, message: "Only a post in status draft can be sent for approval" },
+  "schedule.notAwaitingApproval": { status: 409, message: "Only a post awaiting approval can be sent again or moved" },
   "schedule.captionTooLong": { status: 400, message: "schedule.captionTooLong: {current}/{max}" },
   "schedule.cannotEditPublished": { status: 409, message: "cannot edit published" },
   "schedule.cannotEditSending": { status: 409, message: "The post is being published right now and cannot be edited" },

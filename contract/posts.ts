@@ -68,6 +68,16 @@ export const PostDeleteSchema = v.optional(
   {},
 );
 
+/**
+ * The owner's answer for a post awaiting approval (a late one above all): send its preview
+ * again as it is (no body, or no scheduledFor), or move it to a future time (a new preview
+ * then goes 2 hours before it). Either starts a new round: the old buttons stop counting.
+ */
+export const PostResendSchema = v.optional(
+  v.object({ scheduledFor: v.optional(isoInstant("schedule.scheduledForInvalid")) }, "schedule.scheduledForInvalid"),
+  {},
+);
+
 /** The owner's answer for an uncertain post: it is in the channel, or send it again. */
 export const PostResolveSchema = v.object({
   inChannel: v.boolean("schedule.inChannelInvalid"),

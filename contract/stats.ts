@@ -66,6 +66,10 @@ export type ProjectOverview = {
   nextPostRecurring: boolean | null;
   /** Posts sent to the approver and not answered yet. */
   awaitingApproval: number;
+  /** Of those, the ones past their time. */
+  lateApproval: number;
+  /** The earliest due time among the late ones (how late the latest is); null when none is late. */
+  lateSince: string | null;
   /** Posts that failed in the last 7 days. */
   failed: number;
   /** Posts whose fate is unknown: the owner says whether they are in the channel. */

@@ -58,7 +58,11 @@ const everyFieldListed: Unlisted extends never ? true : Unlisted = true;
 void everyFieldListed;
 
 /** The SQL functions that answer one row of app_public.post_deliveries (never a name from outside). */
-export type DeliveryFunction = "app_public.post_delivery_info" | "app_public.begin_sending" | "app_public.claim_post_for_approval";
+export type DeliveryFunction =
+  | "app_public.post_delivery_info"
+  | "app_public.begin_sending"
+  | "app_public.claim_post_for_approval"
+  | "app_public.claim_approval_reminder";
 
 /** Calls a SQL function answering a row of app_public.post_deliveries; null when it answers none. */
 export async function deliveryQuery(sql: Sql, fn: DeliveryFunction, args: (number | string)[]): Promise<Delivery | null> {

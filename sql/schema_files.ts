@@ -73,9 +73,9 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
     "queue_weekly_summaries", "weekly_summary",
   ],
   posts_approval: [
-    "approval_lead", "approval_queue_name", "claim_post_for_approval", "decide_post", "notify_admin",
+    "approval_lead", "approval_queue_name", "approval_reminder_delay", "claim_approval_reminder", "claim_post_for_approval", "decide_post", "notify_admin",
     "queue_approval", "queue_approval_at", "record_approval_failed", "record_approval_sent",
-    "request_post_approval", "retract_approval", "withdraw_approval",
+    "queue_approval_reminder", "request_post_approval", "resend_post_approval", "restart_approval", "retract_approval", "withdraw_approval",
   ],
   posts_edit: [
     "decide_post_edit", "edit_round", "post_edit_info", "record_edit_applied", "record_edit_failed",

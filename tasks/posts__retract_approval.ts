@@ -8,7 +8,7 @@ import { describeTelegramError } from "../core/telegram/errors.ts";
 const Payload = v.object({
   chatId: v.number(),
   messageId: v.number(),
-  reason: v.picklist(["edited", "deleted", "channelChanged", "approverChanged"]),
+  reason: v.picklist(["edited", "deleted", "channelChanged", "approverChanged", "resent", "moved"]),
   language: v.optional(v.picklist(["ru", "en"]), "ru"),
 });
 
@@ -17,6 +17,8 @@ const OUTDATED = {
   deleted: (texts) => texts.outdatedDeleted,
   channelChanged: (texts) => texts.outdatedChannelChanged,
   approverChanged: (texts) => texts.outdatedApproverChanged,
+  resent: (texts) => texts.outdatedResent,
+  moved: (texts) => texts.outdatedMoved,
 } satisfies Record<v.InferOutput<typeof Payload>["reason"], (texts: (typeof ADMIN_TEXTS)["ru" | "en"]) => string>;
 
 export function retractApproval(telegram: Api | undefined): Task {

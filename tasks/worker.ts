@@ -44,6 +44,7 @@ import { sendNotification } from "./notifications__send.ts";
 import { applyEdit } from "./posts__apply_edit.ts";
 import { writeAutopilotPost } from "./posts__autopilot_content.ts";
 import { notifyAdmin } from "./posts__notify_admin.ts";
+import { remindApprover } from "./posts__remind_approver.ts";
 import { sendEditApproval } from "./posts__send_edit_approval.ts";
 import { pinPost } from "./posts__pin.ts";
 import { sendToChannel } from "./posts__publish.ts";
@@ -140,6 +141,7 @@ export function taskLists(
     posts__send_approval: sendApproval(sql, deps.telegram, deps.storage),
     posts__publish: sendToChannel(sql, deps.telegram, deps.storage, sendingPosts),
     posts__notify_admin: notifyAdmin(sql, deps.telegram),
+    posts__remind_approver: remindApprover(sql, deps.telegram),
     posts__pin: pinPost(sql, deps.telegram),
     posts__send_edit_approval: sendEditApproval(sql, deps.telegram, deps.storage),
     posts__apply_edit: applyEdit(sql, deps.telegram),

@@ -51,6 +51,7 @@ export const ADMIN_TEXTS = {
     editApproved: "✅ Правка одобрена: сообщение в канале будет изменено.",
     editRejected: "❌ Правка отклонена: пост в канале остался как был.",
     approved: (when: string) => `✅ Одобрено. Пост выйдет ${when}.`,
+    approvedLate: (when: string) => `✅ Одобрено. Время поста (${when}) уже прошло — он выходит сейчас.`,
     rejected: "❌ Отклонено. Пост не будет опубликован.",
     stale: "Это сообщение устарело или решение уже принято — ничего не изменилось.",
     staleStillWaiting: "Это превью устарело: пост всё ещё ждёт решения. Нажмите «Одобрить» или «Отклонить» под его последним превью в этом чате.",
@@ -58,6 +59,10 @@ export const ADMIN_TEXTS = {
     outdatedDeleted: "🗑 Пост удалён — кнопки больше не действуют.",
     outdatedChannelChanged: "🔌 Канал проекта отключили — это согласование больше не действует.",
     outdatedApproverChanged: "👤 Согласующим проекта назначен другой администратор — кнопки больше не действуют.",
+    outdatedResent: "🔁 Автор отправил пост на согласование заново — кнопки этого превью больше не действуют, решайте под новым.",
+    outdatedMoved: "🕒 Автор перенёс пост на другое время — кнопки этого превью больше не действуют.",
+    lateReminder: (channel: string, when: string, minutes: number) =>
+      `⏰ Пост для ${channel} должен был выйти ${when} и опаздывает уже на ${minutes} мин: он ждёт вашего решения. Нажмите «Одобрить» или «Отклонить» под превью выше — одобренный пост выйдет сразу.`,
     failed: (title: string, channel: string, reason: string) =>
       `⚠️ Не удалось опубликовать пост «${title}» в ${channel}.\nПричина: ${reason}`,
     uncertain: (title: string, channel: string, reason: string) =>
@@ -97,6 +102,7 @@ export const ADMIN_TEXTS = {
     editApproved: "✅ Edit approved: the channel's message will be changed.",
     editRejected: "❌ Edit rejected: the post in the channel stays as it was.",
     approved: (when: string) => `✅ Approved. The post goes out ${when}.`,
+    approvedLate: (when: string) => `✅ Approved. The post's time (${when}) has passed, so it goes out now.`,
     rejected: "❌ Rejected. The post will not be published.",
     stale: "This message is outdated or already decided; nothing changed.",
     staleStillWaiting: "This preview is outdated: the post is still waiting for your decision. Press Approve or Reject under its latest preview in this chat.",
@@ -104,6 +110,10 @@ export const ADMIN_TEXTS = {
     outdatedDeleted: "🗑 The post was deleted: these buttons do nothing any more.",
     outdatedChannelChanged: "🔌 The project's channel was disconnected: this approval no longer applies.",
     outdatedApproverChanged: "👤 Another administrator now approves this project's posts: these buttons do nothing any more.",
+    outdatedResent: "🔁 The author sent the post for approval again: this preview's buttons do nothing any more; decide under the new one.",
+    outdatedMoved: "🕒 The author moved the post to another time: this preview's buttons do nothing any more.",
+    lateReminder: (channel: string, when: string, minutes: number) =>
+      `⏰ The post for ${channel} was due ${when} and is ${minutes} min late: it waits for your decision. Press Approve or Reject under the preview above; once approved it goes out at once.`,
     failed: (title: string, channel: string, reason: string) =>
       `⚠️ Could not publish "${title}" in ${channel}.\nReason: ${reason}`,
     uncertain: (title: string, channel: string, reason: string) =>

@@ -7,7 +7,7 @@
 import { Hono } from "hono";
 import * as v from "valibot";
 import { POSTS_RANGE_MAX_DAYS, PUBLISHED_PAGE_MAX, PUBLISHED_PAGE_SIZE } from "../../contract/limits.ts";
-import { type Post, PostDeleteSchema, PostResolveSchema, PostWriteSchema, SeriesSkipSchema } from "../../contract/posts.ts";
+import { type Post, PostDeleteSchema, PostResendSchema, PostResolveSchema, PostWriteSchema, SeriesSkipSchema } from "../../contract/posts.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { ApiError } from "../../core/errors.ts";
@@ -184,6 +184,15 @@ export function postRoutes({ sql, telegram, log }: ApiDeps) {
       const [row] = await sql<Post[]>`
         select ${sql.unsafe(POST_COLUMNS)} from app_public.request_post_approval(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
           ${idParam(c.req.param("postId"))})`;
+      return c.json(row);
+    })
+    // A post awaiting approval: its preview again (a new round), or moved with scheduledFor.
+    .post("/:postId/resend", async (c) => {
+      const options = v.safeParse(PostResendSchema, await optionalJsonObject(c.req));
+      if (!options.success) throw issueError(options.issues[0]);
+      const [row] = await sql<Post[]>`
+        select ${sql.unsafe(POST_COLUMNS)} from app_public.resend_post_approval(${currentUser(c).id},
+          ${idParam(c.req.param("projectId"))}, ${idParam(c.req.param("postId"))}, ${options.output.scheduledFor ?? null})`;
       return c.json(row);
     })
     .post("/:postId/resolve", body(PostResolveSchema), async (c) => {

@@ -42,7 +42,10 @@ export function approval({ sql }: BotDeps) {
         return;
       }
       const when = formatWhen(post.scheduledFor, post.projectTimezone, botLanguage(post.projectLanguage));
-      const decision = action === "approve" ? texts.approved(when) : texts.rejected;
+      // approved past its time, the post goes out at once (decide_post queues it for now), so
+      // the answer says so rather than naming a time already gone
+      const late = Date.parse(post.scheduledFor) <= Date.now();
+      const decision = action === "approve" ? (late ? texts.approvedLate(when) : texts.approved(when)) : texts.rejected;
       await ctx.answerCallbackQuery({ text: decision });
       await quietly(ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } }));
       const headerId = post.approvalPreview.messageIds?.[0];

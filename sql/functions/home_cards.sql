@@ -30,7 +30,7 @@ AS $function$
 $function$;
 
 CREATE OR REPLACE FUNCTION app_private.posts_needing_attention(p_project_id bigint)
- RETURNS TABLE(awaiting_approval integer, failed integer, uncertain integer)
+ RETURNS TABLE(awaiting_approval integer, failed integer, uncertain integer, late_approval integer, late_since timestamp with time zone)
  LANGUAGE sql
  STABLE
 AS $function$
@@ -38,10 +38,13 @@ AS $function$
      posts waiting for the approver's answer, posts that failed in the last 7 days (older ones
      are history; the calendar still shows them) and posts whose fate is unknown (they wait for
      "It is in the channel" / "Send again" however old). Read through the partial index
-     posts_project_attention_idx. */
+     posts_project_attention_idx. Of those waiting, the ones past their time are late, and
+     the oldest due time says by how much (docs/publishing.md, late approvals). */
   select count(*) filter (where status = 'scheduled')::int,
          count(*) filter (where status = 'failed' and updated_at >= now() - interval '7 days')::int,
-         count(*) filter (where status = 'uncertain')::int
+         count(*) filter (where status = 'uncertain')::int,
+         count(*) filter (where status = 'scheduled' and scheduled_for <= now())::int,
+         min(scheduled_for) filter (where status = 'scheduled' and scheduled_for <= now())
   from app_public.posts
   where project_id = p_project_id and status in ('scheduled', 'failed', 'uncertain')
 $function$;
@@ -62,7 +65,7 @@ AS $function$
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.account_project_overview(p_user_id bigint)
- RETURNS TABLE(project_id bigint, channel_connected boolean, channel_awaiting_handle text, subscribers integer, subscribers_change_7d integer, next_post_at timestamp with time zone, next_post_title text, next_post_recurring boolean, awaiting_approval integer, failed integer, uncertain integer)
+ RETURNS TABLE(project_id bigint, channel_connected boolean, channel_awaiting_handle text, subscribers integer, subscribers_change_7d integer, next_post_at timestamp with time zone, next_post_title text, next_post_recurring boolean, awaiting_approval integer, failed integer, uncertain integer, late_approval integer, late_since timestamp with time zone)
  LANGUAGE sql
  STABLE
 AS $function$
@@ -75,7 +78,7 @@ AS $function$
   select p.id, c.id is not null, r.approver_handle, s.subscribers,
     s.subscribers - app_private.subscribers_at(c.id, now() - interval '7 days'),
     n.at, n.title, n.recurring,
-    coalesce(a.awaiting_approval, 0), coalesce(a.failed, 0), coalesce(a.uncertain, 0)
+    coalesce(a.awaiting_approval, 0), coalesce(a.failed, 0), coalesce(a.uncertain, 0), coalesce(a.late_approval, 0), a.late_since
   from app_public.projects p
   left join app_public.channels c on c.project_id = p.id and c.status = 'connected'
   left join app_private.channel_stats s on s.channel_id = c.id

@@ -66,6 +66,110 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION app_private.approval_reminder_delay()
+ RETURNS interval
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  /* why: the approver is reminded 10 minutes after the post's time (or after the preview, if
+     it went out later than that). At the time itself a reminder would nag an approver who is
+     about to press; by 10 minutes the post is visibly late to its readers, yet a quick
+     decision still lands within the hour it was planned for. docs/publishing.md */
+  select interval '10 minutes'
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.queue_approval_reminder(p_post app_public.posts)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: one reminder job per post (keyed, so a new round replaces the old round's job), in the
+ * approver's queue like every message to their chat: a hundred late posts wait there one a
+ * second, holding one worker slot, never the slots other accounts need
+ */
+begin
+  perform graphile_worker.add_job('posts__remind_approver', json_build_object('postId', p_post.id),
+    queue_name := 'approver:' || (p_post.approval_preview ->> 'chatId'),
+    run_at := greatest(p_post.scheduled_for, now()) + app_private.approval_reminder_delay(),
+    job_key := app_private.post_job_key(p_post.id, 'reminder'),
+    max_attempts := 3);
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.claim_approval_reminder(p_post_id bigint)
+ RETURNS app_public.post_deliveries
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: the reminder's guard, recorded before Telegram is called. It answers the post once
+ * per round, only while the post is late and still waits on the preview it reminds of; a
+ * second worker, a retried job or a job left from an older round finds remindedAt set (or
+ * no sent preview) and sends nothing. A crash between this and the send loses that one
+ * reminder: a reminder twice is worse than none, and the late flag still shows the owner.
+ */
+declare
+  v_post app_public.posts;
+begin
+  update app_public.posts p set approval_preview = p.approval_preview || jsonb_build_object('remindedAt', now())
+  where p.id = p_post_id and p.status = 'scheduled' and p.approval_preview ? 'buttonsMessageId'
+    and not (p.approval_preview ? 'remindedAt') and p.scheduled_for <= now()
+  returning * into v_post;
+  if not found then
+    return null;
+  end if;
+  return (select d from app_public.post_deliveries d where d.post_id = p_post_id);
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.restart_approval(p_post app_public.posts, p_scheduled_for timestamp with time zone)
+ RETURNS app_public.posts
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: resend and move start a new round: the old preview is edited to say it no longer
+ * applies, its buttons stop counting (the preview is forgotten, and the next claim names a
+ * new round), and the preview goes again: at once for a resend, 2 hours before a moved time
+ */
+declare
+  v_post app_public.posts;
+begin
+  perform app_private.retract_approval(p_post, case when p_scheduled_for = p_post.scheduled_for then 'resent' else 'moved' end);
+  perform app_private.unqueue_post_jobs(p_post.id);
+  -- it stays awaiting approval: the owner asked for it once, and the new claim takes it up
+  update app_public.posts set status = 'scheduled', scheduled_for = p_scheduled_for, approval_preview = '{}',
+    last_error_code = null, last_error_params = '{}'
+  where id = p_post.id returning * into v_post;
+  if p_scheduled_for = p_post.scheduled_for then
+    perform app_private.queue_approval_at(v_post, now());
+  else
+    perform app_private.queue_approval(v_post);
+  end if;
+  return v_post;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.resend_post_approval(p_user_id bigint, p_project_id bigint, p_post_id bigint, p_scheduled_for timestamp with time zone)
+ RETURNS app_public.posts
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: the owner's answer to a post awaiting approval (most often a late one): send the
+ * preview again as it is (p_scheduled_for null), or move the post to a new, future time.
+ * Only a post sent for approval and not yet decided qualifies.
+ */
+declare
+  v_post app_public.posts := app_private.lock_post(p_user_id, p_project_id, p_post_id);
+begin
+  if v_post.status <> 'scheduled' or v_post.is_recurring then
+    raise exception 'Only a post awaiting approval can be sent again or moved' using errcode = 'EDPUB', hint = 'schedule.notAwaitingApproval';
+  end if;
+  if p_scheduled_for is not null and p_scheduled_for <= now() then
+    raise exception 'Cannot schedule posts in the past. Please select a future time.' using errcode = 'PASTT', hint = 'schedule.pastTime';
+  end if;
+  return app_private.restart_approval(v_post, coalesce(p_scheduled_for, v_post.scheduled_for));
+end;
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.retract_approval(p_post app_public.posts, p_reason text)
  RETURNS void
  LANGUAGE plpgsql
@@ -201,17 +305,27 @@ $function$;
 
 CREATE OR REPLACE FUNCTION app_public.record_approval_sent(p_post_id bigint, p_chat_id bigint, p_message_ids bigint[])
  RETURNS boolean
- LANGUAGE sql
+ LANGUAGE plpgsql
 AS $function$
-  /* why: remembers which message carries the buttons, so only that message can decide;
-     a preview sent to someone who is no longer the approver records nothing */
+/* why: remembers which message carries the buttons, so only that message can decide, and
+   queues the round's reminder for when the post is late; a preview sent to someone who is no
+   longer the approver records nothing */
+declare
+  v_post app_public.posts;
+begin
   update app_public.posts p set approval_preview = jsonb_build_object(
       'chatId', p_chat_id, 'messageIds', to_jsonb(p_message_ids), 'buttonsMessageId', p_message_ids[cardinality(p_message_ids)],
       'round', p.approval_preview -> 'round')
   where p.id = p_post_id and p.status = 'scheduled' and not (p.approval_preview ? 'chatId')
     and exists (select 1 from app_public.channels c where c.project_id = p.project_id and c.status = 'connected'
                 and c.approver_user_id = p_chat_id and c.chat_id = p.approval_chat_id)
-  returning true
+  returning * into v_post;
+  if not found then
+    return null;
+  end if;
+  perform app_private.queue_approval_reminder(v_post);
+  return true;
+end;
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.request_post_approval(p_user_id bigint, p_project_id bigint, p_post_id bigint)

@@ -90,6 +90,7 @@ begin
   perform graphile_worker.remove_job(app_private.post_job_key(p_post_id, 'publish'));
   perform graphile_worker.remove_job(app_private.post_job_key(p_post_id, 'spawn'));
   perform graphile_worker.remove_job(app_private.post_job_key(p_post_id, 'content'));
+  perform graphile_worker.remove_job(app_private.post_job_key(p_post_id, 'reminder'));
 end;
 $function$;
 

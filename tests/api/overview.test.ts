@@ -62,13 +62,22 @@ test("a card's figures: subscribers and their week, the next post, waiting for a
     awaitingApproval: 1,
     failed: 1,
     uncertain: 0,
+    lateApproval: 0,
+    lateSince: null,
   });
+
+  // Past its time still undecided, the waiting post is late, and since when says by how much.
+  const [{ due }] = await stack.sql`update app_public.posts set scheduled_for = now() - interval '21 minutes'
+    where id = ${awaiting.postId} returning to_char(scheduled_for at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') as due`;
+  [card] = await overview(p.cookie);
+  expect(card).toMatchObject({ awaitingApproval: 1, lateApproval: 1 });
+  expect(Date.parse(card.lateSince!)).toBe(Date.parse(`${due.slice(0, 23)}Z`));
 
   // The approver answers: nothing waits any more, and the next post is still that one.
   const approve = telegram.userPressesButton(p.admin.id, p.admin.id, awaiting.preview.message_id, buttonData(awaiting.preview, "approve", awaiting.postId));
   await telegram.waitFor(() => telegram.callbackAnswer(approve), 10_000);
   [card] = await overview(p.cookie);
-  expect(card).toMatchObject({ awaitingApproval: 0, failed: 1, nextPostTitle: "Awaiting" });
+  expect(card).toMatchObject({ awaitingApproval: 0, lateApproval: 0, lateSince: null, failed: 1 });
 }, 90_000);
 
 test("a series' next date is the next post; a project without a channel has no figures of its own, one waiting says for whom", async () => {
@@ -91,6 +100,7 @@ test("a series' next date is the next post; a project without a channel has no f
   expect(cards[1]).toEqual({
     projectId: bare.id, channelConnected: false, channelAwaitingHandle: null, subscribers: null, subscribersChange7d: null,
     nextPostAt: null, nextPostTitle: null, nextPostRecurring: null, awaitingApproval: 0, failed: 0, uncertain: 0,
+    lateApproval: 0, lateSince: null,
   });
   expect(cards[0]).toMatchObject({ projectId: pending.id, channelConnected: false, channelAwaitingHandle: p.admin.username, subscribers: null });
 }, 60_000);

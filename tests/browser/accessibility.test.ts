@@ -47,7 +47,7 @@ afterAll(async () => {
 
 /** A project with a channel, drafts, posts in every colour, a series, a chat; and a bare project. */
 async function seed() {
-  const p = await projectWithChannel(stack, { drafts: ["Утренние новости", "Вечерний дайджест", "Итоги недели", "Анонс выходных"] });
+  const p = await projectWithChannel(stack, { drafts: ["Утренние новости", "Вечерний дайджест", "Итоги недели", "Анонс выходных", "Опоздавший пост"] });
   await stack.call("PATCH", `${p.base}/drafts/${p.drafts[0].id}`, { content: "Сегодня в городе солнечно, открылся новый парк." }, p.cookie);
   const hours = (n: number) => new Date(Date.now() + n * 3_600_000).toISOString();
   const schedule = async (body: Record<string, unknown>) => {
@@ -58,6 +58,11 @@ async function seed() {
   const planned = await schedule({ draftId: p.drafts[1].id, title: "Вечерний дайджест", scheduledFor: hours(3) });
   const published = await schedule({ draftId: p.drafts[2].id, title: "Итоги недели", scheduledFor: hours(4) });
   const rejected = await schedule({ draftId: p.drafts[3].id, title: "Анонс выходных", scheduledFor: hours(30) });
+  // a post 21 minutes past its time that the approver has not decided: late on the home card,
+  // the calendar and its details (with resend and move)
+  const late = await schedule({ draftId: p.drafts[4].id, title: "Опоздавший пост", scheduledFor: hours(30) });
+  await stack.sql`select app_private.unqueue_post_jobs(${late})`;
+  await stack.sql`update app_public.posts set status = 'scheduled', scheduled_for = now() - interval '21 minutes' where id = ${late}`;
   // a series with an end, so its dates' details say how it ends
   const series = await schedule({ scheduledFor: hours(5), isRecurring: true, recurringType: "daily", endsAfter: 10 });
   // a series stopped by a failure, for the schedule's banner: made before the content plan's
@@ -117,7 +122,7 @@ async function seed() {
   const [seriesRow] = await stack.sql`select scheduled_for from app_public.posts where id = ${series}`;
   return {
     p, bareId: bare.json.id as number, waitingId: waiting.json.id as number, planned, plannedAt: new Date(plannedRow.scheduledFor as string),
-    series, seriesAt: new Date(seriesRow.scheduledFor as string),
+    series, seriesAt: new Date(seriesRow.scheduledFor as string), late,
   };
 }
 
@@ -323,6 +328,16 @@ async function audit(combination: Combination): Promise<Finding[]> {
     await page.locator(`[data-testid="calendar-post"][data-post-id="${seeded.planned}"]`).click();
   };
   await checkDialog(page, "post details dialog", openPlannedPost);
+  // A late post: by how much, the resend, and the move form open (on this month's calendar).
+  await visit(page, `${project}/channels`, "channel-card");
+  await visit(page, `${project}/schedule`, "calendar-post");
+  await checkDialog(page, "late post details dialog with its move", async () => {
+    const day = new Intl.DateTimeFormat("en-CA", { timeZone: TZ, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(Date.now() - 21 * 60_000));
+    const cell = page.locator(`[data-testid="calendar-day"][data-date="${day}"]`);
+    if (combination.width < 500) await cell.click();
+    await page.locator(`[data-testid="calendar-post"][data-post-id="${seeded.late}"]`).click();
+    await page.getByTestId("post-move").click();
+  }, "move-date");
   // A series' next date: how the series ends, and the action that skips the date.
   await checkDialog(page, "series date details dialog", async () => {
     const day = new Intl.DateTimeFormat("en-CA", { timeZone: TZ, year: "numeric", month: "2-digit", day: "2-digit" })

@@ -23,7 +23,7 @@ test("the record's fields are the view's columns, by name and in order", async (
     const returns = await sql<{ proname: string }[]>`
       select proname from pg_proc
       where prorettype = 'app_public.post_deliveries'::regtype order by proname`;
-    expect(returns.map((r) => r.proname)).toEqual(["begin_sending", "claim_post_for_approval", "post_delivery_info"]);
+    expect(returns.map((r) => r.proname)).toEqual(["begin_sending", "claim_approval_reminder", "claim_post_for_approval", "post_delivery_info"]);
   } finally {
     await sql.end();
   }

@@ -167,6 +167,16 @@ export async function publishPost(projectId: number, postId: number): Promise<Po
   return post;
 }
 
+/**
+ * A post awaiting approval sent to the approver again, or moved to `scheduledFor`; either is a
+ * new round, the old preview's buttons no longer count (docs/publishing.md, late approvals).
+ */
+export async function resendPost(projectId: number, postId: number, scheduledFor?: string): Promise<Post> {
+  const post = await apiFetch<Post>(`${postKey(projectId, postId)}/resend`, { method: "POST", body: scheduledFor ? { scheduledFor } : {} });
+  await Promise.all([mutate(postKey(projectId, postId), post, { revalidate: false }), mutate(anyPostsList(projectId))]);
+  return post;
+}
+
 /** A published post's new text and buttons (docs/post-format.md "Editing a published post"). */
 export type PostEditInput = { content: string; entities: MessageEntity[]; buttons: UrlButton[][] };
 

@@ -13,6 +13,7 @@ import type { CalendarPost } from "../../lib/recurrence.ts";
 import { SCHEDULE_DIALOG_WIDTH } from "../../lib/ui.ts";
 import { IconAlert, IconHelpCircle, IconRepeat } from "../Icons/Icons.tsx";
 import { PostStatusBadge, seriesName, statusKind, statusLook } from "../PostStatus/PostStatus.tsx";
+import { AwaitingActions } from "./AwaitingActions.tsx";
 import { PostActions } from "./PostActions.tsx";
 import { PostFacts, PostLinks } from "./PostFacts.tsx";
 import { PostTextSection } from "./PostTextSection.tsx";
@@ -87,6 +88,11 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
           <Text size="sm" c="dimmed" mt={8} data-testid="post-details-hint">
             {state.skipped ? t("schedule.details.skippedHint") : t(statusLook(post).hint)}
           </Text>
+          {!state.virtual && post.status === "scheduled" && !post.isRecurring && (
+            <div style={{ marginTop: 12 }}>
+              <AwaitingActions projectId={projectId} post={post} timeZone={timeZone} />
+            </div>
+          )}
         </div>
 
         <PostFacts projectId={projectId} post={post} series={series} state={state} timeZone={timeZone} drafts={drafts} />

@@ -7,6 +7,7 @@ import { signedCount } from "../../../../contract/counts.ts";
 import type { ProjectOverview } from "../../../../contract/stats.ts";
 import { useLanguage, useT } from "../../i18n/i18n.tsx";
 import { formatDate, LOCALES } from "../../lib/formatDate.ts";
+import { lateDuration, minutesLate } from "../../lib/lateness.ts";
 import { formatUpcoming, projectTimeZone } from "../../lib/projectTime.ts";
 import { projectPath } from "../../lib/projectSections.ts";
 import {
@@ -163,10 +164,25 @@ function Figures({ project, figures }: { project: Project; figures: ProjectOverv
             </Link>
           )}
           {figures.awaitingApproval > 0 && (
-            <span className={classes.awaiting} data-testid="card-awaiting">
-              <IconClock size={14} />
+            // to the schedule, where each waiting post reads its state and the late ones say by how much
+            <Link
+              to={projectPath(project.id, "schedule")}
+              className={classes.awaiting}
+              data-testid="card-awaiting"
+              data-late={figures.lateApproval > 0 || undefined}
+            >
+              {figures.lateApproval > 0 ? <IconAlert size={14} /> : <IconClock size={14} />}
               {t("dashboard.awaitingApproval", { count: figures.awaitingApproval })}
-            </span>
+              {figures.lateApproval > 0 && figures.lateSince && (
+                <span data-testid="card-late">
+                  {" · "}
+                  {t("dashboard.lateApproval", {
+                    count: figures.lateApproval,
+                    duration: lateDuration(t, minutesLate({ status: "scheduled", scheduledFor: figures.lateSince }) ?? 0),
+                  })}
+                </span>
+              )}
+            </Link>
           )}
         </div>
       )}

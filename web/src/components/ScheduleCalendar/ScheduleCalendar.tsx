@@ -10,7 +10,7 @@ import { LOCALES } from "../../lib/formatDate.ts";
 import { clockText, formatDayLong, formatMonthYear, monthGrid, weekdayNames, zonedAt } from "../../lib/projectTime.ts";
 import { type CalendarPost, isVirtualPost } from "../../lib/recurrence.ts";
 import { IconChevronLeft, IconChevronRight, IconPlus, IconRepeat, IconSparkles } from "../Icons/Icons.tsx";
-import { postTone, PostStatusBadge, statusKind, statusLook } from "../PostStatus/PostStatus.tsx";
+import { postTone, PostStatusBadge, statusKind, statusLook, statusText } from "../PostStatus/PostStatus.tsx";
 import classes from "./ScheduleCalendar.module.css";
 
 type ScheduleCalendarProps = {
@@ -187,7 +187,8 @@ function WideGrid({ month, today, weeks, byDay, locale, onAddPost, onOpenPost }:
 /** A post in a day: its time and title, coloured by status, with the status on hover. */
 function PostChip({ post, time, onOpen, large = false }: { post: CalendarPost; time: string; onOpen: (post: CalendarPost) => void; large?: boolean }) {
   const t = useT();
-  const { label, Icon } = statusLook(post);
+  const { Icon } = statusLook(post);
+  const label = statusText(t, post);
   const skipped = isVirtualPost(post) && post.skipped;
   const title = skipped ? t("schedule.occurrenceSkipped") : post.title || t("schedule.noDraftsAvailable");
   // A day cell is narrow: a repeat without a draft says so in two words (the tooltip has the rest).
@@ -227,7 +228,7 @@ function PostChip({ post, time, onOpen, large = false }: { post: CalendarPost; t
     );
   }
   return (
-    <Tooltip label={[post.title && !skipped ? t(label) : title, autopilot, time].filter(Boolean).join(" · ")} openDelay={300}>
+    <Tooltip label={[post.title && !skipped ? label : title, autopilot, time].filter(Boolean).join(" · ")} openDelay={300}>
       <UnstyledButton className={classes.chip} {...common}>
         {/* Named by what it shows (time, title), then its status, which the colour and icon also tell. */}
         <span className={classes.chipTime}>{time}</span>{" "}
@@ -235,7 +236,7 @@ function PostChip({ post, time, onOpen, large = false }: { post: CalendarPost; t
         {repeats && <IconRepeat size={12} className={classes.chipIcon} />}
         {showIcon && !isVirtualPost(post) && <Icon size={12} className={classes.chipIcon} />}
         {autopilot && <IconSparkles size={12} className={classes.chipIcon} />}
-        <VisuallyHidden>, {skipped ? title : t(label)}{autopilot && `, ${autopilot}`}</VisuallyHidden>
+        <VisuallyHidden>, {skipped ? title : label}{autopilot && `, ${autopilot}`}</VisuallyHidden>
       </UnstyledButton>
     </Tooltip>
   );
