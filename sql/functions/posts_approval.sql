@@ -26,6 +26,18 @@ AS $function$
     'project:' || p_project_id)
 $function$;
 
+CREATE OR REPLACE FUNCTION app_private.approval_reminder_delay()
+ RETURNS interval
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  /* why: the approver is reminded 10 minutes after the post's time (or after the preview, if
+     it went out later than that). At the time itself a reminder would nag an approver who is
+     about to press; by 10 minutes the post is visibly late to its readers, yet a quick
+     decision still lands within the hour it was planned for. docs/publishing.md */
+  select interval '10 minutes'
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.notify_admin(p_post_id bigint, p_kind text)
  RETURNS void
  LANGUAGE plpgsql
@@ -66,18 +78,6 @@ begin
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_private.approval_reminder_delay()
- RETURNS interval
- LANGUAGE sql
- IMMUTABLE
-AS $function$
-  /* why: the approver is reminded 10 minutes after the post's time (or after the preview, if
-     it went out later than that). At the time itself a reminder would nag an approver who is
-     about to press; by 10 minutes the post is visibly late to its readers, yet a quick
-     decision still lands within the hour it was planned for. docs/publishing.md */
-  select interval '10 minutes'
-$function$;
-
 CREATE OR REPLACE FUNCTION app_private.queue_approval_reminder(p_post app_public.posts)
  RETURNS void
  LANGUAGE plpgsql
@@ -93,31 +93,6 @@ begin
     run_at := greatest(p_post.scheduled_for, now()) + app_private.approval_reminder_delay(),
     job_key := app_private.post_job_key(p_post.id, 'reminder'),
     max_attempts := 3);
-end;
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.claim_approval_reminder(p_post_id bigint)
- RETURNS app_public.post_deliveries
- LANGUAGE plpgsql
-AS $function$
-/*
- * why: the reminder's guard, recorded before Telegram is called. It answers the post once
- * per round, only while the post is late and still waits on the preview it reminds of; a
- * second worker, a retried job or a job left from an older round finds remindedAt set (or
- * no sent preview) and sends nothing. A crash between this and the send loses that one
- * reminder: a reminder twice is worse than none, and the late flag still shows the owner.
- */
-declare
-  v_post app_public.posts;
-begin
-  update app_public.posts p set approval_preview = p.approval_preview || jsonb_build_object('remindedAt', now())
-  where p.id = p_post_id and p.status = 'scheduled' and p.approval_preview ? 'buttonsMessageId'
-    and not (p.approval_preview ? 'remindedAt') and p.scheduled_for <= now()
-  returning * into v_post;
-  if not found then
-    return null;
-  end if;
-  return (select d from app_public.post_deliveries d where d.post_id = p_post_id);
 end;
 $function$;
 
@@ -145,28 +120,6 @@ begin
     perform app_private.queue_approval(v_post);
   end if;
   return v_post;
-end;
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.resend_post_approval(p_user_id bigint, p_project_id bigint, p_post_id bigint, p_scheduled_for timestamp with time zone)
- RETURNS app_public.posts
- LANGUAGE plpgsql
-AS $function$
-/*
- * why: the owner's answer to a post awaiting approval (most often a late one): send the
- * preview again as it is (p_scheduled_for null), or move the post to a new, future time.
- * Only a post sent for approval and not yet decided qualifies.
- */
-declare
-  v_post app_public.posts := app_private.lock_post(p_user_id, p_project_id, p_post_id);
-begin
-  if v_post.status <> 'scheduled' or v_post.is_recurring then
-    raise exception 'Only a post awaiting approval can be sent again or moved' using errcode = 'EDPUB', hint = 'schedule.notAwaitingApproval';
-  end if;
-  if p_scheduled_for is not null and p_scheduled_for <= now() then
-    raise exception 'Cannot schedule posts in the past. Please select a future time.' using errcode = 'PASTT', hint = 'schedule.pastTime';
-  end if;
-  return app_private.restart_approval(v_post, coalesce(p_scheduled_for, v_post.scheduled_for));
 end;
 $function$;
 
@@ -203,6 +156,31 @@ AS $function$
   update app_public.posts set status = 'draft', approval_preview = '{}', approval_chat_id = null,
     approved_chat_id = null, last_error_code = p_reason_code, last_error_params = p_reason_params
   where id = p_post_id
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.claim_approval_reminder(p_post_id bigint)
+ RETURNS app_public.post_deliveries
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: the reminder's guard, recorded before Telegram is called. It answers the post once
+ * per round, only while the post is late and still waits on the preview it reminds of; a
+ * second worker, a retried job or a job left from an older round finds remindedAt set (or
+ * no sent preview) and sends nothing. A crash between this and the send loses that one
+ * reminder: a reminder twice is worse than none, and the late flag still shows the owner.
+ */
+declare
+  v_post app_public.posts;
+begin
+  update app_public.posts p set approval_preview = p.approval_preview || jsonb_build_object('remindedAt', now())
+  where p.id = p_post_id and p.status = 'scheduled' and p.approval_preview ? 'buttonsMessageId'
+    and not (p.approval_preview ? 'remindedAt') and p.scheduled_for <= now()
+  returning * into v_post;
+  if not found then
+    return null;
+  end if;
+  return (select d from app_public.post_deliveries d where d.post_id = p_post_id);
+end;
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.claim_post_for_approval(p_post_id bigint, p_job_id text)
@@ -361,5 +339,27 @@ begin
   update app_public.posts set status = 'scheduled', last_error_code = null, last_error_params = '{}' where id = p_post_id returning * into v_post;
   perform app_private.queue_approval_at(v_post, now());
   return v_post;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.resend_post_approval(p_user_id bigint, p_project_id bigint, p_post_id bigint, p_scheduled_for timestamp with time zone)
+ RETURNS app_public.posts
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: the owner's answer to a post awaiting approval (most often a late one): send the
+ * preview again as it is (p_scheduled_for null), or move the post to a new, future time.
+ * Only a post sent for approval and not yet decided qualifies.
+ */
+declare
+  v_post app_public.posts := app_private.lock_post(p_user_id, p_project_id, p_post_id);
+begin
+  if v_post.status <> 'scheduled' or v_post.is_recurring then
+    raise exception 'Only a post awaiting approval can be sent again or moved' using errcode = 'EDPUB', hint = 'schedule.notAwaitingApproval';
+  end if;
+  if p_scheduled_for is not null and p_scheduled_for <= now() then
+    raise exception 'Cannot schedule posts in the past. Please select a future time.' using errcode = 'PASTT', hint = 'schedule.pastTime';
+  end if;
+  return app_private.restart_approval(v_post, coalesce(p_scheduled_for, v_post.scheduled_for));
 end;
 $function$;
