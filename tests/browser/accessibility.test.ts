@@ -353,6 +353,15 @@ async function audit(combination: Combination): Promise<Finding[]> {
     await page.getByTestId("post-edit").click();
     await page.getByTestId("schedule-form").getByTestId("post-options-toggle").click();
   }, "post-options");
+  // The two weeks as a list: the view switch, the days and their posts.
+  await page.getByTestId("schedule-view").locator("label").nth(1).click();
+  await expect.poll(() => page.getByTestId("schedule-agenda").count(), soon).toBe(1);
+  await expect.poll(() => page.locator(`[data-testid="schedule-agenda"] [data-post-id="${seeded.planned}"]`).count(), soon).toBe(1);
+  await settled(page);
+  await check(page, "schedule agenda");
+  await shot(page, "schedule agenda");
+  await page.getByTestId("schedule-view").locator("label").nth(0).click();
+  await expect.poll(() => page.getByTestId("schedule-calendar").count(), soon).toBe(1);
 
   await checkScreen(page, "published", `${project}/published`, "published-post");
   await checkDialog(page, "published post edit dialog", async () => {

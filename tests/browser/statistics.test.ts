@@ -108,6 +108,8 @@ for (const scheme of ["light", "dark"] as const) {
 
     await expect.poll(() => page.getByTestId("stats-subscribers-now").textContent(), soon).toBe("4");
     expect(await page.getByTestId("stats-subscribers-change").textContent()).toBe("+3 in this period");
+    // the sentence under the big number ends at it, with the same change
+    expect(await page.getByTestId("stats-subscribers-summary").textContent()).toMatch(/^From 1 on .+ to 4 now: \+3 in this period\.$/);
     expect(await page.getByTestId("stats-joins-summary").textContent()).toBe("3 joined and 1 left in this period (+2).");
     // the charts' figures as a table for screen readers
     await page.getByTestId("stats-joins-table").locator("summary").click();
@@ -214,6 +216,39 @@ test("invite links: created with its url, joined through, revoked after a confir
   expect(csv[0]).toBe("Name,URL,Joins,Leaves,Created,State");
   expect(csv[1]).toMatch(new RegExp(`^Spring sale,${made.invite_link.replace(/[+.]/g, "\\$&")},1,0,".+",Revoked$`));
   await screenshot(page, "statistics-links-light-1280");
+  await page.context().close();
+});
+
+test("a link's state reads whole in Russian at 1440; on a phone its table says it scrolls and names wrap between words", async () => {
+  const { p } = seeded;
+  const made = await stack.call("POST", `${p.base}/invite-links`, { name: "Новогодняя распродажа подписок" }, p.cookie);
+  expect(made.status).toBe(201);
+  const page = await signedInPage({ stack, browser }, p.cookie, { viewport: { width: 1440, height: 900 }, language: "ru" });
+  await openStats(page);
+  const row = page.getByTestId("stats-link").filter({ hasText: "Новогодняя распродажа подписок" });
+  await expect.poll(() => row.count(), soon).toBe(1);
+  const badge = row.getByTestId("stats-link-state");
+  expect(await badge.textContent()).toBe("Действует");
+  // nothing of the word is cut off: its label is as wide as its text
+  const label = badge.locator(".mantine-Badge-label");
+  expect(await label.evaluate((node) => node.scrollWidth <= node.clientWidth)).toBe(true);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  const hint = page.getByText("Таблицу можно прокрутить вбок, чтобы увидеть все столбцы.").first();
+  await expect.poll(() => hint.isVisible(), soon).toBe(true);
+  // the name's cell is at least as wide as its longest word: no word is broken inside
+  const name = row.locator("th");
+  expect(await name.evaluate((cell) => {
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+    const words = cell.textContent!.trim().split(/\s+/).length;
+    return lines.size <= words;
+  })).toBe(true);
+  await row.scrollIntoViewIfNeeded();
+  await screenshot(page, "statistics-links-ru-390");
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await screenshot(page, "statistics-links-ru-1440");
   await page.context().close();
 });
 

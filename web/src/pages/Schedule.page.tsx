@@ -1,4 +1,5 @@
-import { Anchor, Button, Card, EmptyState, Stack, Text } from "@mantine/core";
+import { Anchor, Button, Card, EmptyState, SegmentedControl, Stack, Text } from "@mantine/core";
+import "@mantine/core/styles/SegmentedControl.layer.css";
 import "@mantine/core/styles/Card.layer.css";
 import "@mantine/core/styles/EmptyState.layer.css";
 import { type CalendarDate, endOfMonth, endOfWeek, startOfMonth, startOfWeek, toCalendarDate, toZoned } from "@internationalized/date";
@@ -22,7 +23,7 @@ import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
 import { PostDetailsDialog } from "../components/PostDetailsDialog/PostDetailsDialog.tsx";
 import { ProjectLoadError } from "../components/ProjectLoadError/ProjectLoadError.tsx";
 import { seriesName } from "../components/PostStatus/PostStatus.tsx";
-import { ScheduleCalendar, ScheduleLegend } from "../components/ScheduleCalendar/ScheduleCalendar.tsx";
+import { AGENDA_DAYS, ScheduleAgenda, ScheduleCalendar, ScheduleLegend } from "../components/ScheduleCalendar/ScheduleCalendar.tsx";
 import { ScheduleDialog, type ScheduleTarget } from "../components/ScheduleDialog/ScheduleDialog.tsx";
 import { TimezonePill } from "../components/TimezonePill/TimezonePill.tsx";
 import { useFocusFallback } from "../hooks/useFocusFallback.ts";
@@ -48,6 +49,26 @@ function gridRange(month: CalendarDate, timeZone: string): PostsRange {
   return { from: toZoned(first, timeZone).toDate().toISOString(), to: toZoned(afterLast, timeZone).toDate().toISOString() };
 }
 
+/** The days the agenda lists: today and the 13 after it. */
+function agendaRange(today: CalendarDate, timeZone: string): PostsRange {
+  return {
+    from: toZoned(today, timeZone).toDate().toISOString(),
+    to: toZoned(today.add({ days: AGENDA_DAYS }), timeZone).toDate().toISOString(),
+  };
+}
+
+type ScheduleView = "calendar" | "agenda";
+// The owner's choice of view is kept on this device, like the theme and the language.
+const VIEW_STORAGE_KEY = "pressa-schedule-view";
+
+function storedView(): ScheduleView {
+  try {
+    return window.localStorage.getItem(VIEW_STORAGE_KEY) === "agenda" ? "agenda" : "calendar";
+  } catch {
+    return "calendar";
+  }
+}
+
 export default function SchedulePage() {
   const t = useT();
   usePageTitle(t("section.schedule"));
@@ -60,9 +81,19 @@ export default function SchedulePage() {
   const current = useProjectNow(timeZone);
   const today = toCalendarDate(current);
   const [monthShift, setMonthShift] = useState(0);
+  const [view, setView] = useState<ScheduleView>(storedView);
+  const chooseView = (next: ScheduleView) => {
+    setView(next);
+    try {
+      window.localStorage.setItem(VIEW_STORAGE_KEY, next);
+    } catch {
+      // a private window without storage still switches, for this visit
+    }
+  };
   const month = startOfMonth(today).add({ months: monthShift });
-  // The calendar reads the month it shows (docs/performance.md), once the project's zone is known.
-  const range = gridRange(month, timeZone);
+  // The calendar reads the month it shows (docs/performance.md), once the project's zone is known;
+  // the agenda reads its two weeks.
+  const range = view === "agenda" ? agendaRange(today, timeZone) : gridRange(month, timeZone);
   const { posts, isLoaded: postsLoaded, error: postsError, mutate: reloadPosts } = usePosts(project ? projectId : null, range);
   // The months on either side are fetched ahead, so moving to them shows them at once.
   const monthKey = month.toString();
@@ -73,7 +104,7 @@ export default function SchedulePage() {
     // the month is rebuilt every render; its text identifies it
   }, [project, projectId, monthKey, timeZone]);
   // Occurrences run to the last day the grid shows (the end of the month's last week).
-  const lastShownDay = endOfWeek(endOfMonth(month), "en-GB", "mon");
+  const lastShownDay = view === "agenda" ? today.add({ days: AGENDA_DAYS - 1 }) : endOfWeek(endOfMonth(month), "en-GB", "mon");
   const todayKey = today.toString();
   const untilKey = lastShownDay.toString();
   const shown = useMemo(
@@ -221,6 +252,29 @@ export default function SchedulePage() {
               </Anchor>
             </div>
           ))}
+          <SegmentedControl
+            className={classes.viewSwitch}
+            value={view}
+            onChange={(value) => chooseView(value as ScheduleView)}
+            aria-label={t("schedule.view")}
+            data-testid="schedule-view"
+            data={[
+              { value: "calendar", label: t("schedule.viewCalendar") },
+              { value: "agenda", label: t("schedule.viewAgenda", { count: AGENDA_DAYS }) },
+            ]}
+          />
+          {view === "agenda" ? (
+            <ScheduleAgenda
+              today={today}
+              timeZone={timeZone}
+              posts={shown}
+              onAddPost={openCreate}
+              onOpenPost={(post) => {
+                openedFrom.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+                setDetailsId(post.id);
+              }}
+            />
+          ) : (
           <ScheduleCalendar
             month={month}
             today={today}
@@ -234,6 +288,7 @@ export default function SchedulePage() {
               setDetailsId(post.id);
             }}
           />
+          )}
           <ScheduleLegend />
           <ContentPlan projectId={projectId!} projectTimeZone={timeZone} />
         </Stack>

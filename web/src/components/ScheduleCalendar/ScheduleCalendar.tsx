@@ -132,7 +132,13 @@ function WideGrid({ month, today, weeks, byDay, locale, onAddPost, onOpenPost }:
     <div className={classes.grid} role="table" aria-label={formatMonthYear(month, locale)}>
       <WeekdayHeader locale={locale} />
       {weeks.map((week) => (
-        <div key={week[0].toString()} className={classes.week} role="row">
+        // A week wholly past with nothing in it keeps only its day numbers: the room goes to what is coming.
+        <div
+          key={week[0].toString()}
+          className={classes.week}
+          role="row"
+          data-past-empty={(week[6].compare(today) < 0 && week.every((day) => !byDay.has(day.toString()))) || undefined}
+        >
           {week.map((day) => {
             const { outside, isToday, past } = dayState(day, month, today);
             const key = day.toString();
@@ -228,7 +234,7 @@ function PostChip({ post, time, onOpen, large = false }: { post: CalendarPost; t
     );
   }
   return (
-    <Tooltip label={[post.title && !skipped ? label : title, autopilot, time].filter(Boolean).join(" · ")} openDelay={300}>
+    <Tooltip label={[time, title, post.title && !skipped ? label : null, autopilot].filter(Boolean).join(" · ")} openDelay={300} multiline maw={320}>
       <UnstyledButton className={classes.chip} {...common}>
         {/* Named by what it shows (time, title), then its status, which the colour and icon also tell. */}
         <span className={classes.chipTime}>{time}</span>{" "}
@@ -245,8 +251,12 @@ function PostChip({ post, time, onOpen, large = false }: { post: CalendarPost; t
 function CompactGrid({ month, today, weeks, byDay, locale, onAddPost, onOpenPost }: GridProps) {
   const t = useT();
   const [picked, setSelected] = useState<CalendarDate | null>(null);
-  // Another month starts on today (when it is shown) or on its first day.
-  const selected = picked && isSameMonth(picked, month) ? picked : isSameMonth(month, today) ? today : month.set({ day: 1 });
+  // Any day the grid shows can be picked, the next month's first days included (near a month's
+  // end they are this week). Another month starts on today (when it is shown) or on its first day.
+  const gridFirst = weeks[0][0];
+  const gridLast = weeks.at(-1)!.at(-1)!;
+  const inGrid = (day: CalendarDate) => day.compare(gridFirst) >= 0 && day.compare(gridLast) <= 0;
+  const selected = picked && inGrid(picked) ? picked : isSameMonth(month, today) ? today : month.set({ day: 1 });
 
   const selectedKey = selected.toString();
   const selectedPosts = byDay.get(selectedKey) ?? [];
@@ -263,20 +273,11 @@ function CompactGrid({ month, today, weeks, byDay, locale, onAddPost, onOpenPost
               const { outside, isToday, past } = dayState(day, month, today);
               const key = day.toString();
               const dayPosts = byDay.get(key) ?? [];
-              if (outside) {
-                // Outside days only complete the weeks here; their posts show in their own month.
-                return (
-                  <div key={key} role="cell" className={classes.compactCell}>
-                    <span className={classes.compactDay} data-outside data-past={past || undefined}>
-                      <span className={classes.dayNumber}>{day.day}</span>
-                    </span>
-                  </div>
-                );
-              }
               return (
                 <div key={key} role="cell" className={classes.compactCell}>
                   <UnstyledButton
                     className={classes.compactDay}
+                    data-outside={outside || undefined}
                     data-today={isToday || undefined}
                     data-past={past || undefined}
                     data-selected={key === selectedKey || undefined}
@@ -350,5 +351,74 @@ export function ScheduleLegend() {
         </span>
       ))}
     </div>
+  );
+}
+
+/** How many days the agenda lists, today included. */
+export const AGENDA_DAYS = 14;
+
+type ScheduleAgendaProps = {
+  today: CalendarDate;
+  timeZone: string;
+  posts: CalendarPost[];
+  onAddPost: (day: CalendarDate) => void;
+  onOpenPost: (post: CalendarPost) => void;
+};
+
+/**
+ * The next two weeks as a list, day by day: what a phone reads best and what a desktop scans
+ * fastest. Days without posts fold into one line so the list stays short.
+ */
+export function ScheduleAgenda({ today, timeZone, posts, onAddPost, onOpenPost }: ScheduleAgendaProps) {
+  const t = useT();
+  const { language } = useLanguage();
+  const locale = LOCALES[language];
+  const byDay = useMemo(() => groupByDay(posts, timeZone), [posts, timeZone]);
+  const days = Array.from({ length: AGENDA_DAYS }, (_, index) => today.add({ days: index }));
+  return (
+    <Card padding={0} className={classes.calendar} data-testid="schedule-agenda">
+      <div className={classes.toolbar}>
+        <Text component="h2" className={classes.month}>
+          {t("schedule.agendaTitle", { count: AGENDA_DAYS })}
+        </Text>
+      </div>
+      <ol className={classes.agendaDays}>
+        {days.map((day) => {
+          const key = day.toString();
+          const dayPosts = byDay.get(key) ?? [];
+          const label = formatDayLong(day, locale, today.year);
+          return (
+            <li key={key} className={classes.agendaDay} data-testid="agenda-day" data-date={key} data-empty={dayPosts.length === 0 || undefined}>
+              <div className={classes.agendaDayHead}>
+                <Text component="h3" fw={600} size="sm" className={classes.agendaTitle} data-today={day.compare(today) === 0 || undefined}>
+                  {day.compare(today) === 0 ? `${t("schedule.today")}, ${label}` : label}
+                </Text>
+                <Tooltip label={t("schedule.addPostOn", { date: label })} openDelay={400}>
+                  <ActionIcon
+                    variant="subtle"
+                    color="gray"
+                    size="sm"
+                    aria-label={t("schedule.addPostOn", { date: label })}
+                    onClick={() => onAddPost(day)}
+                    data-testid="add-post"
+                  >
+                    <IconPlus size={14} />
+                  </ActionIcon>
+                </Tooltip>
+              </div>
+              {dayPosts.length === 0 ? (
+                <Text size="sm" c="dimmed">{t("schedule.noPosts")}</Text>
+              ) : (
+                <div className={classes.agendaList}>
+                  {dayPosts.map(({ post, time }) => (
+                    <PostChip key={post.id} post={post} time={time} onOpen={onOpenPost} large />
+                  ))}
+                </div>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </Card>
   );
 }

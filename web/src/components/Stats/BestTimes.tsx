@@ -85,6 +85,7 @@ export function BestTimes({ bestTimes, timeZone }: { bestTimes: ChannelStats["be
               </tbody>
             </table>
           </div>
+          <Text className={classes.scrollHint} aria-hidden="true">{t("statistics.scrollHint")}</Text>
         </>
       )}
     </Card>

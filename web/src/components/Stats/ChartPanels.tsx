@@ -72,7 +72,9 @@ export function SubscribersPanel({ stats, range, timeZone }: PanelProps) {
           <Text size="sm" mt="md" mb="sm" data-testid="stats-subscribers-summary">
             {t("statistics.subscribersSummary", {
               first: numbers.format(first!),
-              last: numbers.format(points.at(-1)!.count),
+              // the big number, so the sentence ends where the figure above it stands
+              last: numbers.format(current),
+              change: signedCount(change!, numbers.format),
               from: formatInstant(points[0].at, locale, timeZone),
             })}
           </Text>

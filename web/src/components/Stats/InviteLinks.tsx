@@ -213,11 +213,11 @@ export function InviteLinks({ projectId, projectName, links, channel, timeZone }
                   <Table.Td className={classes.nowrap}>
                     <time dateTime={link.createdAt}>{formatInstant(link.createdAt, locale, timeZone)}</time>
                   </Table.Td>
-                  <Table.Td data-testid="stats-link-state">
+                  <Table.Td data-testid="stats-link-state" className={classes.nowrap}>
                     {link.revoked ? (
-                      <Badge variant="light" color="gray" radius="sm" tt="none" fw={500}>{t("statistics.revoked")}</Badge>
+                      <Badge variant="light" color="gray" radius="sm" tt="none" fw={500} classNames={{ root: classes.stateBadge, label: classes.stateBadgeLabel }}>{t("statistics.revoked")}</Badge>
                     ) : (
-                      <Badge variant="light" color="teal" radius="sm" tt="none" fw={500}>{t("statistics.active")}</Badge>
+                      <Badge variant="light" color="teal" radius="sm" tt="none" fw={500} classNames={{ root: classes.stateBadge, label: classes.stateBadgeLabel }}>{t("statistics.active")}</Badge>
                     )}
                   </Table.Td>
                   <Table.Td>
@@ -244,6 +244,7 @@ export function InviteLinks({ projectId, projectName, links, channel, timeZone }
           </Table>
         </div>
       )}
+      {links.length > 0 && <Text className={classes.scrollHint} aria-hidden="true">{t("statistics.scrollHint")}</Text>}
 
       <ConfirmDialog
         opened={toRevoke !== null}

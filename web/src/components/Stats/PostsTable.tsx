@@ -72,6 +72,7 @@ export function PostsTable({ posts, timeZone, projectName }: { posts: ChannelSta
       {posts.length === 0 ? (
         <Text size="sm" c="dimmed" mt="md" data-testid="stats-posts-empty">{t("statistics.noPosts")}</Text>
       ) : (
+        <>
         <div className={classes.tableScroll}>
           <Table verticalSpacing="xs" mt="md" data-testid="stats-posts-table" className={classes.postsTable}>
             <caption className={classes.visuallyHidden}>{t("statistics.posts")}</caption>
@@ -115,6 +116,8 @@ export function PostsTable({ posts, timeZone, projectName }: { posts: ChannelSta
             </Table.Tbody>
           </Table>
         </div>
+        <Text className={classes.scrollHint} aria-hidden="true">{t("statistics.scrollHint")}</Text>
+        </>
       )}
     </Card>
   );
