@@ -74,7 +74,7 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
   ],
   posts_approval: [
     "approval_lead", "approval_queue_name", "claim_post_for_approval", "decide_post", "notify_admin",
-    "queue_approval", "queue_approval_at", "record_approval_failed", "record_approval_sent",
+    "queue_approval", "queue_approval_at", "queue_waiting_approvals", "record_approval_failed", "record_approval_sent",
     "request_post_approval", "retract_approval", "withdraw_approval",
   ],
   posts_edit: [

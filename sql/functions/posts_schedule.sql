@@ -179,7 +179,8 @@ AS $function$
  * why: creates a post in status draft. One-time: linked to the chosen draft, whose title,
  * content, formatting and image it copies, and its options unless the request gives its
  * own. Recurring: a series with placeholder text whose occurrences take drafts in turn. Past times are refused (the client computes the instant in the
- * project's timezone; the comparison is absolute).
+ * project's timezone; the comparison is absolute). A project without a channel plans too:
+ * its posts wait for one (claim_post_for_approval, queue_waiting_approvals).
  */
 declare
   v_project app_public.projects := app_public.get_project(p_user_id, p_project_id);
@@ -189,9 +190,6 @@ declare
 begin
   if p_scheduled_for <= now() then
     raise exception 'Cannot schedule posts in the past. Please select a future time.' using errcode = 'PASTT', hint = 'schedule.pastTime';
-  end if;
-  if app_private.project_channel(p_project_id) is null then
-    raise exception 'Connect a channel before scheduling posts' using errcode = 'NOCHN', hint = 'schedule.noChannel';
   end if;
   if v_recurring then
     if not exists (select 1 from app_public.available_series_drafts(p_project_id)) then

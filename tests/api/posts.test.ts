@@ -1,3 +1,4 @@
+import { until } from "../helpers/until.ts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { uploadedImage } from "../helpers/images.ts";
 import { projectWithChannel } from "../helpers/publishing.ts";
@@ -93,10 +94,14 @@ describe("scheduling posts", () => {
     const { cookie } = await stack.signIn(uniqueEmail("nochannel"));
     const pid = (await stack.call("POST", "/api/projects", { name: "No channel", adminHandle: "someone_x" }, cookie)).json.id;
     const draft = (await stack.call("POST", `/api/projects/${pid}/drafts`, { title: "d" }, cookie)).json;
+    // planning before the channel: the post is made and waits for one, saying so
     const noChannel = await stack.call("POST", `/api/projects/${pid}/posts`, { draftId: draft.id, scheduledFor: inHours(1) }, cookie);
-    expect(noChannel.status).toBe(400);
-    expect(noChannel.json.code).toBe("schedule.noChannel");
-    expect((await stack.call("GET", `/api/projects/${pid}/posts`, undefined, cookie)).json).toEqual([]);
+    expect(noChannel.status, noChannel.text).toBe(201);
+    const waiting = await until(
+      async () => (await stack.call("GET", `/api/projects/${pid}/posts/${noChannel.json.id}`, undefined, cookie)).json,
+      (post) => post.lastErrorCode === "schedule.waitingForChannel",
+    );
+    expect(waiting).toMatchObject({ status: "draft", draftId: draft.id });
   });
 
   test("PUT moves the post and its jobs; a post sent for approval goes back to draft", async () => {
