@@ -232,12 +232,13 @@ test("the form refuses a past time, a malformed time and a missing draft; past d
   expect(await chosen.locator("option:checked").textContent()).toBe("Свежий черновик");
   await page.keyboard.press("Escape");
 
-  // A project without a channel is asked to connect one first.
+  // A project without a channel plans all the same: a banner above the calendar links the channels page.
   const bare = await stack.call("POST", "/api/projects", { name: "Без канала", adminHandle: "bare_admin" }, p.cookie);
   await page.goto(`${stack.baseUrl}/project/${bare.json.id}/schedule`);
   await expect.poll(() => page.getByTestId("schedule-no-channel").count(), soon).toBe(1);
   expect(await page.getByTestId("go-to-channels").getAttribute("href")).toBe(`/project/${bare.json.id}/channels`);
-  expect(await page.getByTestId("schedule-calendar").count()).toBe(0);
+  expect(await page.getByTestId("schedule-calendar").count()).toBe(1);
+  expect(await page.getByTestId("new-post").count()).toBe(1);
   await screenshot(page, "schedule-no-channel");
   await page.context().close();
 }, 240_000);
