@@ -90,6 +90,7 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
   posts_schedule: [
     "bump_posts_version", "delete_post", "draft_for_post", "lock_post", "posts_version", "project_posts",
     "project_posts_between", "published_posts", "schedule_post", "update_post", "project_post",
+    "write_and_schedule_post",
   ],
   projects: [
     "create_project", "delete_project", "get_project", "update_project", "user_projects",

@@ -293,3 +293,22 @@ begin
   return v_post;
 end;
 $function$;
+
+CREATE OR REPLACE FUNCTION app_public.write_and_schedule_post(p_user_id bigint, p_project_id bigint, p_scheduled_for timestamp with time zone, p_title text, p_content text, p_entities jsonb, p_options jsonb, p_max_drafts integer)
+ RETURNS app_public.posts
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: write, then schedule, as Telegram's own scheduling does: the schedule form's new
+ * post becomes its draft and its one-time post in one transaction, so a refused time leaves
+ * no stray draft and no series can take the draft between the two (create_draft checks the
+ * project's owner and its room; schedule_post the time and the draft).
+ */
+declare
+  v_draft app_public.drafts;
+begin
+  select * into v_draft from app_public.create_draft(p_user_id, p_project_id, p_title, p_content, '', -1, p_max_drafts,
+    coalesce(p_entities, '[]'), coalesce(p_options, '{}'), null);
+  return app_public.schedule_post(p_user_id, p_project_id, v_draft.id, p_scheduled_for, 'none', null, null, null, p_options);
+end;
+$function$;

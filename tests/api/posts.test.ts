@@ -143,6 +143,31 @@ describe("scheduling posts", () => {
     expect((await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json[0].status).toBe("draft");
   });
 
+  test("write, then schedule: the post's draft is made in the same request; a refusal leaves no draft; another account's project is 404", async () => {
+    const p = await projectWithChannel(stack, { drafts: ["older"] });
+    const drafts = async () => (await stack.call("GET", `${p.base}/drafts`, undefined, p.cookie)).json as { id: number; title: string; scheduledPostId: number | null }[];
+    const written = await stack.call("POST", `${p.base}/posts`, {
+      writeDraft: true, title: "Written here", content: "Straight from the schedule form", scheduledFor: inHours(6),
+    }, p.cookie);
+    expect(written.status, written.text).toBe(201);
+    expect(written.json).toMatchObject({ title: "Written here", content: "Straight from the schedule form", status: "draft", isRecurring: false });
+    const made = (await drafts()).find((d) => d.title === "Written here")!;
+    expect(made).toMatchObject({ id: written.json.draftId, scheduledPostId: written.json.id });
+
+    const before = (await drafts()).length;
+    const past = await stack.call("POST", `${p.base}/posts`, { writeDraft: true, title: "Too late", scheduledFor: inHours(-1) }, p.cookie);
+    expect(past.json.code).toBe("schedule.pastTime");
+    const untitled = await stack.call("POST", `${p.base}/posts`, { writeDraft: true, title: "  ", scheduledFor: inHours(2) }, p.cookie);
+    expect(untitled.status).toBe(400);
+    expect(untitled.json.code).toBe("drafts.titleRequired");
+    expect((await drafts()).length).toBe(before);
+
+    const { cookie: other } = await stack.signIn(uniqueEmail("writer"));
+    const refused = await stack.call("POST", `${p.base}/posts`, { writeDraft: true, title: "Not mine", scheduledFor: inHours(2) }, other);
+    expect(refused.status).toBe(404);
+    expect((await drafts()).length).toBe(before);
+  });
+
   test("another user's posts are 404; no session is 401", async () => {
     const p = await projectWithChannel(stack, { drafts: ["mine"] });
     const post = (await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[0].id, scheduledFor: inHours(3) }, p.cookie)).json;
