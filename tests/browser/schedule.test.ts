@@ -493,5 +493,7 @@ test("a draft taken by a series says so and links to the series; the next free o
   await row("Первый выпуск").click();
   await expect.poll(() => page.getByTestId("post-details").count(), soon).toBe(1);
   expect(page.url()).toContain(`/project/${p.project.id}/schedule`);
+  // the series' details name the draft it takes next
+  await expect.poll(() => page.getByTestId("post-details-next-draft").textContent(), soon).toBe("Второй выпуск");
   await page.context().close();
 }, 60_000);
