@@ -1,10 +1,6 @@
-import { Button, Card, Checkbox, EmptyState, Skeleton, Stack, Text } from "@mantine/core";
+import { Button, Card, EmptyState } from "@mantine/core";
 import "@mantine/core/styles/Card.layer.css";
-import "@mantine/core/styles/Checkbox.layer.css";
-import "@mantine/core/styles/CheckboxIndicator.layer.css";
 import "@mantine/core/styles/EmptyState.layer.css";
-import "@mantine/core/styles/InlineInput.layer.css";
-import "@mantine/core/styles/Skeleton.layer.css";
 import { useDisclosure } from "@mantine/hooks";
 import { useRef, useState } from "react";
 import type { DraftSummary } from "../../../contract/drafts.ts";
@@ -16,17 +12,11 @@ import { BulkAddDialog } from "../components/BulkAddDialog/BulkAddDialog.tsx";
 import { ConfirmDialog } from "../components/ConfirmDialog/ConfirmDialog.tsx";
 import { DraftDialog } from "../components/DraftDialog/DraftDialog.tsx";
 import { DraftList, draftRowHandle } from "../components/DraftList/DraftList.tsx";
+import { DraftsSkeleton, DraftsToolbar } from "../components/DraftsToolbar/DraftsToolbar.tsx";
 import { FullPageLoader } from "../components/FullPageLoader/FullPageLoader.tsx";
 import { GenerationBanner } from "../components/GenerationBanner/GenerationBanner.tsx";
 import { LoadError } from "../components/LoadError/LoadError.tsx";
-import {
-  IconFileText,
-  IconGripVertical,
-  IconListPlus,
-  IconPlus,
-  IconSparkles,
-  IconTrash,
-} from "../components/Icons/Icons.tsx";
+import { IconFileText, IconListPlus, IconPlus } from "../components/Icons/Icons.tsx";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
 import { ProjectLoadError } from "../components/ProjectLoadError/ProjectLoadError.tsx";
 import { QueueHealth } from "../components/QueueHealth/QueueHealth.tsx";
@@ -34,11 +24,10 @@ import { useContentGeneration } from "../hooks/useContentGeneration.ts";
 import { useFocusFallback } from "../hooks/useFocusFallback.ts";
 import { useDraftRoute } from "../hooks/useDraftRoute.ts";
 import { useDraftSelection } from "../hooks/useDraftSelection.ts";
-import { useIsPhone } from "../hooks/useIsPhone.ts";
 import { useRouteProject } from "../hooks/useRouteProject.ts";
 import { useT } from "../i18n/i18n.tsx";
 import { failureText, serverMessage } from "../lib/messages.ts";
-import { batchDeleteOutcome } from "../lib/draftSelection.ts";
+import { batchDeleteOutcome, generationPlan } from "../lib/draftSelection.ts";
 import { usePageTitle } from "../lib/pageTitle.ts";
 import { projectPath } from "../lib/projectSections.ts";
 import { toastError, toastSuccess, toastWarning } from "../lib/toast.ts";
@@ -68,8 +57,6 @@ export default function DraftsPage() {
   const [batchCount, setBatchCount] = useState(0);
   const [deleting, setDeleting] = useState(false);
   const generation = useContentGeneration(projectId);
-  // On a phone the selection's buttons take a line of their own, with short labels.
-  const isPhone = useIsPhone();
   /** The selection waiting for "replace their text?" (spec §2 generate-titles-overwrite). */
   const [toGenerate, setToGenerate] = useState<{ ids: number[]; withContent: number } | null>(null);
   const lastToGenerate = useRef(toGenerate);
@@ -148,14 +135,13 @@ export default function DraftsPage() {
 
   // Spec §2/§5: 1–30 selected drafts; drafts that already have text are replaced only after a yes.
   const handleGenerate = () => {
-    const ids = drafts.filter((draft) => selected.has(draft.id)).map((draft) => draft.id);
-    if (ids.length === 0) return toastError(t("drafts.noSelectedDrafts"));
-    if (ids.length > DRAFTS_PER_GENERATION_MAX) {
+    const plan = generationPlan(drafts, selected, DRAFTS_PER_GENERATION_MAX);
+    if (plan.kind === "none") return toastError(t("drafts.noSelectedDrafts"));
+    if (plan.kind === "tooMany") {
       return toastError(t("drafts.tooManyDraftsSelected"), t("drafts.tooManyDraftsSelectedText", { max: DRAFTS_PER_GENERATION_MAX }));
     }
-    const withContent = drafts.filter((draft) => selected.has(draft.id) && draft.excerpt !== "").length;
-    if (withContent > 0) setToGenerate({ ids, withContent });
-    else void startGeneration(ids);
+    if (plan.kind === "confirm") setToGenerate({ ids: plan.ids, withContent: plan.withContent });
+    else void startGeneration(plan.ids);
   };
 
   const newDraftButton = (
@@ -194,20 +180,7 @@ export default function DraftsPage() {
       {generation.job && <GenerationBanner job={generation.job} />}
 
       {isLoading ? (
-        <Card padding={0} className={classes.listCard} role="status" aria-busy="true" aria-label={t("common.loading")}>
-          <div className={classes.toolbar}>
-            <Skeleton height={16} width={120} />
-          </div>
-          {[0, 1, 2].map((index) => (
-            <div key={index} className={classes.skeletonRow}>
-              <Skeleton height={18} width={18} radius="sm" />
-              <Stack gap={8} style={{ flex: 1 }}>
-                <Skeleton height={12} width="45%" />
-                <Skeleton height={10} width="80%" />
-              </Stack>
-            </div>
-          ))}
-        </Card>
+        <DraftsSkeleton className={classes.listCard} />
       ) : error ? (
         <LoadError message={t("drafts.loadFailed")} retryLabel={t("common.retry")} onRetry={() => void mutate()} />
       ) : drafts.length === 0 ? (
@@ -227,54 +200,19 @@ export default function DraftsPage() {
         </Card>
       ) : (
         <Card padding={0} className={classes.listCard}>
-          <div className={classes.toolbar}>
-            <Checkbox
-              ref={selectAllRef}
-              checked={allSelected}
-              indeterminate={selected.size > 0 && !allSelected}
-              onChange={toggleAll}
-              label={
-                selected.size > 0 ? t("drafts.selectedCount", { count: selected.size, total: drafts.length }) : t("drafts.selectAll")
-              }
-              fw={500}
-              size="sm"
-              data-testid="select-all"
-            />
-            {selected.size > 0 ? (
-              <div className={classes.toolbarActions}>
-                <Button
-                  size="compact-sm"
-                  variant="light"
-                  leftSection={<IconSparkles size={15} />}
-                  onClick={handleGenerate}
-                  loading={generation.starting}
-                  disabled={generation.active}
-                  title={generation.active ? t("drafts.generationBusy") : undefined}
-                  data-testid="generate-content"
-                >
-                  {isPhone ? t("drafts.generateContentShort") : t("drafts.generateContent")}
-                </Button>
-                <Button
-                  size="compact-sm"
-                  variant="light"
-                  color="red"
-                  leftSection={<IconTrash size={15} />}
-                  onClick={() => {
-                    setBatchCount(selected.size);
-                    batchDialog.open();
-                  }}
-                  data-testid="delete-selected"
-                >
-                  {isPhone ? t("common.delete") : t("drafts.deleteSelected")}
-                </Button>
-              </div>
-            ) : (
-              <Text size="xs" c="dimmed" className={classes.hint}>
-                <IconGripVertical size={14} />
-                {t("drafts.dragHint")}
-              </Text>
-            )}
-          </div>
+          <DraftsToolbar
+            selectAllRef={selectAllRef}
+            selectedCount={selected.size}
+            total={drafts.length}
+            allSelected={allSelected}
+            onToggleAll={toggleAll}
+            generating={generation}
+            onGenerate={handleGenerate}
+            onDeleteSelected={() => {
+              setBatchCount(selected.size);
+              batchDialog.open();
+            }}
+          />
           <DraftList
             drafts={drafts}
             selected={selected}
