@@ -118,11 +118,22 @@ export type Draft = {
   order: number;
   status: "draft";
   createdAt: string;
-  /**
-   * The live post holding this draft (a one-time post not rejected or failed); null: the
-   * draft is free. Answered by the list and by `GET …/drafts/{draftId}`, not by writes.
-   */
-  scheduledPostId?: number | null;
+} & Partial<DraftHolder>;
+
+/**
+ * What holds a draft (project_drafts). Answered by the list and by
+ * `GET …/drafts/{draftId}`, not by writes. A draft is free when scheduledPostId is null:
+ * the same rule as the queue's free count (`GET …/queue-health` draftsLeft).
+ */
+export type DraftHolder = {
+  /** The live post holding this draft (a post not rejected or failed); null: free. */
+  scheduledPostId: number | null;
+  /** The series whose occurrence that post is (null: a one-time post, or free). */
+  heldBySeriesId: number | null;
+  /** The content-plan slot autopilot filled with it (null: none). */
+  heldByPlanId: number | null;
+  /** A free draft only: the running series whose next occurrence takes it (the rotation). */
+  nextForSeriesId: number | null;
 };
 
 /**
@@ -130,8 +141,7 @@ export type Draft = {
  * its text (DRAFT_EXCERPT_LENGTH characters, trimmed) and flags; the editor loads the whole
  * draft (`GET …/drafts/{draftId}`).
  */
-export type DraftSummary = Pick<Draft, "id" | "projectId" | "title" | "imageUrl" | "order" | "status" | "createdAt"> & {
-  scheduledPostId: number | null;
+export type DraftSummary = Pick<Draft, "id" | "projectId" | "title" | "imageUrl" | "order" | "status" | "createdAt"> & DraftHolder & {
   excerpt: string;
   /** Images in its album (0: none). */
   imageCount: number;

@@ -282,6 +282,7 @@ export const ERROR_CODES = {
   "schedule.scheduledForMissing": { status: 400, message: "scheduledFor must be an ISO timestamp" },
   "schedule.scheduledForInvalid": { status: 400, message: "scheduledFor must be an ISO timestamp with a timezone" },
   "schedule.isRecurringInvalid": { status: 400, message: "isRecurring must be true or false" },
+  "schedule.writeDraftInvalid": { status: 400, message: "writeDraft must be true or false" },
   "schedule.recurringTypeInvalid": { status: 400, message: "recurringType must be none, daily or weekly" },
   "schedule.inChannelInvalid": {
     status: 400,

@@ -40,6 +40,10 @@ export const POST_REASON_CODES = {
   "posts.error.other": { message: "{text}" },
   "schedule.seriesOutOfDrafts": { message: "The series stopped because no drafts remain. Add drafts and schedule it again." },
   "schedule.noChannelToPublish": { message: "Connect a channel before publishing" },
+  /** Planned before the project had a channel: its approval request goes out once one is connected. */
+  "schedule.waitingForChannel": {
+    message: "Waiting for a channel: the approval request goes out once the project's channel is connected.",
+  },
   "schedule.captionTooLong": { message: "The text is too long for Telegram: {current}/{max} characters. Shorten the draft and try again." },
 } as const satisfies Record<string, { message: string }>;
 

@@ -52,6 +52,11 @@ export const PostWriteSchema = v.pipe(v.object({
   /** A series' end (docs/autopilot-and-ai.md "Autopilot"): after this many posts, or on this day in the project's zone; one of them at most. */
   endsAfter: v.optional(SeriesEndsAfterSchema),
   endsOn: v.optional(SeriesEndsOnSchema),
+  /**
+   * Write, then schedule: a one-time post written in the schedule form (title, content,
+   * entities, options) becomes its new draft in the same request, instead of taking draftId.
+   */
+  writeDraft: v.optional(v.boolean("schedule.writeDraftInvalid"), false),
 }), formattingFits());
 
 /** Skip one future occurrence of a series (skip: true, the default) or bring it back. */

@@ -74,7 +74,7 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
   ],
   posts_approval: [
     "approval_lead", "approval_queue_name", "approval_reminder_delay", "claim_approval_reminder", "claim_post_for_approval", "decide_post", "notify_admin",
-    "queue_approval", "queue_approval_at", "record_approval_failed", "record_approval_sent",
+    "queue_approval", "queue_approval_at", "queue_waiting_approvals", "record_approval_failed", "record_approval_sent",
     "queue_approval_reminder", "request_post_approval", "resend_post_approval", "restart_approval", "retract_approval", "withdraw_approval",
   ],
   posts_edit: [
@@ -90,6 +90,7 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
   posts_schedule: [
     "bump_posts_version", "delete_post", "draft_for_post", "lock_post", "posts_version", "project_posts",
     "project_posts_between", "published_posts", "schedule_post", "update_post", "project_post",
+    "write_and_schedule_post",
   ],
   projects: [
     "create_project", "delete_project", "get_project", "update_project", "user_projects",

@@ -1,7 +1,7 @@
 /* Drafts of a project (spec §2 Drafts, §5, §7): each handler is one SQL call. */
 import { Hono } from "hono";
 import { BulkAddSchema, DraftCreateSchema, DraftUpdateSchema, MoveDraftSchema, ReorderSchema } from "../../contract/drafts.ts";
-import type { Draft, DraftMoved } from "../../contract/drafts.ts";
+import type { Draft, DraftHolder, DraftMoved } from "../../contract/drafts.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { requireUser } from "../middleware/session.ts";
@@ -10,18 +10,21 @@ import { body, idParam } from "../validate.ts";
 import { DRAFT_EXCERPT_LENGTH } from "../../contract/limits.ts";
 import { ApiError } from "../../core/errors.ts";
 
-type DraftRow = Omit<Draft, "order" | "scheduledPostId"> & { sortOrder: number; updatedAt: string; scheduledPostId?: number | null };
+type DraftRow = Omit<Draft, "order" | keyof DraftHolder> & { sortOrder: number; updatedAt: string } & Partial<DraftHolder>;
+
+/** What holds a draft, or which series takes it next (project_drafts). */
+const HOLDER_COLUMNS = `scheduled_post_id, held_by_series_id, held_by_plan_id, next_for_series_id`;
 
 /** The whole draft as the spec's list answers it. */
 export const DRAFT_COLUMNS =
-  `id, project_id, title, content, entities, image_url, image_urls, options, sort_order as "order", status, created_at, scheduled_post_id`;
+  `id, project_id, title, content, entities, image_url, image_urls, options, sort_order as "order", status, created_at, ${HOLDER_COLUMNS}`;
 
 /**
  * The list's lean view (DraftSummary): the excerpt is one character longer than the list
  * shows, so the list knows to end it with "…" (characters are code points in both).
  */
 export const SUMMARY_COLUMNS = `id, project_id, title, left(btrim(content), ${DRAFT_EXCERPT_LENGTH + 1}) as excerpt, nullif(image_url, '') as image_url,
-  greatest(cardinality(image_urls), (coalesce(image_url, '') <> '')::int) as image_count, sort_order as "order", status, created_at, scheduled_post_id`;
+  greatest(cardinality(image_urls), (coalesce(image_url, '') <> '')::int) as image_count, sort_order as "order", status, created_at, ${HOLDER_COLUMNS}`;
 
 export function toDraft(r: DraftRow): Draft {
   return {
@@ -37,7 +40,12 @@ export function toDraft(r: DraftRow): Draft {
     status: r.status,
     createdAt: r.createdAt,
     // the list and one draft's read say which post holds it; a write's answer does not
-    ...(r.scheduledPostId === undefined ? {} : { scheduledPostId: r.scheduledPostId }),
+    ...(r.scheduledPostId === undefined ? {} : {
+      scheduledPostId: r.scheduledPostId,
+      heldBySeriesId: r.heldBySeriesId ?? null,
+      heldByPlanId: r.heldByPlanId ?? null,
+      nextForSeriesId: r.nextForSeriesId ?? null,
+    }),
   };
 }
 

@@ -71,7 +71,7 @@ const PublishedQuery = v.object({
   beforeId: v.optional(v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,15}$/), v.toNumber())),
 });
 
-export function postRoutes({ sql, telegram, log }: ApiDeps) {
+export function postRoutes({ sql, telegram, log, config }: ApiDeps) {
   /**
    * Removes a published post's messages from the chat they were published in (never the
    * project's current channel, which may be another chat by now, with unrelated messages
@@ -158,6 +158,13 @@ export function postRoutes({ sql, telegram, log }: ApiDeps) {
     })
     .post("/", body(PostWriteSchema), async (c) => {
       const p = write(c);
+      if (c.req.valid("json").writeDraft && p.recurringType === "none") {
+        if (p.title.trim() === "") throw new ApiError("drafts.titleRequired");
+        const [written] = await sql<Post[]>`
+          select ${sql.unsafe(POST_COLUMNS)} from app_public.write_and_schedule_post(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
+            ${p.scheduledFor}, ${p.title}, ${p.content}, ${p.entities}, ${p.options}, ${config.limits.draftsPerProject})`;
+        return c.json(written, 201);
+      }
       const [row] = await sql<Post[]>`
         select ${sql.unsafe(POST_COLUMNS)} from app_public.schedule_post(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
           ${p.draftId}, ${p.scheduledFor}, ${p.recurringType}, ${p.title}, ${p.content}, ${p.entities}, ${p.options},

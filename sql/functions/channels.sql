@@ -298,6 +298,7 @@ begin
   delete from app_public.channels where chat_id = v_channel.chat_id and status = 'pending' and id <> v_channel.id;
   -- the statistics start from Telegram's count at connection (docs/statistics.md)
   perform app_private.queue_subscriber_sample(v_channel.id, now());
+  perform app_private.queue_waiting_approvals(v_channel.project_id);
   return query select 'connected'::text, v_channel.link, v_language;
 end;
 $function$;

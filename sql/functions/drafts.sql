@@ -251,16 +251,29 @@ end;
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.project_drafts(p_user_id bigint, p_project_id bigint)
- RETURNS TABLE(id bigint, project_id bigint, title text, content text, entities jsonb, image_url text, image_urls text[], options jsonb, sort_order integer, status text, created_at timestamp with time zone, updated_at timestamp with time zone, scheduled_post_id bigint)
+ RETURNS TABLE(id bigint, project_id bigint, title text, content text, entities jsonb, image_url text, image_urls text[], options jsonb, sort_order integer, status text, created_at timestamp with time zone, updated_at timestamp with time zone, scheduled_post_id bigint, held_by_series_id bigint, held_by_plan_id bigint, next_for_series_id bigint)
  LANGUAGE sql
  STABLE
 AS $function$
   /* why: the drafts page lists unpublished drafts in the user's order (then oldest first),
-     each with the live post holding it (posts_one_live_per_draft: at most one), so the
-     schedule form and the calendar's rotation know which drafts are free without reading
-     every planned post */
+     each with what holds it, so the owner sees which drafts are free and the count of free
+     ones agrees with queue_health (both read available_series_drafts' rule: no live post
+     holds it). The live post holding it (posts_one_live_per_draft: at most one), the series
+     that post is an occurrence of, or the content-plan slot autopilot filled with it (plan_id); and
+     the first free draft names the running series whose next occurrence takes it (the
+     rotation in spawn_series_occurrence), so no draft is taken without the owner seeing it */
+  with next_series as (
+    select s.id from app_public.posts s
+    cross join lateral (select x.at from app_private.series_upcoming(s, now() + make_interval(days => app_private.series_horizon_days_max())) x(at)
+                        where x.at > now() limit 1) o
+    where s.project_id = p_project_id and s.is_recurring and s.status = 'draft'
+    order by o.at, s.id limit 1
+  ), first_free as (
+    select f.id from app_public.available_series_drafts(p_project_id) f limit 1
+  )
   select d.id, d.project_id, d.title, d.content, d.entities, d.image_url, d.image_urls, d.options, d.sort_order, d.status,
-    d.created_at, d.updated_at, po.id
+    d.created_at, d.updated_at, po.id, po.series_id, po.plan_id,
+    case when d.id = (select id from first_free) then (select id from next_series) end
   from app_public.drafts d
   join app_public.projects p on p.id = d.project_id and p.user_id = p_user_id
   left join app_public.posts po on po.draft_id = d.id and po.status not in ('rejected', 'failed')

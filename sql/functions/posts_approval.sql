@@ -123,6 +123,22 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION app_private.queue_waiting_approvals(p_project_id bigint)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  /* why: posts planned before the project had a channel wait (schedule.waitingForChannel);
+     once one is connected, those still to come are asked for as any post is (2 hours before,
+     or at once). One already past its time keeps its reason: the owner publishes or moves it. */
+  with waited as (
+    update app_public.posts set last_error_code = null, last_error_params = '{}'
+    where project_id = p_project_id and status = 'draft' and not is_recurring
+      and last_error_code = 'schedule.waitingForChannel' and scheduled_for > now()
+    returning *
+  )
+  select app_private.queue_approval(w::app_public.posts) from waited w;
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.retract_approval(p_post app_public.posts, p_reason text)
  RETURNS void
  LANGUAGE plpgsql
@@ -192,7 +208,7 @@ AS $function$
  * scheduled; a manual one already did. Answers null when there is nothing to send (the
  * preview went out already, another job is sending it, or the post moved on). Content
  * over Telegram's maximum (post_text_max) fails the post with the reason instead of
- * sending; a project without a channel leaves it a draft saying so. The claim lets one job
+ * sending; a project without a channel leaves it a draft waiting for one (queue_waiting_approvals). The claim lets one job
  * send the preview when the automatic request and Publish meet; the same job retried after
  * a crash takes its claim back, and any job may take a claim older than two minutes. The
  * claim records which chat the preview asks about, and the preview's round.
@@ -218,7 +234,8 @@ begin
   end if;
   v_channel := app_private.project_channel(v_post.project_id);
   if v_channel.id is null then
-    perform app_private.withdraw_approval(p_post_id, 'schedule.noChannelToPublish', '{}');
+    -- planned before a channel: it waits, saying so, and is asked for again on connection
+    perform app_private.withdraw_approval(p_post_id, 'schedule.waitingForChannel', '{}');
     return null;
   end if;
   -- the round names this preview in its buttons' callback data, so a press counts even before

@@ -179,7 +179,8 @@ AS $function$
  * why: creates a post in status draft. One-time: linked to the chosen draft, whose title,
  * content, formatting and image it copies, and its options unless the request gives its
  * own. Recurring: a series with placeholder text whose occurrences take drafts in turn. Past times are refused (the client computes the instant in the
- * project's timezone; the comparison is absolute).
+ * project's timezone; the comparison is absolute). A project without a channel plans too:
+ * its posts wait for one (claim_post_for_approval, queue_waiting_approvals).
  */
 declare
   v_project app_public.projects := app_public.get_project(p_user_id, p_project_id);
@@ -189,9 +190,6 @@ declare
 begin
   if p_scheduled_for <= now() then
     raise exception 'Cannot schedule posts in the past. Please select a future time.' using errcode = 'PASTT', hint = 'schedule.pastTime';
-  end if;
-  if app_private.project_channel(p_project_id) is null then
-    raise exception 'Connect a channel before scheduling posts' using errcode = 'NOCHN', hint = 'schedule.noChannel';
   end if;
   if v_recurring then
     if not exists (select 1 from app_public.available_series_drafts(p_project_id)) then
@@ -293,5 +291,24 @@ begin
     perform app_private.queue_approval(v_post);
   end if;
   return v_post;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.write_and_schedule_post(p_user_id bigint, p_project_id bigint, p_scheduled_for timestamp with time zone, p_title text, p_content text, p_entities jsonb, p_options jsonb, p_max_drafts integer)
+ RETURNS app_public.posts
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: write, then schedule, as Telegram's own scheduling does: the schedule form's new
+ * post becomes its draft and its one-time post in one transaction, so a refused time leaves
+ * no stray draft and no series can take the draft between the two (create_draft checks the
+ * project's owner and its room; schedule_post the time and the draft).
+ */
+declare
+  v_draft app_public.drafts;
+begin
+  select * into v_draft from app_public.create_draft(p_user_id, p_project_id, p_title, p_content, '', -1, p_max_drafts,
+    coalesce(p_entities, '[]'), coalesce(p_options, '{}'), null);
+  return app_public.schedule_post(p_user_id, p_project_id, v_draft.id, p_scheduled_for, 'none', null, null, null, p_options);
 end;
 $function$;

@@ -246,6 +246,45 @@ describe("drafts", () => {
     expect(list.map((d: { id: number }) => d.id)).toEqual([open.id]);
   });
 
+  test("each draft says what holds it (a post, a series' occurrence, a content-plan slot) or which series takes it next; free ones match the queue's count", async () => {
+    const pid = (await stack.call("POST", "/api/projects", { name: "Holders", adminHandle: "admin_one" }, alice)).json.id;
+    const made = (await stack.call("POST", `/api/projects/${pid}/drafts/bulk`, { titles: ["One-time", "Repeat", "Slot", "Next", "Later"] }, alice)).json;
+    const [oneTime, repeat, slot, next, later] = made.map((d: { id: number }) => d.id);
+    const [series] = await stack.sql`insert into app_public.posts (project_id, title, scheduled_for, is_recurring, recurring_type, series_made)
+      values (${pid}, '', now() + interval '1 day', true, 'daily', 1) returning id`;
+    const [plan] = await stack.sql`insert into app_public.content_plans (project_id, day_of_week, time, timezone, post_length, active)
+      values (${pid}, 1, '09:00', 'UTC', 500, false) returning id`;
+    const [held] = await stack.sql`insert into app_public.posts (project_id, draft_id, title, scheduled_for)
+      values (${pid}, ${oneTime}, 'One-time', now() + interval '2 days') returning id`;
+    const [occurrence] = await stack.sql`insert into app_public.posts (project_id, draft_id, series_id, title, scheduled_for)
+      values (${pid}, ${repeat}, ${series.id}, 'Repeat', now() + interval '3 hours') returning id`;
+    const [filled] = await stack.sql`insert into app_public.posts (project_id, draft_id, plan_id, title, scheduled_for)
+      values (${pid}, ${slot}, ${plan.id}, 'Slot', now() + interval '4 days') returning id`;
+
+    for (const view of ["", "?view=list"]) {
+      const list = (await stack.call("GET", `/api/projects/${pid}/drafts${view}`, undefined, alice)).json;
+      const holder = (id: number) => {
+        const d = list.find((x: { id: number }) => x.id === id);
+        return [d.scheduledPostId, d.heldBySeriesId, d.heldByPlanId, d.nextForSeriesId];
+      };
+      expect(holder(oneTime)).toEqual([Number(held.id), null, null, null]);
+      expect(holder(repeat)).toEqual([Number(occurrence.id), Number(series.id), null, null]);
+      expect(holder(slot)).toEqual([Number(filled.id), null, Number(plan.id), null]);
+      // the rotation takes the first free draft in the list's order: the owner sees which
+      expect(holder(next)).toEqual([null, null, null, Number(series.id)]);
+      expect(holder(later)).toEqual([null, null, null, null]);
+    }
+    const one = (await stack.call("GET", `/api/projects/${pid}/drafts/${next}`, undefined, alice)).json;
+    expect(one.nextForSeriesId).toBe(Number(series.id));
+    // the banner's free count is the list's free drafts
+    const health = (await stack.call("GET", `/api/projects/${pid}/queue-health`, undefined, alice)).json;
+    expect(health.draftsLeft).toBe(2);
+    // another account reads neither the list nor one draft of it
+    expect((await stack.call("GET", `/api/projects/${pid}/drafts?view=list`, undefined, bob)).status).toBe(404);
+    expect((await stack.call("GET", `/api/projects/${pid}/drafts/${next}`, undefined, bob)).status).toBe(404);
+    expect((await stack.call("GET", `/api/projects/${bobProjectId}/drafts/${next}`, undefined, bob)).status).toBe(404);
+  });
+
   test("another user's project or draft is 404 and nothing changes", async () => {
     const bobDraft = (await stack.call("POST", `/api/projects/${bobProjectId}/drafts`, { title: "Private" }, bob)).json;
     expect((await stack.call("GET", `/api/projects/${bobProjectId}/drafts`, undefined, alice)).status).toBe(404);

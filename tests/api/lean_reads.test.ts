@@ -119,7 +119,10 @@ describe("lean views", () => {
   test("?view=list answers title, excerpt and flags; the editor loads the whole draft", async () => {
     const list = (await get(`/api/projects/${projectId}/drafts?view=list`)).json;
     const long = list.find((d: { id: number }) => d.id === draftIds[2]);
-    expect(Object.keys(long).sort()).toEqual(["createdAt", "excerpt", "id", "imageCount", "imageUrl", "order", "projectId", "scheduledPostId", "status", "title"]);
+    expect(Object.keys(long).sort()).toEqual([
+      "createdAt", "excerpt", "heldByPlanId", "heldBySeriesId", "id", "imageCount", "imageUrl", "nextForSeriesId", "order", "projectId",
+      "scheduledPostId", "status", "title",
+    ]);
     // trimmed, 101 characters (code points): one more than the list shows, so it adds "…"
     expect(long.excerpt).toBe("é".repeat(101));
     const whole = await get(`/api/projects/${projectId}/drafts/${draftIds[2]}`);

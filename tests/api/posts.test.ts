@@ -1,3 +1,4 @@
+import { until } from "../helpers/until.ts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { uploadedImage } from "../helpers/images.ts";
 import { projectWithChannel } from "../helpers/publishing.ts";
@@ -93,10 +94,14 @@ describe("scheduling posts", () => {
     const { cookie } = await stack.signIn(uniqueEmail("nochannel"));
     const pid = (await stack.call("POST", "/api/projects", { name: "No channel", adminHandle: "someone_x" }, cookie)).json.id;
     const draft = (await stack.call("POST", `/api/projects/${pid}/drafts`, { title: "d" }, cookie)).json;
+    // planning before the channel: the post is made and waits for one, saying so
     const noChannel = await stack.call("POST", `/api/projects/${pid}/posts`, { draftId: draft.id, scheduledFor: inHours(1) }, cookie);
-    expect(noChannel.status).toBe(400);
-    expect(noChannel.json.code).toBe("schedule.noChannel");
-    expect((await stack.call("GET", `/api/projects/${pid}/posts`, undefined, cookie)).json).toEqual([]);
+    expect(noChannel.status, noChannel.text).toBe(201);
+    const waiting = await until(
+      async () => (await stack.call("GET", `/api/projects/${pid}/posts/${noChannel.json.id}`, undefined, cookie)).json,
+      (post) => post.lastErrorCode === "schedule.waitingForChannel",
+    );
+    expect(waiting).toMatchObject({ status: "draft", draftId: draft.id });
   });
 
   test("PUT moves the post and its jobs; a post sent for approval goes back to draft", async () => {
@@ -136,6 +141,31 @@ describe("scheduling posts", () => {
     expect(res.status).toBe(400);
     expect(res.json).toEqual({ message: "schedule.captionTooLong: 4097/4096", code: "schedule.captionTooLong", params: { current: 4097, max: 4096 } });
     expect((await stack.call("GET", `${p.base}/posts`, undefined, p.cookie)).json[0].status).toBe("draft");
+  });
+
+  test("write, then schedule: the post's draft is made in the same request; a refusal leaves no draft; another account's project is 404", async () => {
+    const p = await projectWithChannel(stack, { drafts: ["older"] });
+    const drafts = async () => (await stack.call("GET", `${p.base}/drafts`, undefined, p.cookie)).json as { id: number; title: string; scheduledPostId: number | null }[];
+    const written = await stack.call("POST", `${p.base}/posts`, {
+      writeDraft: true, title: "Written here", content: "Straight from the schedule form", scheduledFor: inHours(6),
+    }, p.cookie);
+    expect(written.status, written.text).toBe(201);
+    expect(written.json).toMatchObject({ title: "Written here", content: "Straight from the schedule form", status: "draft", isRecurring: false });
+    const made = (await drafts()).find((d) => d.title === "Written here")!;
+    expect(made).toMatchObject({ id: written.json.draftId, scheduledPostId: written.json.id });
+
+    const before = (await drafts()).length;
+    const past = await stack.call("POST", `${p.base}/posts`, { writeDraft: true, title: "Too late", scheduledFor: inHours(-1) }, p.cookie);
+    expect(past.json.code).toBe("schedule.pastTime");
+    const untitled = await stack.call("POST", `${p.base}/posts`, { writeDraft: true, title: "  ", scheduledFor: inHours(2) }, p.cookie);
+    expect(untitled.status).toBe(400);
+    expect(untitled.json.code).toBe("drafts.titleRequired");
+    expect((await drafts()).length).toBe(before);
+
+    const { cookie: other } = await stack.signIn(uniqueEmail("writer"));
+    const refused = await stack.call("POST", `${p.base}/posts`, { writeDraft: true, title: "Not mine", scheduledFor: inHours(2) }, other);
+    expect(refused.status).toBe(404);
+    expect((await drafts()).length).toBe(before);
   });
 
   test("another user's posts are 404; no session is 401", async () => {

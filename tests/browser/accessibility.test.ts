@@ -306,6 +306,9 @@ async function audit(combination: Combination): Promise<Finding[]> {
   // The content plan shows with the calendar, once its slots are there.
   await checkScreen(page, "schedule", `${project}/schedule`, "content-plan-slot", true);
   expect(await page.getByTestId("series-stopped").count()).toBe(1);
+  // Before a channel: the calendar with the banner linking the channels page.
+  await checkScreen(page, "schedule without a channel", `/project/${bareId}/schedule`, "schedule-no-channel", true);
+  await visit(page, `${project}/schedule`, "content-plan-slot");
   // The times the plan suggests, with their "Add" buttons and the badge of the one in the plan.
   await page.getByTestId("content-plan-suggest").click();
   await expect.poll(() => page.getByTestId("suggested-time-in-plan").count(), soon).toBe(1);

@@ -172,6 +172,9 @@ test("the add dialog on a phone, and without a configured bot it explains instea
   await expect.poll(() => dialog.getByTestId("bot-not-configured").count(), soon).toBe(1);
   expect(await dialog.getByTestId("bot-link").count()).toBe(0);
   expect(await dialog.getByText("@sport_admin").count()).toBeGreaterThan(0);
+  // the operator's step is named, and the dialog sends nothing that could only fail
+  expect(await dialog.getByTestId("bot-not-configured").textContent()).toContain("TELEGRAM_BOT_TOKEN");
+  expect(await dialog.getByTestId("connect-channel").isDisabled()).toBe(true);
   await screenshot(phone, "channels-add-dialog-phone-no-bot");
   await phone.close();
 });

@@ -230,24 +230,24 @@ test("the form refuses a past time, a malformed time and a missing draft; past d
   await page.waitForTimeout(300);
   await screenshot(page, "schedule-dialog-no-drafts");
   expect((await empty.boundingBox())?.width).toBe(425);
+  // Write, then schedule: the post is written in the same dialog, and its draft is made with it.
   await empty.getByTestId("schedule-create-draft").click();
-  const draftDialog = page.getByRole("dialog", { name: "Новый черновик" });
-  await draftDialog.getByTestId("draft-title").fill("Свежий черновик");
-  // the schedule page's dialogs are 425px wide (spec §9), this one included
-  expect((await draftDialog.boundingBox())?.width).toBe(425);
-  await screenshot(page, "schedule-create-draft");
-  await draftDialog.getByTestId("draft-save").click();
-  await expect.poll(() => page.getByRole("dialog", { name: "Запланировать пост" }).getByTestId("schedule-draft").count(), soon).toBe(1);
-  const chosen = page.getByRole("dialog", { name: "Запланировать пост" }).getByTestId("schedule-draft");
-  expect(await chosen.locator("option:checked").textContent()).toBe("Свежий черновик");
-  await page.keyboard.press("Escape");
+  await empty.getByTestId("schedule-written-title").fill("Свежий пост");
+  await empty.getByTestId("schedule-written-content").fill("Написан прямо в календаре");
+  await screenshot(page, "schedule-dialog-written");
+  await empty.getByTestId("schedule-submit").click();
+  await expect.poll(() => empty.count(), soon).toBe(0);
+  const [written] = await stack.sql`select p.title, p.content, d.title as draft_title from app_public.posts p
+    join app_public.drafts d on d.id = p.draft_id where p.project_id = ${p.project.id}`;
+  expect(written).toMatchObject({ title: "Свежий пост", content: "Написан прямо в календаре", draftTitle: "Свежий пост" });
 
-  // A project without a channel is asked to connect one first.
+  // A project without a channel plans all the same: a banner above the calendar links the channels page.
   const bare = await stack.call("POST", "/api/projects", { name: "Без канала", adminHandle: "bare_admin" }, p.cookie);
   await page.goto(`${stack.baseUrl}/project/${bare.json.id}/schedule`);
   await expect.poll(() => page.getByTestId("schedule-no-channel").count(), soon).toBe(1);
   expect(await page.getByTestId("go-to-channels").getAttribute("href")).toBe(`/project/${bare.json.id}/channels`);
-  expect(await page.getByTestId("schedule-calendar").count()).toBe(0);
+  expect(await page.getByTestId("schedule-calendar").count()).toBe(1);
+  expect(await page.getByTestId("new-post").count()).toBe(1);
   await screenshot(page, "schedule-no-channel");
   await page.context().close();
 }, 240_000);
@@ -477,3 +477,32 @@ test("a project with 10,000 posts over three years: the calendar moves between m
   }
   await page.context().close();
 }, 90_000);
+
+test("a draft taken by a series says so and links to the series; the next free one says the series takes it next", async () => {
+  const p = await projectWithChannel(stack, { drafts: ["Первый выпуск", "Второй выпуск", "Третий выпуск"] });
+  const tomorrow = toCalendarDate(now(TZ)).add({ days: 1 });
+  const nineAm = toZoned(new CalendarDateTime(tomorrow.year, tomorrow.month, tomorrow.day, 9, 0), TZ);
+  const created = await stack.call("POST", `${p.base}/posts`, {
+    scheduledFor: nineAm.toAbsoluteString(), isRecurring: true, recurringType: "daily", title: "Регулярный пост", content: "",
+  }, p.cookie);
+  const seriesId = created.json.id as number;
+  // the series' first occurrence is made (its time's approval lead reached): it takes the first draft
+  await stack.sql`select app_public.spawn_series_occurrence(${seriesId}, ${new Date(nineAm.toDate().getTime() - 2 * 3600_000)})`;
+
+  const page = await pageAs(p.cookie);
+  await page.goto(`${stack.baseUrl}/project/${p.project.id}/drafts`);
+  const row = (title: string) => page.getByTestId("draft-row").filter({ hasText: title }).getByTestId("draft-use");
+  await expect.poll(() => row("Первый выпуск").textContent(), soon).toBe("Взят регулярным постом");
+  expect(await row("Первый выпуск").getAttribute("href")).toBe(`/project/${p.project.id}/schedule?post=${seriesId}`);
+  expect(await row("Второй выпуск").textContent()).toBe("Следующим возьмёт регулярный пост");
+  expect(await row("Третий выпуск").textContent()).toBe("Свободен");
+  // the banner counts the free drafts the list shows
+  await expect.poll(() => page.getByTestId("queue-health").textContent(), soon).toContain("Свободных черновиков: 2");
+  await screenshot(page, "drafts-held-by-series");
+  await row("Первый выпуск").click();
+  await expect.poll(() => page.getByTestId("post-details").count(), soon).toBe(1);
+  expect(page.url()).toContain(`/project/${p.project.id}/schedule`);
+  // the series' details name the draft it takes next
+  await expect.poll(() => page.getByTestId("post-details-next-draft").textContent(), soon).toBe("Второй выпуск");
+  await page.context().close();
+}, 60_000);

@@ -40,5 +40,5 @@ export const post = (fields: Partial<Post> & { id: number; scheduledFor: string 
 /** A draft as the drafts list has it; `scheduledPostId` names the live post holding it. */
 export const draft = (id: number, title: string, order: number, scheduledPostId: number | null = null): DraftSummary => ({
   id, projectId: 1, title, excerpt: `${title} text`, imageUrl: null, imageCount: 0, order, status: "draft",
-  createdAt: "2025-03-01T00:00:00Z", scheduledPostId,
+  createdAt: "2025-03-01T00:00:00Z", scheduledPostId, heldBySeriesId: null, heldByPlanId: null, nextForSeriesId: null,
 });

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { approverAnswers, approverQuestion, buttonsOf, press } from "../helpers/publishing.ts";
+import { until } from "../helpers/until.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
 
 let stack: Stack;
@@ -68,13 +69,16 @@ test("squatting: an account naming the real admin stays pending, never gets post
   expect(buttons[0]).toMatch(/^ar:allow:\d+$/);
   expect(buttons[1]).toMatch(/^ar:deny:\d+$/);
 
-  // pending: Mallory cannot publish, and nothing is sent to Olga for approval
+  // pending: Mallory may plan, but her post waits for a channel and nothing is sent to Olga for approval
   const [draft] = (await stack.call("GET", `/api/projects/${malloryProject}/drafts`, undefined, mallory.cookie)).json;
   const scheduled = await stack.call("POST", `/api/projects/${malloryProject}/posts`, {
     draftId: draft.id, scheduledFor: new Date(Date.now() + 3600_000).toISOString(),
   }, mallory.cookie);
-  expect(scheduled.status).toBe(400);
-  expect(scheduled.json.code).toBe("schedule.noChannel");
+  expect(scheduled.status).toBe(201);
+  await until(
+    async () => (await stack.sql`select last_error_code as code from app_public.posts where id = ${scheduled.json.id}`)[0]?.code,
+    (code) => code === "schedule.waitingForChannel",
+  );
 
   // the real owner's request is not blocked by Mallory's pending one
   const owner = await account("owner");
@@ -196,4 +200,27 @@ test("a stranger pressing the buttons, even with forged data, changes nothing", 
   // Olga's own press still decides
   await approverAnswers(stack, olga.id, "allow");
   expect((await channelsOf(pid, cookie))[0].status).toBe("connected");
+}, 60_000);
+
+test("a post planned before the channel waits for it, then its preview goes to the approver once the channel is connected", async () => {
+  const olga = await registered("Olga");
+  const channel = stack.telegram!.addChannel({ username: unique("later"), owner: olga.id });
+  const owner = await account("planner");
+  const pid = await project(owner.cookie, olga.handle, ["Planned early"]);
+  const [draft] = (await stack.call("GET", `/api/projects/${pid}/drafts`, undefined, owner.cookie)).json;
+  const planned = await stack.call("POST", `/api/projects/${pid}/posts`, {
+    draftId: draft.id, scheduledFor: new Date(Date.now() + 3600_000).toISOString(),
+  }, owner.cookie);
+  expect(planned.status, planned.text).toBe(201);
+  const post = `/api/projects/${pid}/posts/${planned.json.id}`;
+  await until(async () => (await stack.call("GET", post, undefined, owner.cookie)).json, (p) => p.lastErrorCode === "schedule.waitingForChannel");
+
+  expect((await connect(pid, channel, owner.cookie)).status).toBe(201);
+  expect((await approverAnswers(stack, olga.id, "allow")).text).toMatch(/Разрешено/);
+  // the wait ends: the preview with its buttons reaches Olga, and the reason is gone
+  await until(
+    async () => stack.telegram!.messages(olga.id).filter((m) => buttonsOf(m).some((d) => d?.startsWith(`approve:${planned.json.id}:`))),
+    (previews) => previews.length === 1,
+  );
+  expect((await stack.call("GET", post, undefined, owner.cookie)).json).toMatchObject({ status: "scheduled", lastErrorCode: null });
 }, 60_000);

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { batchDeleteOutcome, keepPresent, toggled } from "../../web/src/lib/draftSelection.ts";
+import { batchDeleteOutcome, generationPlan, keepPresent, toggled } from "../../web/src/lib/draftSelection.ts";
 
 test("drafts that left the list leave the selection; an untouched selection stays the same set", () => {
   const selected = new Set([1, 2, 3]);
@@ -25,4 +25,12 @@ test("a batch delete counts deleted, skipped (still planned) and failed drafts a
     skipped: 1,
     failed: 1,
   });
+});
+
+test("generate text: nothing chosen, too many, ask before replacing text, or start at once, in the list's order", () => {
+  const drafts = [{ id: 3, excerpt: "" }, { id: 1, excerpt: "Has text" }, { id: 2, excerpt: "" }];
+  expect(generationPlan(drafts, new Set(), 30)).toEqual({ kind: "none" });
+  expect(generationPlan(drafts, new Set([1, 2, 3]), 2)).toEqual({ kind: "tooMany" });
+  expect(generationPlan(drafts, new Set([2, 3]), 30)).toEqual({ kind: "start", ids: [3, 2], withContent: 0 });
+  expect(generationPlan(drafts, new Set([1, 2]), 30)).toEqual({ kind: "confirm", ids: [1, 2], withContent: 1 });
 });

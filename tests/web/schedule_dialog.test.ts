@@ -174,6 +174,19 @@ describe("the draft and options (DraftPicker)", () => {
     expect(past).toEqual({ errors: { form: "Cannot schedule posts in the past. Please select a future time." } });
   });
 
+  test("write, then schedule: a post written in the form sends its own title and text with writeDraft, and needs a title", () => {
+    const written = { title: " Fresh post ", content: "Written in the calendar" };
+    const writing = (values: Partial<ScheduleValues>, text = written) =>
+      scheduleRequest(en, oneTime({ draftId: null, ...values }, { chosenSummary: undefined, chosenDraft: undefined, postOptions: {}, draftOptions: {}, written: text }));
+    expect(writing({}).input).toEqual({
+      isRecurring: false, draftId: null, writeDraft: true, scheduledFor: `${tomorrow}T06:30:00.000Z`,
+      title: "Fresh post", content: "Written in the calendar", options: undefined,
+    });
+    expect(writing({}, { title: "  ", content: "text" })).toEqual({ errors: { draftId: en("schedule.titleRequired") } });
+    // a series takes drafts in turn: what was written is not sent as a one-time post
+    expect(writing({ recurringType: "daily" }).input).toMatchObject({ isRecurring: true });
+  });
+
   test("a refusal from the server is shown by the field it is about", () => {
     const refused = (code: string) => refusalErrors(new ApiRequestError(400, "", { code, message: "" }), "words");
     expect(refused("schedule.draftAlreadyScheduled")).toEqual({ draftId: "words" });

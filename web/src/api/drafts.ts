@@ -1,5 +1,5 @@
 import useSWR, { mutate } from "swr";
-import type { Draft, DraftMoved, DraftSummary } from "../../../contract/drafts.ts";
+import type { Draft, DraftHolder, DraftMoved, DraftSummary } from "../../../contract/drafts.ts";
 import { DRAFT_EXCERPT_LENGTH } from "../../../contract/limits.ts";
 import type { MessageEntity } from "../../../contract/entities.ts";
 import type { PostOptions } from "../../../contract/post_options.ts";
@@ -72,8 +72,10 @@ export function fetchDraft(projectId: number, draftId: number): Promise<Draft> {
   return apiFetch<Draft>(draftKey(projectId, draftId));
 }
 
+const FREE: DraftHolder = { scheduledPostId: null, heldBySeriesId: null, heldByPlanId: null, nextForSeriesId: null };
+
 /** What the list shows of a draft the app just wrote (the server's excerpt, made here). */
-function summaryOf(draft: Draft, scheduledPostId: number | null): DraftSummary {
+function summaryOf(draft: Draft, holder: DraftHolder): DraftSummary {
   return {
     id: draft.id,
     projectId: draft.projectId,
@@ -84,7 +86,10 @@ function summaryOf(draft: Draft, scheduledPostId: number | null): DraftSummary {
     order: draft.order,
     status: draft.status,
     createdAt: draft.createdAt,
-    scheduledPostId,
+    scheduledPostId: holder.scheduledPostId,
+    heldBySeriesId: holder.heldBySeriesId,
+    heldByPlanId: holder.heldByPlanId,
+    nextForSeriesId: holder.nextForSeriesId,
   };
 }
 
@@ -97,14 +102,16 @@ export async function createDraft(projectId: number, input: DraftInput): Promise
     method: "POST",
     body: { ...input, imageUrl: input.imageUrl ?? "", order: -1, projectId },
   });
-  await updateList(projectId, (list) => [...list, summaryOf(draft, null)]);
+  await updateList(projectId, (list) => [...list, summaryOf(draft, FREE)]);
+  // a new free draft may become the one a series takes next: the server says which
+  void mutate(draftsKey(projectId));
   void refreshQueueHealth(projectId);
   return draft;
 }
 
 export async function updateDraft(projectId: number, draftId: number, input: DraftInput): Promise<Draft> {
   const draft = await apiFetch<Draft>(draftKey(projectId, draftId), { method: "PATCH", body: input });
-  await updateList(projectId, (list) => list.map((item) => (item.id === draftId ? summaryOf(draft, item.scheduledPostId) : item)));
+  await updateList(projectId, (list) => list.map((item) => (item.id === draftId ? summaryOf(draft, item) : item)));
   await mutate(draftKey(projectId, draftId), draft, { revalidate: false });
   return draft;
 }
@@ -112,12 +119,15 @@ export async function updateDraft(projectId: number, draftId: number, input: Dra
 export async function deleteDraft(projectId: number, draftId: number): Promise<void> {
   await apiFetch(draftKey(projectId, draftId), { method: "DELETE" });
   await updateList(projectId, (list) => list.filter((item) => item.id !== draftId));
+  // the series' next draft may move to another one
+  void mutate(draftsKey(projectId));
   void refreshQueueHealth(projectId);
 }
 
 export async function bulkAddDrafts(projectId: number, titles: string[]): Promise<Draft[]> {
   const drafts = await apiFetch<Draft[]>(`${draftsPath(projectId)}/bulk`, { method: "POST", body: { titles } });
-  await updateList(projectId, (list) => [...list, ...drafts.map((draft) => summaryOf(draft, null))]);
+  await updateList(projectId, (list) => [...list, ...drafts.map((draft) => summaryOf(draft, FREE))]);
+  void mutate(draftsKey(projectId));
   void refreshQueueHealth(projectId);
   return drafts;
 }

@@ -98,7 +98,8 @@ export function usePublishedPosts(projectId: number | null, { refreshInterval = 
  * `options`: a one-time post's own; left out, the post takes its draft's.
  */
 export type PostWriteInput =
-  | { isRecurring: false; draftId: number; scheduledFor: string; title: string; content: string; options?: PostOptions }
+  /** draftId null with writeDraft: the post was written in the form, and its draft is made with it. */
+  | { isRecurring: false; draftId: number | null; writeDraft?: boolean; scheduledFor: string; title: string; content: string; options?: PostOptions }
   | { isRecurring: true; recurringType: "daily" | "weekly"; scheduledFor: string; title: string; content: string; endsAfter: number | null; endsOn: string | null };
 
 /** Spec §7: draftId only for one-time posts, recurringType only for recurring ones. */
@@ -106,7 +107,12 @@ function writeBody(projectId: number, input: PostWriteInput) {
   const common = { projectId, scheduledFor: input.scheduledFor, isRecurring: input.isRecurring, title: input.title, content: input.content };
   // A series' end is always sent: a PUT replaces it, and one left out means no end.
   if (input.isRecurring) return { ...common, recurringType: input.recurringType, endsAfter: input.endsAfter, endsOn: input.endsOn };
-  return { ...common, draftId: input.draftId, ...(input.options ? { options: input.options } : {}) };
+  return {
+    ...common,
+    draftId: input.draftId,
+    ...(input.writeDraft ? { writeDraft: true } : {}),
+    ...(input.options ? { options: input.options } : {}),
+  };
 }
 
 /**

@@ -30,3 +30,21 @@ export function batchDeleteOutcome(
   const skipped = results.filter((result) => result.status === "rejected" && isSkipped(result.reason)).length;
   return { deleted, skipped, failed: results.length - deleted.length - skipped };
 }
+
+/**
+ * What "generate text" does with a selection (spec §2/§5): nothing chosen, too many (at most
+ * `max` a job), ask before replacing drafts that already have text, or start at once. The ids
+ * are in the list's order.
+ */
+export type GenerationPlan =
+  | { kind: "none" }
+  | { kind: "tooMany" }
+  | { kind: "confirm" | "start"; ids: number[]; withContent: number };
+
+export function generationPlan(drafts: readonly { id: number; excerpt: string }[], selected: ReadonlySet<number>, max: number): GenerationPlan {
+  const chosen = drafts.filter((draft) => selected.has(draft.id));
+  if (chosen.length === 0) return { kind: "none" };
+  if (chosen.length > max) return { kind: "tooMany" };
+  const withContent = chosen.filter((draft) => draft.excerpt !== "").length;
+  return { kind: withContent > 0 ? "confirm" : "start", ids: chosen.map((draft) => draft.id), withContent };
+}

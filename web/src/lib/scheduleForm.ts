@@ -124,26 +124,32 @@ export type ScheduleForm = {
   /** The options shown, and the chosen draft's own (sent only when they differ). */
   postOptions: PostOptions;
   draftOptions: PostOptions;
+  /** A new one-time post written in the form (write, then schedule): its draft is made with it. */
+  written?: WrittenPost;
 };
+
+/** A post written in the schedule form instead of picking a draft. */
+export type WrittenPost = { title: string; content: string };
 
 /** The request body, or the errors to show instead (spec §5). */
 export function scheduleRequest(t: TFunction, form: ScheduleForm): { input?: PostWriteInput; errors: ScheduleErrors } {
-  const { values, timeZone, editing, chosenSummary, chosenDraft, postOptions, draftOptions } = form;
+  const { values, timeZone, editing, chosenSummary, chosenDraft, postOptions, draftOptions, written } = form;
   const recurring = values.recurringType !== "none";
-  const draftTitle = chosenSummary?.title ?? chosenDraft?.title ?? (values.draftId === editing?.draftId ? editing?.title : undefined) ?? "";
+  const writing = !recurring && !editing && written !== undefined;
+  const draftTitle = writing ? written.title.trim() : chosenSummary?.title ?? chosenDraft?.title ?? (values.draftId === editing?.draftId ? editing?.title : undefined) ?? "";
   const parsed = v.safeParse(ScheduleFormSchema, {
     title: recurring ? "" : draftTitle,
     scheduledTime: values.time,
     recurringType: values.recurringType,
-    draftId: recurring ? null : values.draftId,
+    draftId: recurring || writing ? null : values.draftId,
   });
   const found: ScheduleErrors = {};
   if (!parsed.success) {
     const nested = v.flatten<typeof ScheduleFormSchema>(parsed.issues).nested ?? {};
     if (nested.scheduledTime) found.time = errorText(t, nested.scheduledTime[0]);
-    if (nested.title) found.draftId = values.draftId === null ? t("schedule.selectDraft") : errorText(t, nested.title[0]);
+    if (nested.title) found.draftId = !writing && values.draftId === null ? t("schedule.selectDraft") : errorText(t, nested.title[0]);
   }
-  if (!recurring && values.draftId === null) found.draftId = t("schedule.selectDraft");
+  if (!recurring && !writing && values.draftId === null) found.draftId = t("schedule.selectDraft");
   if (!recurring && hasOptionErrors(postOptions)) found.options = true;
   const end = seriesEndOf(values.end);
   const endProblem = recurring ? seriesEndProblem(end, values.date) : null;
@@ -170,10 +176,11 @@ export function scheduleRequest(t: TFunction, form: ScheduleForm): { input?: Pos
   return {
     input: {
       isRecurring: false,
-      draftId: values.draftId!,
+      draftId: writing ? null : values.draftId!,
+      ...(writing ? { writeDraft: true } : {}),
       scheduledFor,
       title: draftTitle,
-      content: chosenDraft?.content ?? editing?.content ?? "",
+      content: writing ? written.content : (chosenDraft?.content ?? editing?.content ?? ""),
       // Sent only when they differ from the draft's: otherwise the server copies the draft's
       // own at that moment (docs/post-format.md), so a post nobody customised follows its
       // draft, a change saved to the draft in another tab meanwhile included, and the request

@@ -1,7 +1,5 @@
 import { Button, Card, EmptyState } from "@mantine/core";
 import "@mantine/core/styles/Card.layer.css";
-import "@mantine/core/styles/Checkbox.layer.css";
-import "@mantine/core/styles/CheckboxIndicator.layer.css";
 import "@mantine/core/styles/EmptyState.layer.css";
 import "@mantine/core/styles/InlineInput.layer.css";
 import { useDisclosure } from "@mantine/hooks";
@@ -29,6 +27,7 @@ import { useDraftDeletion } from "../hooks/useDraftDeletion.ts";
 import { useDraftSelection } from "../hooks/useDraftSelection.ts";
 import { useRouteProject } from "../hooks/useRouteProject.ts";
 import { useT } from "../i18n/i18n.tsx";
+import { generationPlan } from "../lib/draftSelection.ts";
 import { serverMessage } from "../lib/messages.ts";
 import { usePageTitle } from "../lib/pageTitle.ts";
 import { projectPath } from "../lib/projectSections.ts";
@@ -95,14 +94,13 @@ export default function DraftsPage() {
 
   // Spec §2/§5: 1–30 selected drafts; drafts that already have text are replaced only after a yes.
   const handleGenerate = () => {
-    const ids = drafts.filter((draft) => selected.has(draft.id)).map((draft) => draft.id);
-    if (ids.length === 0) return toastError(t("drafts.noSelectedDrafts"));
-    if (ids.length > DRAFTS_PER_GENERATION_MAX) {
+    const plan = generationPlan(drafts, selected, DRAFTS_PER_GENERATION_MAX);
+    if (plan.kind === "none") return toastError(t("drafts.noSelectedDrafts"));
+    if (plan.kind === "tooMany") {
       return toastError(t("drafts.tooManyDraftsSelected"), t("drafts.tooManyDraftsSelectedText", { max: DRAFTS_PER_GENERATION_MAX }));
     }
-    const withContent = drafts.filter((draft) => selected.has(draft.id) && draft.excerpt !== "").length;
-    if (withContent > 0) setToGenerate({ ids, withContent });
-    else void startGeneration(ids);
+    if (plan.kind === "confirm") setToGenerate({ ids: plan.ids, withContent: plan.withContent });
+    else void startGeneration(plan.ids);
   };
 
   const newDraftButton = (

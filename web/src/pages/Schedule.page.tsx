@@ -5,7 +5,6 @@ import "@mantine/core/styles/EmptyState.layer.css";
 import { type CalendarDate, endOfMonth, endOfWeek, startOfMonth, startOfWeek, toCalendarDate, toZoned } from "@internationalized/date";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { SCHEDULE_DIALOG_WIDTH } from "../lib/ui.ts";
-import { Link } from "react-router-dom";
 import type { Draft } from "../../../contract/drafts.ts";
 import type { Post } from "../../../contract/posts.ts";
 import { useChannels } from "../api/channels.ts";
@@ -17,8 +16,9 @@ import { ContentPlan } from "../components/ContentPlan/ContentPlan.tsx";
 import { DeletePostDialog } from "../components/DeletePostDialog/DeletePostDialog.tsx";
 import { DraftDialog } from "../components/DraftDialog/DraftDialog.tsx";
 import { FullPageLoader } from "../components/FullPageLoader/FullPageLoader.tsx";
-import { IconAlert, IconMegaphone, IconPlus } from "../components/Icons/Icons.tsx";
+import { IconAlert, IconPlus } from "../components/Icons/Icons.tsx";
 import { LoadError } from "../components/LoadError/LoadError.tsx";
+import { NoChannelBanner } from "../components/NoChannelBanner/NoChannelBanner.tsx";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
 import { PostDetailsDialog } from "../components/PostDetailsDialog/PostDetailsDialog.tsx";
 import { ProjectLoadError } from "../components/ProjectLoadError/ProjectLoadError.tsx";
@@ -26,6 +26,7 @@ import { seriesName } from "../components/PostStatus/PostStatus.tsx";
 import { AGENDA_DAYS, ScheduleAgenda, ScheduleCalendar, ScheduleLegend } from "../components/ScheduleCalendar/ScheduleCalendar.tsx";
 import { ScheduleDialog, type ScheduleTarget } from "../components/ScheduleDialog/ScheduleDialog.tsx";
 import { TimezonePill } from "../components/TimezonePill/TimezonePill.tsx";
+import { useDetailsParam } from "../hooks/useDetailsParam.ts";
 import { useFocusFallback } from "../hooks/useFocusFallback.ts";
 import { useProjectNow } from "../hooks/useProjectNow.ts";
 import { useRouteProject } from "../hooks/useRouteProject.ts";
@@ -115,7 +116,7 @@ export default function SchedulePage() {
   const stopped = stoppedSeries(posts);
 
   // Dialogs. What a closing dialog shows stays put while it animates out.
-  const [detailsId, setDetailsId] = useState<number | null>(null);
+  const [detailsId, setDetailsId] = useDetailsParam();
   const [scheduleTarget, setScheduleTarget] = useState<ScheduleTarget | null>(null);
   const [draftDialogOpen, setDraftDialogOpen] = useState(false);
   const [createdDraft, setCreatedDraft] = useState<Draft | null>(null);
@@ -125,8 +126,9 @@ export default function SchedulePage() {
   // every 5 seconds while it stays open (a status moves on).
   const picked = detailsId === null ? null : (shown.find((post) => post.id === detailsId) ?? posts.find((post) => post.id === detailsId) ?? null);
   const pickedOccurrence = picked && isVirtualPost(picked) ? picked : null;
-  const seriesId = picked === null ? null : pickedOccurrence ? pickedOccurrence.originalPostId : picked.isRecurring ? picked.id : picked.seriesId;
-  const { post: wholePost } = usePost(projectId, picked && !pickedOccurrence ? picked.id : null);
+  // a post not in the month shown (opened by its link) loads by its id
+  const { post: wholePost } = usePost(projectId, detailsId !== null && !pickedOccurrence ? detailsId : null);
+  const seriesId = picked === null ? (wholePost ? (wholePost.isRecurring ? wholePost.id : wholePost.seriesId) : null) : pickedOccurrence ? pickedOccurrence.originalPostId : picked.isRecurring ? picked.id : picked.seriesId;
   const { post: wholeSeries } = usePost(projectId, seriesId);
   const { draft: occurrenceDraft } = useDraft(projectId, pickedOccurrence?.draftId ?? null);
   const liveDetails: CalendarPost<Post> | null = pickedOccurrence
@@ -202,7 +204,7 @@ export default function SchedulePage() {
           </>
         }
         actions={
-          ready && hasChannel ? (
+          ready ? (
             <Button ref={newPostButton} leftSection={<IconPlus size={18} />} onClick={() => openCreate(today)} data-testid="new-post">
               {t("schedule.newPost")}
             </Button>
@@ -218,24 +220,9 @@ export default function SchedulePage() {
         <LoadError message={t("schedule.loadFailed")} retryLabel={t("common.retry")} onRetry={() => void reloadPosts()} />
       ) : draftsError ? (
         <LoadError message={t("drafts.loadFailed")} retryLabel={t("common.retry")} onRetry={() => void reloadDrafts()} />
-      ) : !hasChannel ? (
-        <Card padding="xl" style={{ borderStyle: "dashed" }} data-testid="schedule-no-channel">
-          <EmptyState
-            py="xl"
-            variant="light"
-            icon={<IconMegaphone size={26} />}
-            title={t("schedule.noChannelTitle")}
-            description={t("schedule.noChannelText")}
-          >
-            <EmptyState.Actions>
-              <Button component={Link} to={projectPath(projectId!, "channels")} data-testid="go-to-channels">
-                {t("schedule.goToChannels")}
-              </Button>
-            </EmptyState.Actions>
-          </EmptyState>
-        </Card>
       ) : (
         <Stack gap="md">
+          {!hasChannel && <NoChannelBanner projectId={projectId!} />}
           {stopped.map((series) => (
             <div key={series.id} className={classes.stopped} role="status" data-testid="series-stopped">
               <IconAlert size={18} className={classes.stoppedIcon} />

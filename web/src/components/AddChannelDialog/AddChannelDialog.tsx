@@ -96,6 +96,7 @@ export function AddChannelDialog({ projectId, adminHandle, limitReached, opened,
 
   const handleSubmit = async (event: FormEvent) => {
     event.preventDefault();
+    if (notConfigured) return;
     const parsed = v.safeParse(ChannelCreateSchema, { type: platform, link });
     if (!parsed.success) {
       setLinkError(errorText(t, parsed.issues[0].message));
@@ -147,6 +148,9 @@ export function AddChannelDialog({ projectId, adminHandle, limitReached, opened,
           {notConfigured && (
             <Alert variant="light" color="yellow" icon={<IconInfo size={18} />} data-testid="bot-not-configured">
               <Text size="sm">{t("channels.botNotConfigured")}</Text>
+              <Text size="sm" mt={4}>
+                {t("channels.botNotConfiguredStep")} <code>TELEGRAM_BOT_TOKEN</code>
+              </Text>
             </Alert>
           )}
           <Radio.Group
@@ -285,7 +289,8 @@ export function AddChannelDialog({ projectId, adminHandle, limitReached, opened,
             <Button variant="default" onClick={onClose} disabled={connecting}>
               {t("common.cancel")}
             </Button>
-            <Button type="submit" loading={connecting} data-testid="connect-channel">
+            {/* with no bot the request could only fail: the operator's step comes first */}
+            <Button type="submit" loading={connecting} disabled={notConfigured} data-testid="connect-channel">
               {t("channels.connect")}
             </Button>
           </div>

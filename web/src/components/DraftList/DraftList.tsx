@@ -30,6 +30,7 @@ import { DRAFT_PREVIEW_LENGTH } from "../../lib/ui.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { IconGripVertical, IconPencil, IconTrash } from "../Icons/Icons.tsx";
 import classes from "./DraftList.module.css";
+import { DraftUseBadge } from "./DraftUseBadge.tsx";
 import { useWindowRows } from "./useWindowRows.ts";
 
 /** Spec §2/§9: the first 100 characters (whole emoji, not halves), then an ellipsis. */
@@ -242,6 +243,7 @@ const DraftRowContent = memo(function DraftRowContent({
         <div className={classes.preview} data-empty={preview === "" || undefined} data-testid="draft-preview">
           {preview || t("drafts.noContent")}
         </div>
+        <DraftUseBadge projectId={draft.projectId} holder={draft} />
       </div>
       {draft.imageUrl && <img src={draft.imageUrl} alt="" className={classes.thumb} loading="lazy" />}
       <div className={classes.actions}>

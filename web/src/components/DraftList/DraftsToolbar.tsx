@@ -1,4 +1,7 @@
 import { Button, Card, Checkbox, Skeleton, Stack, Text } from "@mantine/core";
+import "@mantine/core/styles/Checkbox.layer.css";
+import "@mantine/core/styles/CheckboxIndicator.layer.css";
+import "@mantine/core/styles/InlineInput.layer.css";
 import "@mantine/core/styles/Skeleton.layer.css";
 import type { Ref } from "react";
 import { useIsPhone } from "../../hooks/useIsPhone.ts";

@@ -34,6 +34,8 @@ export function PostFacts({ projectId, post, series, state, timeZone, drafts }: 
   const yourTime = localClock(post.scheduledFor, timeZone, getLocalTimeZone());
   const linkedDraft = post.draftId === null ? undefined : drafts.find((draft) => draft.id === post.draftId);
   const seriesEnd = series ? seriesEndText(t, series, locale, timeZone) : null;
+  // the series' own details name the draft its next occurrence takes (the rotation, in SQL)
+  const nextDraft = post.isRecurring && !state.virtual ? drafts.find((draft) => draft.nextForSeriesId === post.id) : undefined;
   const options = state.isPublished ? optionLines(t, post) : [];
 
   return (
@@ -57,6 +59,20 @@ export function PostFacts({ projectId, post, series, state, timeZone, drafts }: 
             <span className={classes.factLabel}>{t("schedule.details.ends")}</span>
           </dt>
           <dd data-testid="post-details-ends">{seriesEnd}</dd>
+        </>
+      )}
+
+      {nextDraft && (
+        <>
+          <dt>
+            <IconFileText size={16} />
+            <span className={classes.factLabel}>{t("schedule.details.nextDraft")}</span>
+          </dt>
+          <dd>
+            <Anchor component={Link} size="sm" to={`${projectPath(projectId, "drafts")}/${nextDraft.id}`} data-testid="post-details-next-draft">
+              {nextDraft.title}
+            </Anchor>
+          </dd>
         </>
       )}
 

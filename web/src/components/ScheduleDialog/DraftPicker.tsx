@@ -15,14 +15,23 @@ type DraftPickerProps = {
   readOnly: boolean;
   disabled: boolean;
   onChange: (draftId: number | null) => void;
-  onCreateDraft: () => void;
+  /** Write a new post here instead (write, then schedule). */
+  onWrite: () => void;
 };
 
-/** The draft a one-time post publishes, with a glimpse of its text; or, with none free, a way to write one. */
-export function DraftPicker({ choices, draftId, chosenDraft, error, readOnly, disabled, onChange, onCreateDraft }: DraftPickerProps) {
+/** The free draft a one-time post publishes, with a glimpse of its text; or a way to write the post here. */
+export function DraftPicker({ choices, draftId, chosenDraft, error, readOnly, disabled, onChange, onWrite }: DraftPickerProps) {
   const t = useT();
   if (choices.length === 0) {
-    return <NoDrafts text={t("schedule.form.noDrafts")} error={error} onCreate={onCreateDraft} disabled={readOnly || disabled} />;
+    return (
+      <NoDrafts
+        text={t("schedule.form.noDrafts")}
+        error={error}
+        onCreate={onWrite}
+        disabled={readOnly || disabled}
+        actionLabel={t("schedule.form.writePost")}
+      />
+    );
   }
   return (
     <div>
@@ -47,11 +56,11 @@ export function DraftPicker({ choices, draftId, chosenDraft, error, readOnly, di
           size="compact-xs"
           mt={6}
           leftSection={<IconPlus size={12} />}
-          onClick={onCreateDraft}
+          onClick={onWrite}
           disabled={disabled}
-          data-testid="schedule-create-draft"
+          data-testid="schedule-write-post"
         >
-          {t("schedule.form.newDraft")}
+          {t("schedule.form.writePost")}
         </Button>
       )}
     </div>

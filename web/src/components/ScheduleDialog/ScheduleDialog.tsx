@@ -11,6 +11,7 @@ import { RepeatField, SeriesFields } from "./RecurrenceFields.tsx";
 import { Note } from "./ScheduleNotes.tsx";
 import { type ScheduleFormSource, useScheduleForm } from "./useScheduleForm.ts";
 import { WhenFields } from "./WhenFields.tsx";
+import { WrittenPostFields } from "./WrittenPostFields.tsx";
 
 export type { ScheduleTarget };
 
@@ -19,7 +20,8 @@ type ScheduleDialogProps = ScheduleFormSource & { onCreateDraft: () => void };
 /**
  * Spec §2/§3/§5 schedule or edit dialog: date and time in the project's timezone
  * (WhenFields), repeat (RepeatField) and then either a series' drafts and end (SeriesFields)
- * or a one-time post's draft (DraftPicker) and options. A published post (or one being sent)
+ * or a one-time post's free draft (DraftPicker) or its text written here (WrittenPostFields:
+ * write, then schedule, its draft made in the same request) and options. A published post (or one being sent)
  * opens read-only, with no submit. State in useScheduleForm; rules in lib/scheduleForm.ts.
  */
 export function ScheduleDialog({ projectId, timeZone, target, opened, drafts, createdDraft, onCreateDraft, onClose }: ScheduleDialogProps) {
@@ -74,6 +76,14 @@ export function ScheduleDialog({ projectId, timeZone, target, opened, drafts, cr
               onEndChange={(end) => form.set("end", end)}
               onCreateDraft={onCreateDraft}
             />
+          ) : form.written ? (
+            <WrittenPostFields
+              value={form.written}
+              error={errors.draftId}
+              disabled={saving}
+              onPick={form.choices.length > 0 ? () => form.setWritten(null) : undefined}
+              onChange={form.setWritten}
+            />
           ) : (
             <DraftPicker
               choices={form.choices}
@@ -83,11 +93,11 @@ export function ScheduleDialog({ projectId, timeZone, target, opened, drafts, cr
               readOnly={readOnly}
               disabled={saving}
               onChange={(draftId) => form.set("draftId", draftId)}
-              onCreateDraft={onCreateDraft}
+              onWrite={() => form.setWritten({ title: "", content: "" })}
             />
           )}
 
-          {!recurring && form.choices.length > 0 && (
+          {!recurring && (form.choices.length > 0 || form.written) && (
             <PostOptionsFields
               value={form.postOptions}
               onChange={form.setOwnOptions}

@@ -14,8 +14,15 @@ export function Note({ icon, children }: { icon: ReactNode; children: ReactNode 
   );
 }
 
-/** No draft to publish: say so and offer to write one (spec §2 create-draft dialog). */
-export function NoDrafts({ text, error, onCreate, disabled }: { text: string; error?: string; onCreate: () => void; disabled: boolean }) {
+/** No free draft to publish: say so and offer to write the post (or, for a series, a draft). */
+export function NoDrafts({ text, error, onCreate, disabled, actionLabel }: {
+  text: string;
+  error?: string;
+  onCreate: () => void;
+  disabled: boolean;
+  /** The action's words (default: create a draft). */
+  actionLabel?: string;
+}) {
   const t = useT();
   return (
     <div className={classes.noDrafts} data-error={error ? true : undefined} data-testid="schedule-no-drafts">
@@ -30,7 +37,7 @@ export function NoDrafts({ text, error, onCreate, disabled }: { text: string; er
       )}
       {!disabled && (
         <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={onCreate} data-testid="schedule-create-draft">
-          {t("drafts.create")}
+          {actionLabel ?? t("drafts.create")}
         </Button>
       )}
     </div>

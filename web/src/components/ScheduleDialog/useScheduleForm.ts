@@ -20,6 +20,7 @@ import {
   type ScheduleValues,
   shownOptions,
   withRepeat,
+  type WrittenPost,
 } from "../../lib/scheduleForm.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
 
@@ -47,6 +48,8 @@ export function useScheduleForm({ projectId, timeZone, target, opened, drafts, c
   /** The options as the person changed them; null while untouched (they follow the draft). */
   const [ownOptions, setOwnOptions] = useState<PostOptions | null>(null);
   const [optionsOpened, setOptionsOpened] = useState(false);
+  /** A post written here (write, then schedule); null while a draft is picked. */
+  const [written, setWritten] = useState<WrittenPost | null>(null);
 
   // Each target starts from its own values; reopening after the create-draft dialog keeps them.
   useEffect(() => {
@@ -55,6 +58,7 @@ export function useScheduleForm({ projectId, timeZone, target, opened, drafts, c
     setErrors({});
     setOwnOptions(null);
     setOptionsOpened(false);
+    setWritten(null);
   }, [target, timeZone]);
 
   // Spec §2: with no draft to pick, the person creates one here; a one-time post then uses it.
@@ -71,8 +75,9 @@ export function useScheduleForm({ projectId, timeZone, target, opened, drafts, c
   // The list has the drafts' titles; the chosen one's text and options are read whole.
   const { draft: loadedDraft } = useDraft(opened && !recurring ? projectId : null, values.draftId);
   const chosenDraft: Draft | undefined = loadedDraft?.id === values.draftId ? loadedDraft : undefined;
-  const draftLoading = !recurring && values.draftId !== null && chosenDraft === undefined;
-  const draftOptions = chosenDraft?.options ?? {};
+  const writing = !recurring && !editing && written !== null;
+  const draftLoading = !recurring && !writing && values.draftId !== null && chosenDraft === undefined;
+  const draftOptions = writing ? {} : (chosenDraft?.options ?? {});
   const postOptions = shownOptions(ownOptions, editing, values.draftId, draftOptions);
   const seriesDraftCount = availableDrafts(drafts).length;
   const recurringBlocked = recurring && seriesDraftCount === 0;
@@ -90,7 +95,16 @@ export function useScheduleForm({ projectId, timeZone, target, opened, drafts, c
   const handleSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (readOnly || recurringBlocked || draftLoading) return;
-    const { input, errors: found } = scheduleRequest(t, { values, timeZone, editing, chosenSummary, chosenDraft, postOptions, draftOptions });
+    const { input, errors: found } = scheduleRequest(t, {
+      values,
+      timeZone,
+      editing,
+      chosenSummary,
+      chosenDraft,
+      postOptions,
+      draftOptions,
+      written: writing ? written : undefined,
+    });
     setErrors(found);
     if (found.options) setOptionsOpened(true);
     if (!input) return;
@@ -119,6 +133,12 @@ export function useScheduleForm({ projectId, timeZone, target, opened, drafts, c
     recurring,
     choices,
     chosenDraft,
+    written: writing ? written : null,
+    /** Start writing a post here (empty), or back to picking a draft (null). */
+    setWritten: (value: WrittenPost | null) => {
+      setWritten(value);
+      setErrors((current) => errorsAfterChange(current, "draftId"));
+    },
     draftLoading,
     postOptions,
     seriesDraftCount,
