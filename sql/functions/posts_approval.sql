@@ -96,6 +96,22 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION app_private.queue_waiting_approvals(p_project_id bigint)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  /* why: posts planned before the project had a channel wait (schedule.waitingForChannel);
+     once one is connected, those still to come are asked for as any post is (2 hours before,
+     or at once). One already past its time keeps its reason: the owner publishes or moves it. */
+  with waited as (
+    update app_public.posts set last_error_code = null, last_error_params = '{}'
+    where project_id = p_project_id and status = 'draft' and not is_recurring
+      and last_error_code = 'schedule.waitingForChannel' and scheduled_for > now()
+    returning *
+  )
+  select app_private.queue_approval(w::app_public.posts) from waited w;
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.restart_approval(p_post app_public.posts, p_scheduled_for timestamp with time zone)
  RETURNS app_public.posts
  LANGUAGE plpgsql
@@ -121,22 +137,6 @@ begin
   end if;
   return v_post;
 end;
-$function$;
-
-CREATE OR REPLACE FUNCTION app_private.queue_waiting_approvals(p_project_id bigint)
- RETURNS void
- LANGUAGE sql
-AS $function$
-  /* why: posts planned before the project had a channel wait (schedule.waitingForChannel);
-     once one is connected, those still to come are asked for as any post is (2 hours before,
-     or at once). One already past its time keeps its reason: the owner publishes or moves it. */
-  with waited as (
-    update app_public.posts set last_error_code = null, last_error_params = '{}'
-    where project_id = p_project_id and status = 'draft' and not is_recurring
-      and last_error_code = 'schedule.waitingForChannel' and scheduled_for > now()
-    returning *
-  )
-  select app_private.queue_approval(w::app_public.posts) from waited w;
 $function$;
 
 CREATE OR REPLACE FUNCTION app_private.retract_approval(p_post app_public.posts, p_reason text)
