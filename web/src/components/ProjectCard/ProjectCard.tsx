@@ -172,16 +172,19 @@ function Figures({ project, figures }: { project: Project; figures: ProjectOverv
               data-late={figures.lateApproval > 0 || undefined}
             >
               {figures.lateApproval > 0 ? <IconAlert size={14} /> : <IconClock size={14} />}
-              {t("dashboard.awaitingApproval", { count: figures.awaitingApproval })}
-              {figures.lateApproval > 0 && figures.lateSince && (
-                <span data-testid="card-late">
-                  {" · "}
-                  {t("dashboard.lateApproval", {
-                    count: figures.lateApproval,
-                    duration: lateDuration(t, minutesLate({ status: "scheduled", scheduledFor: figures.lateSince }) ?? 0),
-                  })}
-                </span>
-              )}
+              {/* one run of text, so a long line wraps as a sentence, not as two columns */}
+              <span>
+                {t("dashboard.awaitingApproval", { count: figures.awaitingApproval })}
+                {figures.lateApproval > 0 && figures.lateSince && (
+                  <span data-testid="card-late">
+                    {" · "}
+                    {t("dashboard.lateApproval", {
+                      count: figures.lateApproval,
+                      duration: lateDuration(t, minutesLate({ status: "scheduled", scheduledFor: figures.lateSince }) ?? 0),
+                    })}
+                  </span>
+                )}
+              </span>
             </Link>
           )}
         </div>
