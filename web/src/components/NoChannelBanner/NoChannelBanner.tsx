@@ -18,7 +18,8 @@ export function NoChannelBanner({ projectId }: { projectId: number }) {
         <Text size="sm" fw={600}>
           {t("schedule.noChannelTitle")}
         </Text>
-        <Text size="sm" c="dimmed">
+        {/* the page's text colour: dimmed grey is under AA on the brand tint */}
+        <Text size="sm">
           {t("schedule.noChannelText")}
         </Text>
       </div>
