@@ -46,15 +46,15 @@ export function projectRoutes({ sql, telegram, config }: ApiDeps) {
       let approver: { userId: number; handle: string; name: string; chatId: number } | null = null;
       if (typeof changes.adminHandle === "string") {
         // No row: no channel to check against, or the handle is the same.
-        const [need] = await sql<{ channelChatId: number; channelLink: string; adminChatId: number }[]>`
+        const [need] = await sql<{ connectedChatId: number; channelLink: string; approverUserId: number }[]>`
           select * from app_public.approver_change_prerequisites(${userId}, ${projectId}, ${changes.adminHandle})`;
         if (need) {
           const handle = changes.adminHandle.trim().replace(/^@/, "");
-          const name = await confirmApprover(requireTelegram(telegram), need.channelChatId, need.channelLink, {
-            userId: need.adminChatId,
+          const name = await confirmApprover(requireTelegram(telegram), need.connectedChatId, need.channelLink, {
+            userId: need.approverUserId,
             handle,
           });
-          approver = { userId: need.adminChatId, handle, name, chatId: need.channelChatId };
+          approver = { userId: need.approverUserId, handle, name, chatId: need.connectedChatId };
         }
       }
       const [row] = await sql`

@@ -160,7 +160,7 @@ end;
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.approver_change_prerequisites(p_user_id bigint, p_project_id bigint, p_handle text)
- RETURNS TABLE(channel_chat_id bigint, channel_link text, admin_chat_id bigint)
+ RETURNS TABLE(connected_chat_id bigint, channel_link text, approver_user_id bigint)
  LANGUAGE plpgsql
  STABLE
 AS $function$
@@ -168,7 +168,9 @@ AS $function$
  * why: a project with a connected channel may only name a new admin whom Telegram confirms
  * as an administrator of that channel. Answers what to ask Telegram (no row when nothing
  * needs checking: no channel, or the same handle); refuses a handle that has not messaged
- * the bot (ADMNR), as connecting does.
+ * the bot (ADMNR), as connecting does. Its columns are named as along the publish act
+ * (docs/publishing.md "Names along the publish act"): the channel's chat now, and the user
+ * who becomes channels.approver_user_id.
  */
 declare
   v_project app_public.projects := app_public.get_project(p_user_id, p_project_id);
