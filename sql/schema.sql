@@ -222,6 +222,7 @@ create table app_private.telegram_updates (
   handled_at timestamp with time zone,
   constraint telegram_updates_pkey PRIMARY KEY (update_id)
 );
+CREATE INDEX telegram_updates_handled ON app_private.telegram_updates USING btree (handled_at) WHERE (handled_at IS NOT NULL);
 CREATE INDEX telegram_updates_waiting ON app_private.telegram_updates USING btree (update_id) WHERE (handled_at IS NULL);
 
 create table app_private.telegram_webhooks (
