@@ -1,21 +1,16 @@
 /*
- * How a post looks in Telegram, written once for the channel and for the admin's preview
- * (the preview is the same messages, then the decision buttons). The text is plain and
- * literal with Telegram entities for its formatting, never a parse_mode (docs/post-format.md). The parts:
- *   no image        one text message;
- *   one image       a photo with the text as its caption when it fits Telegram's 1024;
- *                   otherwise the photo, then the text;
- *   2-10 images     one album with the caption on its first photo when it fits and the
- *                   post has no URL buttons (an album cannot carry buttons); otherwise the
- *                   album, then the text with the buttons.
- * A long caption never fails at publish time, and every part but the last is reported as
+ * How a post goes out to Telegram, for the channel and for the admin's preview (the preview
+ * is the same messages, then the decision buttons). Which messages, with what words and
+ * buttons, is the plan in contract/post_plan.ts, which the SPA's preview draws too. The text is
+ * plain and literal with Telegram entities for its formatting, never a parse_mode
+ * (docs/post-format.md). A long caption never fails at publish time, and every part but the last is reported as
  * soon as it is out (onPartSent), so a failure or a crash in between still knows what is in
  * the chat and the post is never half-sent or doubled.
  */
 import { type Api, InputFile, InputMediaBuilder } from "grammy";
 import type { InlineKeyboardMarkup, LinkPreviewOptions, MessageEntity as TelegramEntity } from "grammy/types";
 import type { MessageEntity } from "../../contract/entities.ts";
-import { PHOTO_CAPTION_MAX } from "../../contract/limits.ts";
+import { plannedImages, plannedText, type PostPart, postParts } from "../../contract/post_plan.ts";
 import type { PostOptions } from "../../contract/post_options.ts";
 import type { FileStorage } from "../storage.ts";
 import { describeTelegramError, type TelegramFailure } from "./errors.ts";
@@ -35,24 +30,13 @@ export const telegramEntities = (entities: readonly MessageEntity[] | undefined)
 
 /** The text that goes out with its entities: the content, or the title (plain) when the content is empty. */
 export function postText(post: PostForTelegram): { text: string; entities: TelegramEntity[] } {
-  if (post.content.trim() === "") return { text: post.title, entities: [] };
-  return { text: post.content, entities: telegramEntities(post.entities) };
+  const { text, entities } = plannedText(post);
+  return { text, entities: telegramEntities(entities) };
 }
 
-export function postImages(post: PostForTelegram): string[] {
-  return post.imageUrls && post.imageUrls.length > 0 ? post.imageUrls : post.imageUrl ? [post.imageUrl] : [];
-}
+export const postImages = (post: PostForTelegram): string[] => plannedImages(post);
 
-export type PostPart = "text" | "photo" | "photo+caption" | "album" | "album+caption";
-
-/** The messages a post takes, in order (see the header). */
-export function postParts(post: PostForTelegram): PostPart[] {
-  const images = postImages(post).length;
-  const fits = postText(post).text.length <= PHOTO_CAPTION_MAX;
-  if (images === 0) return ["text"];
-  if (images === 1) return fits ? ["photo+caption"] : ["photo", "text"];
-  return fits && !post.options?.buttons?.length ? ["album+caption"] : ["album", "text"];
-}
+export { type PostPart, postParts };
 
 /** The link preview a post asked for (off unless it says otherwise). */
 export function linkPreview(options: PostOptions | undefined): LinkPreviewOptions {

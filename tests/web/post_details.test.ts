@@ -137,10 +137,14 @@ describe("the published text's edit (PostTextSection, PublishedPostEdit)", () =>
     expect(publishedEditStart({ ...own, pendingEdit: waiting })).toEqual({ body: { text: "Sale ends Friday", entities: [] }, buttons: waiting.buttons });
   });
 
-  test("a photo's caption stays within 1024; a text post, or a photo whose long text went apart, within 4096", () => {
-    expect(publishedEditLimit({ imageUrls: ["a.jpg"], content: "short" })).toBe(PHOTO_CAPTION_MAX);
-    expect(publishedEditLimit({ imageUrls: ["a.jpg"], content: "x".repeat(PHOTO_CAPTION_MAX + 1) })).toBe(POST_CONTENT_MAX);
-    expect(publishedEditLimit({ imageUrls: [], content: "short" })).toBe(POST_CONTENT_MAX);
+  test("the counter uses the limit of the message the text went out in: a caption 1024, a text message 4096, an album's text beside its buttons 4096", () => {
+    const post = { title: "Sale", imageUrl: null, imageUrls: [] as string[], content: "short", options: {} };
+    const buttons = [[{ text: "Buy", url: "https://shop.example" }]];
+    expect(publishedEditLimit({ ...post, imageUrls: ["a.jpg"] })).toBe(PHOTO_CAPTION_MAX);
+    expect(publishedEditLimit({ ...post, imageUrls: ["a.jpg"], content: "x".repeat(PHOTO_CAPTION_MAX + 1) })).toBe(POST_CONTENT_MAX);
+    expect(publishedEditLimit(post)).toBe(POST_CONTENT_MAX);
+    expect(publishedEditLimit({ ...post, imageUrls: ["a.jpg", "b.jpg"], options: { buttons } })).toBe(POST_CONTENT_MAX);
+    expect(publishedEditLimit({ ...post, imageUrls: ["a.jpg", "b.jpg"] })).toBe(PHOTO_CAPTION_MAX);
   });
 
   test("an empty text or one over the limit cannot be sent; a broken button holds the send back", () => {

@@ -3,7 +3,7 @@
  * starts, how long its text may be, and whether it may be sent. components/PublishedPostEdit
  * draws the form; these decide.
  */
-import { PHOTO_CAPTION_MAX, POST_CONTENT_MAX } from "../../../contract/limits.ts";
+import { textLimit } from "../../../contract/post_plan.ts";
 import type { UrlButton } from "../../../contract/post_options.ts";
 import type { Post } from "../../../contract/posts.ts";
 import type { FormattedText } from "./postDocument.ts";
@@ -18,9 +18,12 @@ export function publishedEditStart(post: Pick<Post, "pendingEdit" | "content" | 
   return { body, buttons: post.pendingEdit?.buttons ?? post.options?.buttons ?? [] };
 }
 
-/** A caption stays a caption: 1024 when the post went out as a photo with its text under it. */
-export function publishedEditLimit(post: Pick<Post, "imageUrls" | "content">): number {
-  return post.imageUrls.length > 0 && post.content.length <= PHOTO_CAPTION_MAX ? PHOTO_CAPTION_MAX : POST_CONTENT_MAX;
+/**
+ * The limit of the message the text went out in, by the sender's plan: 1024 for a caption,
+ * 4096 for a text message (a long text after a photo, or the text with an album's buttons).
+ */
+export function publishedEditLimit(post: Pick<Post, "title" | "imageUrl" | "imageUrls" | "content" | "options">): number {
+  return textLimit(post);
 }
 
 /** The send button waits for a text within the limit; an empty text would wipe the channel's message. */

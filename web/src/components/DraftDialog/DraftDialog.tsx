@@ -224,6 +224,8 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
             entities={values.body.entities}
             imageUrls={values.imageUrls}
             buttons={values.options.buttons}
+            silent={values.options.silent}
+            pin={values.options.pin}
             channelName={project?.name}
           />
         </section>

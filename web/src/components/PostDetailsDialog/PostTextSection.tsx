@@ -45,7 +45,15 @@ export function PostTextSection({ projectId, post, state, opened, startEditing }
       {edit.editing && isPublished ? (
         <PublishedPostEdit projectId={projectId} post={post} onDone={() => dispatch({ type: "done" })} />
       ) : (post.content.trim() || post.imageUrl) && (
-        <PostPreview text={post.content} entities={post.entities ?? []} imageUrl={post.imageUrl} buttons={post.options?.buttons} />
+        <PostPreview
+          text={post.content}
+          entities={post.entities ?? []}
+          imageUrls={post.imageUrls}
+          imageUrl={post.imageUrl}
+          buttons={post.options?.buttons}
+          silent={post.options?.silent}
+          pin={post.options?.pin}
+        />
       )}
 
       {history && (
@@ -62,7 +70,13 @@ export function PostTextSection({ projectId, post, state, opened, startEditing }
               {t("schedule.details.pendingEdit")}
             </Text>
           </Group>
-          <PostPreview text={post.pendingEdit.content} entities={post.pendingEdit.entities} imageUrl={post.imageUrl} buttons={post.pendingEdit.buttons} />
+          <PostPreview
+            text={post.pendingEdit.content}
+            entities={post.pendingEdit.entities}
+            imageUrls={post.imageUrls}
+            imageUrl={post.imageUrl}
+            buttons={post.pendingEdit.buttons}
+          />
         </div>
       )}
 

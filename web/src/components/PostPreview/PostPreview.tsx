@@ -1,7 +1,7 @@
 import { useState, type KeyboardEvent, type ReactNode } from "react";
 import { isAllowedLink, type MessageEntity, sortEntities } from "../../../../contract/entities.ts";
-import { PHOTO_CAPTION_MAX } from "../../../../contract/limits.ts";
 import type { UrlButton } from "../../../../contract/post_options.ts";
+import { type PlannedMessage, planPost } from "../../../../contract/post_plan.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { IconChevronDown } from "../Icons/Icons.tsx";
 import classes from "./PostPreview.module.css";
@@ -13,6 +13,10 @@ type PostPreviewProps = {
   /** An album (2–10 images) shows as a grid; when given it wins over `imageUrl`. */
   imageUrls?: readonly string[];
   buttons?: UrlButton[][];
+  /** Marks the messages the channel gets without a sound. */
+  silent?: boolean;
+  /** Marks the message that gets pinned. */
+  pin?: boolean;
   /** The channel's (or project's) name over the bubble; its first letter is the avatar. */
   channelName?: string;
   /** The time in the bubble's corner, already formatted ("12:30"). */
@@ -135,43 +139,78 @@ export function FormattedMessage({ text, entities }: { text: string; entities: r
   return <>{renderNode(text, rangeTree(text, entities))}</>;
 }
 
-/**
- * A post as a Telegram channel shows it (issue 16 §7): the channel's name and avatar, the
- * image, the formatted text and the time in a bubble, and the URL buttons under it. A text
- * too long for a caption goes out after the photo, as its own message.
- */
-export function PostPreview({ text, entities, imageUrl, imageUrls, buttons, channelName, time }: PostPreviewProps) {
-  const t = useT();
-  const images = imageUrls?.length ? imageUrls : imageUrl ? [imageUrl] : [];
-  const hasImage = images.length > 0;
-  const hasText = text.trim() !== "";
-  const separate = hasImage && text.length > PHOTO_CAPTION_MAX;
-  const rows = (buttons ?? []).map((row) => row.filter((button) => button.text.trim() !== "")).filter((row) => row.length > 0);
-  const name = channelName?.trim() || t("postPreview.channel");
-  // Telegram shows an album as a grid of its photos, the caption under them.
-  const media = images.length > 1
-    ? (
-      <div className={classes.album} data-count={images.length} data-testid="post-preview-album">
-        {images.map((url, index) => <img key={`${index}:${url}`} src={url} alt="" className={classes.albumImage} loading="lazy" />)}
-      </div>
-    )
-    : hasImage
-    ? <img src={images[0]} alt="" className={classes.image} loading="lazy" />
-    : null;
-  const stamp = time ? <span className={classes.time}>{time}</span> : null;
-
-  const textBubble = (withImage: boolean) => (
-    <div className={classes.bubble} data-with-image={withImage || undefined}>
-      {withImage && media}
-      {(hasText || !withImage) && (
-        <div className={classes.text} data-testid="post-preview-text">
-          {hasText ? <FormattedMessage text={text} entities={entities} /> : <span className={classes.empty}>{t("postPreview.empty")}</span>}
-          {stamp}
+/** URL buttons under a message, as Telegram draws them. */
+function ButtonRows({ rows }: { rows: UrlButton[][] }) {
+  return (
+    <div className={classes.buttons} data-testid="post-preview-buttons">
+      {rows.map((row, r) => (
+        <div key={r} className={classes.buttonRow}>
+          {row.map((button, b) =>
+            isAllowedLink(button.url)
+              ? (
+                <a key={b} className={classes.button} href={button.url} target="_blank" rel="noopener noreferrer">
+                  {button.text}
+                </a>
+              )
+              : (
+                <span key={b} className={classes.button}>
+                  {button.text}
+                </span>
+              )
+          )}
         </div>
-      )}
-      {withImage && !hasText && stamp && <div className={classes.imageTime}>{stamp}</div>}
+      ))}
     </div>
   );
+}
+
+/**
+ * A post as a Telegram channel shows it (issue 16 §7): the channel's name and avatar, then the
+ * messages the channel gets, drawn from the sender's own plan (contract/post_plan.ts): an album
+ * or photo with its caption or without, a text message of its own when the caption would not
+ * fit or the album has buttons, the URL buttons under the last message, the pin and silence marks.
+ */
+export function PostPreview({ text, entities, imageUrl, imageUrls, buttons, silent, pin, channelName, time }: PostPreviewProps) {
+  const t = useT();
+  const rows = (buttons ?? []).map((row) => row.filter((button) => button.text.trim() !== "")).filter((row) => row.length > 0);
+  const plan = planPost({ title: "", content: text, entities, imageUrl, imageUrls, options: { buttons: rows, silent, pin } });
+  const name = channelName?.trim() || t("postPreview.channel");
+  const stamp = time ? <span className={classes.time}>{time}</span> : null;
+
+  const media = (images: string[]) =>
+    images.length > 1
+      ? (
+        <div className={classes.album} data-count={images.length} data-testid="post-preview-album">
+          {images.map((url, index) => <img key={`${index}:${url}`} src={url} alt="" className={classes.albumImage} loading="lazy" />)}
+        </div>
+      )
+      : <img src={images[0]} alt="" className={classes.image} loading="lazy" />;
+
+  const message = (planned: PlannedMessage, index: number) => {
+    const withImage = planned.images.length > 0;
+    const words = planned.text?.text.trim() ? planned.text : null;
+    return (
+      <div key={index} className={classes.message} data-testid="post-preview-message" data-part={planned.part}>
+        <div className={classes.bubble} data-with-image={withImage || undefined}>
+          {withImage && media(planned.images)}
+          {(words || !withImage) && (
+            <div className={classes.text} data-testid={withImage ? "post-preview-caption" : "post-preview-text"}>
+              {words ? <FormattedMessage text={words.text} entities={words.entities} /> : <span className={classes.empty}>{t("postPreview.empty")}</span>}
+              {stamp}
+            </div>
+          )}
+          {withImage && !words && stamp && <div className={classes.imageTime}>{stamp}</div>}
+        </div>
+        {planned.buttons.length > 0 && <ButtonRows rows={planned.buttons} />}
+        {(planned.pinned || planned.silent) && (
+          <div className={classes.marks}>
+            {planned.pinned && <span data-testid="post-preview-pinned">📌 {t("postPreview.pinned")}</span>}
+            {planned.silent && <span data-testid="post-preview-silent">🔕 {t("postPreview.silent")}</span>}
+          </div>
+        )}
+      </div>
+    );
+  };
 
   return (
     <div className={classes.root} data-testid="post-preview">
@@ -181,35 +220,7 @@ export function PostPreview({ text, entities, imageUrl, imageUrls, buttons, chan
         </span>
         <span className={classes.name}>{name}</span>
       </div>
-      <div className={classes.messages}>
-        {separate && (
-          <div className={classes.bubble} data-with-image>
-            {media}
-          </div>
-        )}
-        {textBubble(hasImage && !separate)}
-        {rows.length > 0 && (
-          <div className={classes.buttons} data-testid="post-preview-buttons">
-            {rows.map((row, r) => (
-              <div key={r} className={classes.buttonRow}>
-                {row.map((button, b) =>
-                  isAllowedLink(button.url)
-                    ? (
-                      <a key={b} className={classes.button} href={button.url} target="_blank" rel="noopener noreferrer">
-                        {button.text}
-                      </a>
-                    )
-                    : (
-                      <span key={b} className={classes.button}>
-                        {button.text}
-                      </span>
-                    )
-                )}
-              </div>
-            ))}
-          </div>
-        )}
-      </div>
+      <div className={classes.messages}>{plan.map(message)}</div>
     </div>
   );
 }
