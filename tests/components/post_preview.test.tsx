@@ -20,7 +20,7 @@ for (const c of PREVIEW_CASES) {
     const messages = await screen.findAllByTestId("post-preview-message");
     const seen: ExpectedMessage[] = messages.map((message) => {
       const inside = within(message);
-      const words = inside.queryByTestId("post-preview-caption") ?? inside.queryByTestId("post-preview-text");
+      const words = inside.queryByTestId("post-preview-text");
       const rows = inside.queryByTestId("post-preview-buttons");
       return {
         part: message.dataset.part as ExpectedMessage["part"],

@@ -194,7 +194,7 @@ export function PostPreview({ text, entities, imageUrl, imageUrls, buttons, sile
         <div className={classes.bubble} data-with-image={withImage || undefined}>
           {withImage && media(planned.images)}
           {(words || !withImage) && (
-            <div className={classes.text} data-testid={withImage ? "post-preview-caption" : "post-preview-text"}>
+            <div className={classes.text} data-testid="post-preview-text" data-caption={withImage || undefined}>
               {words ? <FormattedMessage text={words.text} entities={words.entities} /> : <span className={classes.empty}>{t("postPreview.empty")}</span>}
               {stamp}
             </div>
