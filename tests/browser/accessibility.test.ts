@@ -48,7 +48,9 @@ afterAll(async () => {
 /** A project with a channel, drafts, posts in every colour, a series, a chat; and a bare project. */
 async function seed() {
   const p = await projectWithChannel(stack, { drafts: ["Утренние новости", "Вечерний дайджест", "Итоги недели", "Анонс выходных", "Опоздавший пост"] });
-  await stack.call("PATCH", `${p.base}/drafts/${p.drafts[0].id}`, { content: "Сегодня в городе солнечно, открылся новый парк." }, p.cookie);
+  // pinned, silent and with a button, so the draft dialog's preview shows its marks and buttons
+  const options = { silent: true, pin: true, buttons: [[{ text: "Подробнее", url: "https://example.com/park" }]] };
+  await stack.call("PATCH", `${p.base}/drafts/${p.drafts[0].id}`, { content: "Сегодня в городе солнечно, открылся новый парк.", options }, p.cookie);
   const hours = (n: number) => new Date(Date.now() + n * 3_600_000).toISOString();
   const schedule = async (body: Record<string, unknown>) => {
     const created = await stack.call("POST", `${p.base}/posts`, body, p.cookie);
