@@ -293,6 +293,8 @@ async function audit(combination: Combination): Promise<Finding[]> {
   await checkScreen(page, "dashboard", "/", "queue-health", true);
   await checkDialog(page, "bug report dialog", () => page.getByTestId("bug-report-button").click());
   await checkScreen(page, "project", project, "project-approver");
+  // a project with nothing yet: its three first steps
+  await checkScreen(page, "first steps", `/project/${bareId}`, "first-steps", true);
   await checkScreen(page, "channels", `${project}/channels`, "channel-card");
   await visit(page, `/project/${bareId}/channels`, "channels-empty");
   await checkDialog(page, "channel add dialog", () => page.getByTestId("add-channel").first().click(), "bot-link");

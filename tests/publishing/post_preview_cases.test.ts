@@ -10,7 +10,7 @@ import { localDiskStorage, newStorageKey } from "../../core/storage.ts";
 import { createTelegramApi } from "../../core/telegram/client.ts";
 import { sendPost } from "../../core/telegram/post_message.ts";
 import { type ExpectedMessage, PREVIEW_CASES } from "../cases/post_preview_cases.ts";
-import { makePng, startTelegramServer, type TelegramServer } from "../doubles/telegram/server.ts";
+import { makePng, startTelegramServer, type TelegramServer } from "../../sandbox/telegram/server.ts";
 
 let telegram: TelegramServer;
 let api: Api;

@@ -163,7 +163,8 @@ test("bad switches are refused and change nothing", async () => {
 test("migration 46: accounts older than it get the summary off, newer ones on; run again, it keeps every choice", async () => {
   const committed = new URL("../../sql/migrations/committed/", import.meta.url);
   const file = [...Deno.readDirSync(committed)].find((entry) => entry.name.startsWith("000046-"))!.name;
-  const migration = await Deno.readTextFile(new URL(file, committed));
+  // its data part: the functions it made then have been replaced since (some with other return types)
+  const migration = (await Deno.readTextFile(new URL(file, committed))).split(/^--! split: \d+-sql-functions\.sql$/m)[0];
   const { user: older } = await stack.signIn(uniqueEmail("older"));
   const { user: chose, cookie } = await stack.signIn(uniqueEmail("chose"));
   await stack.call("PATCH", "/api/notifications", { weeklySummary: false }, cookie);

@@ -7,7 +7,8 @@ describe("what a draft's row says holds it (web/src/lib/draftHolder.ts)", () => 
   test("free, or the next one a series takes, links to that series", () => {
     expect(draftUse(free)).toEqual({ kind: "free" });
     expect(draftUse({ ...free, nextForSeriesId: 7 })).toEqual({ kind: "nextForSeries", postId: 7 });
-    expect(isFreeDraft({ ...free, nextForSeriesId: 7 })).toBe(true);
+    const nextForSeries = { ...free, nextForSeriesId: 7 };
+    expect(isFreeDraft(nextForSeries)).toBe(true);
   });
 
   test("held: a series' occurrence links to the series, a slot and a one-time post to the post", () => {
