@@ -56,14 +56,14 @@ test("a user sends a bug report with a screenshot from the floating button", asy
   await page.goto(`${stack.baseUrl}/settings`);
 
   await page.getByTestId("bug-report-button").click();
-  const dialog = page.getByRole("dialog", { name: "Report a problem" });
+  const dialog = page.getByRole("dialog", { name: "Сообщить об ошибке" });
   await dialog.waitFor();
   await screenshot(page, "bug-report-dialog-empty");
 
   // a blank description is refused in the dialog and nothing is sent
   await dialog.getByTestId("bug-report-description").fill("   \n  ");
   await dialog.getByTestId("bug-report-submit").click();
-  await eventually(() => toastText(page)).toContain("Please describe the problem");
+  await eventually(() => toastText(page)).toContain("Пожалуйста, опишите проблему");
   expect(await toastText(page)).toContain("Ошибка");
   await closeToast(page);
   expect(await storedReports()).toHaveLength(0);
