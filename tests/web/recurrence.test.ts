@@ -7,7 +7,7 @@ import { describe, expect, test } from "vitest";
 import type { Post } from "../../contract/posts.ts";
 import { sortDrafts } from "../../web/src/api/drafts.ts";
 import { zonedAt } from "../../web/src/lib/projectTime.ts";
-import { availableDrafts, calendarPosts, isVirtualPost, seriesOccurrences, stoppedSeries } from "../../web/src/lib/recurrence.ts";
+import { availableDrafts, calendarPosts, isVirtualPost, seriesOccurrences, stoppedSeries, wholeOccurrence } from "../../web/src/lib/recurrence.ts";
 import { ENDING_CASES, STEPPING_CASES } from "../cases/recurrence_cases.ts";
 import { draft, post } from "../helpers/posts.ts";
 
@@ -121,4 +121,18 @@ describe("shared with SQL: tests/cases/recurrence_cases.ts", () => {
   });
   // ROTATION_CASES: run through the API's drafts list and range read into calendarPosts,
   // tests/api/lean_reads.test.ts (which post holds a draft is the server's answer now).
+});
+
+test("a future repeat's details show the album and the buttons it will go out with: the draft's, unless the series has options of its own", () => {
+  const [occurrence] = calendarPosts([daily()], [draft(1, "Album", 0)], { ...march, until: new CalendarDate(2025, 3, 12) }).filter(isVirtualPost);
+  const buttons = [[{ text: "More", url: "https://example.com/more" }]];
+  const album = {
+    content: "Three photos", entities: [], imageUrl: "/uploads/a.png",
+    imageUrls: ["/uploads/a.png", "/uploads/b.png", "/uploads/c.png"], options: { buttons, pin: true },
+  };
+  const shown = wholeOccurrence(occurrence, daily(), album);
+  expect(shown.imageUrls).toHaveLength(3);
+  expect(shown.options).toEqual({ buttons, pin: true });
+  // a series with options of its own sends every repeat with them (spawn_series_occurrence)
+  expect(wholeOccurrence(occurrence, daily({ options: { silent: true } }), album).options).toEqual({ silent: true });
 });

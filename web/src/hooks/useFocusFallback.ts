@@ -24,12 +24,17 @@ export function useFocusFallback(opened: boolean, target: () => HTMLElement | nu
     // That is 200 ms when the page is at ease, but a busy tab (a calendar redrawn after the
     // delete) stretched it past the 2 s this once waited, and the focus fell to the body.
     // Waiting longer takes nothing from anyone: the focus is only moved off the body.
+    // The opener may itself be leaving (a delete button in an edit dialog that closes behind
+    // this one): while it is still in the DOM, Mantine may give the focus back to it a moment
+    // before it goes, so the check goes on until the focus has settled outside any dialog.
     const deadline = performance.now() + 10_000;
     let frame = requestAnimationFrame(function check() {
-      if (opener.current?.isConnected) return; // Mantine gives it back
       const active = document.activeElement;
-      if (!active || active === document.body) latest.current()?.focus();
-      else if (active.closest('[role="dialog"]') && performance.now() < deadline) frame = requestAnimationFrame(check);
+      const onBody = !active || active === document.body;
+      if (active && !onBody && !active.closest('[role="dialog"]')) return; // settled on the page
+      if (onBody && !opener.current?.isConnected) return void latest.current()?.focus();
+      if (performance.now() < deadline) frame = requestAnimationFrame(check);
+      else if (onBody) latest.current()?.focus();
     });
     return () => cancelAnimationFrame(frame);
   }, [opened]);

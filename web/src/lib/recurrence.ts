@@ -138,9 +138,16 @@ export function calendarPosts<P extends GridPost>(
 
 /**
  * A virtual occurrence as the details dialog shows it: the whole series with the
- * occurrence's own fields, and the whole text of the draft it is going to take.
+ * occurrence's own fields, the whole text and album of the draft it is going to take, and
+ * the options it will go out with: the series' when it has any, else the draft's (buttons,
+ * pin), as app_public.spawn_series_occurrence makes the post.
  */
-export function wholeOccurrence(occurrence: VirtualPost, series: Post, draft: Pick<Post, "content" | "entities" | "imageUrl" | "imageUrls"> | null): VirtualPost<Post> {
+export function wholeOccurrence(
+  occurrence: VirtualPost,
+  series: Post,
+  draft: Pick<Post, "content" | "entities" | "imageUrl" | "imageUrls" | "options"> | null,
+): VirtualPost<Post> {
+  const seriesOptions = Object.keys(series.options ?? {}).length > 0;
   return {
     ...series,
     ...occurrence,
@@ -148,6 +155,7 @@ export function wholeOccurrence(occurrence: VirtualPost, series: Post, draft: Pi
     entities: draft?.entities ?? [],
     imageUrl: draft?.imageUrl || null,
     imageUrls: draft?.imageUrls ?? [],
+    options: seriesOptions || !draft ? series.options : draft.options,
   };
 }
 
