@@ -19,6 +19,8 @@ const row = async (postId: number) =>
 test("another account, a post not awaiting approval, a past or malformed time: 4xx with a code, nothing changes", async () => {
   const p = await projectWithChannel(stack, { drafts: ["Awaiting", "Still a draft"] });
   const { postId } = await sentForApproval(stack, p, p.drafts[0].id, 3600_000);
+  // the preview is in the chat; its ids are recorded a moment after its last message went
+  await expect.poll(async () => (await row(postId)).approvalPreview.buttonsMessageId, { timeout: 10_000 }).toBeDefined();
   const before = await row(postId);
   const { cookie: other } = await stack.signIn(uniqueEmail("other"));
 
