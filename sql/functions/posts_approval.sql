@@ -304,7 +304,8 @@ CREATE OR REPLACE FUNCTION app_public.record_approval_sent(p_post_id bigint, p_c
 AS $function$
 /* why: remembers which message carries the buttons, so only that message can decide, and
    queues the round's reminder for when the post is late; a preview sent to someone who is no
-   longer the approver records nothing */
+   longer the approver records nothing, nor one whose round was ended meanwhile (a resend or a
+   move forgets the preview before its ids land: they must not make its buttons count again) */
 declare
   v_post app_public.posts;
 begin
@@ -312,6 +313,7 @@ begin
       'chatId', p_chat_id, 'messageIds', to_jsonb(p_message_ids), 'buttonsMessageId', p_message_ids[cardinality(p_message_ids)],
       'round', p.approval_preview -> 'round')
   where p.id = p_post_id and p.status = 'scheduled' and not (p.approval_preview ? 'chatId')
+    and p.approval_preview ? 'round'
     and exists (select 1 from app_public.channels c where c.project_id = p.project_id and c.status = 'connected'
                 and c.approver_user_id = p_chat_id and c.chat_id = p.approval_chat_id)
   returning * into v_post;
