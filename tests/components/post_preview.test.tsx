@@ -34,3 +34,16 @@ for (const c of PREVIEW_CASES) {
     expect(seen).toEqual(c.expected);
   });
 }
+
+// Emoji marks drew as empty boxes where no emoji font is installed (headless Chromium): the
+// marks are drawn icons beside their words, and the words alone name them.
+for (const [language, pinned, silent] of [["ru", "Закрепится", "Без звука"], ["en", "Pinned", "Silent"]] as const) {
+  test(`the pin and silence marks are an icon and words, no emoji (${language})`, async () => {
+    await renderIn(language, <PostPreview text="Read me first" entities={[]} silent pin />);
+    for (const [testId, words] of [["post-preview-pinned", pinned], ["post-preview-silent", silent]]) {
+      const mark = await screen.findByTestId(testId);
+      expect(mark.textContent).toBe(words);
+      expect(mark.querySelector("svg")?.getAttribute("aria-hidden")).toBe("true");
+    }
+  });
+}

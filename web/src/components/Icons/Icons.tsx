@@ -349,3 +349,11 @@ export const IconHeart = createIcon(
   <path d="M12 19.5s-7-4.3-7-9.5A4 4 0 0 1 12 7.6 4 4 0 0 1 19 10c0 5.2-7 9.5-7 9.5Z" />,
   "IconHeart",
 );
+
+export const IconBellOff = createIcon(
+  <>
+    <path d="M9.5 19.5a2.5 2.5 0 0 0 5 0M8.3 5.1A5.5 5.5 0 0 1 17.5 9.5v3.2l1.2 2.3M16 16.5H5.5l1.5-2.8V9.5c0-.5.1-1 .2-1.5" />
+    <path d="M4 4l16 16" />
+  </>,
+  "IconBellOff",
+);

@@ -3,7 +3,7 @@ import { isAllowedLink, type MessageEntity, sortEntities } from "../../../../con
 import type { UrlButton } from "../../../../contract/post_options.ts";
 import { type PlannedMessage, planPost } from "../../../../contract/post_plan.ts";
 import { useT } from "../../i18n/i18n.tsx";
-import { IconChevronDown } from "../Icons/Icons.tsx";
+import { IconBellOff, IconChevronDown, IconPin } from "../Icons/Icons.tsx";
 import classes from "./PostPreview.module.css";
 
 type PostPreviewProps = {
@@ -204,8 +204,18 @@ export function PostPreview({ text, entities, imageUrl, imageUrls, buttons, sile
         {planned.buttons.length > 0 && <ButtonRows rows={planned.buttons} />}
         {(planned.pinned || planned.silent) && (
           <div className={classes.marks}>
-            {planned.pinned && <span data-testid="post-preview-pinned">📌 {t("postPreview.pinned")}</span>}
-            {planned.silent && <span data-testid="post-preview-silent">🔕 {t("postPreview.silent")}</span>}
+            {planned.pinned && (
+              <span className={classes.mark} data-testid="post-preview-pinned">
+                <IconPin size={14} />
+                {t("postPreview.pinned")}
+              </span>
+            )}
+            {planned.silent && (
+              <span className={classes.mark} data-testid="post-preview-silent">
+                <IconBellOff size={14} />
+                {t("postPreview.silent")}
+              </span>
+            )}
           </div>
         )}
       </div>
