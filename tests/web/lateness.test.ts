@@ -1,9 +1,10 @@
 /*
  * web/src/lib/lateness.ts: a post awaiting approval past its time is late, by whole minutes
  * from the server's due time; nothing else is late; the words come from both dictionaries.
+ * The move form starts at the post's own time while it is ahead, else at a round quarter hour.
  */
 import { expect, test } from "vitest";
-import { lateText, minutesLate } from "../../web/src/lib/lateness.ts";
+import { lateText, minutesLate, suggestedMoveTime } from "../../web/src/lib/lateness.ts";
 import { DICTIONARIES, translator } from "../helpers/i18n.ts";
 
 const now = Date.parse("2026-11-28T17:50:00Z");
@@ -25,4 +26,31 @@ test("late by minutes, then hours and minutes, in both languages", () => {
   expect(lateText(en, 21)).toBe("Late by 21 min");
   expect(lateText(ru, 125)).toBe("Опаздывает на 2 ч 5 мин");
   expect(lateText(en, 125)).toBe("Late by 2 h 5 min");
+});
+
+/** The suggestion as the form shows it: the project's date and clock, and the instant. */
+function suggested(scheduledFor: string, timeZone: string, now: string) {
+  const at = suggestedMoveTime(scheduledFor, timeZone, Date.parse(now));
+  return { shown: at.toString().slice(0, 16), instant: at.toAbsoluteString() };
+}
+
+test("the move form suggests the post's own time while it is still ahead", () => {
+  expect(suggested("2026-11-28T19:37:00.000Z", "Europe/Moscow", "2026-11-28T17:50:00Z").shown).toBe("2026-11-28T22:37");
+});
+
+test("a late post's move starts at the next round quarter hour at least 15 minutes away, on the project's clock", () => {
+  // 20:50 in Moscow: 21:05 at the earliest, so 21:15
+  expect(suggested(due, "Europe/Moscow", "2026-11-28T17:50:00Z")).toEqual({ shown: "2026-11-28T21:15", instant: "2026-11-28T18:15:00.000Z" });
+  // exactly 15 minutes before a quarter: that quarter; a second later: the next one
+  expect(suggested(due, "Europe/Moscow", "2026-11-28T17:45:00Z").shown).toBe("2026-11-28T21:00");
+  expect(suggested(due, "Europe/Moscow", "2026-11-28T17:45:01Z").shown).toBe("2026-11-28T21:15");
+  // late in the evening the suggestion is tomorrow's date in the project's zone
+  expect(suggested(due, "Europe/Moscow", "2026-11-28T20:50:00Z").shown).toBe("2026-11-29T00:15");
+  // a zone 5:45 ahead of UTC: 23:35 there, so midnight of the 29th there
+  expect(suggested(due, "Asia/Kathmandu", "2026-11-28T17:50:00Z")).toEqual({ shown: "2026-11-29T00:00", instant: "2026-11-28T18:15:00.000Z" });
+  // across the spring change in Berlin (02:00 → 03:00): 01:50 + 15 min is 03:05, so 03:15
+  expect(suggested("2026-03-29T00:00:00.000Z", "Europe/Berlin", "2026-03-29T00:50:00Z")).toEqual({
+    shown: "2026-03-29T03:15",
+    instant: "2026-03-29T01:15:00.000Z",
+  });
 });

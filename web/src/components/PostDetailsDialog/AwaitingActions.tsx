@@ -1,11 +1,12 @@
 import { Button, Group, TextInput } from "@mantine/core";
-import { parseDate } from "@internationalized/date";
+import { parseDate, toCalendarDate } from "@internationalized/date";
 import { useState } from "react";
 import type { Post } from "../../../../contract/posts.ts";
 import { resendPost } from "../../api/posts.ts";
 import { useT } from "../../i18n/i18n.tsx";
+import { suggestedMoveTime } from "../../lib/lateness.ts";
 import { serverMessage } from "../../lib/messages.ts";
-import { instantOn, zonedAt } from "../../lib/projectTime.ts";
+import { clockText, instantOn } from "../../lib/projectTime.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { IconSend } from "../Icons/Icons.tsx";
 
@@ -19,9 +20,18 @@ export function AwaitingActions({ projectId, post, timeZone }: AwaitingActionsPr
   const t = useT();
   const [busy, setBusy] = useState<"resend" | "move" | null>(null);
   const [moving, setMoving] = useState(false);
-  const due = zonedAt(post.scheduledFor, timeZone);
-  const [date, setDate] = useState(due.toDate().getTime() > Date.now() ? due.toString().slice(0, 10) : "");
-  const [time, setTime] = useState(`${String(due.hour).padStart(2, "0")}:${String(due.minute).padStart(2, "0")}`);
+  const [date, setDate] = useState("");
+  const [time, setTime] = useState("");
+
+  // the suggestion is taken when the form opens, so a dialog left open suggests a time still ahead
+  const toggleMove = () => {
+    if (!moving) {
+      const at = suggestedMoveTime(post.scheduledFor, timeZone);
+      setDate(toCalendarDate(at).toString());
+      setTime(clockText(at));
+    }
+    setMoving(!moving);
+  };
 
   const resend = async () => {
     setBusy("resend");
@@ -59,7 +69,7 @@ export function AwaitingActions({ projectId, post, timeZone }: AwaitingActionsPr
           disabled={busy !== null} data-testid="post-resend">
           {t("schedule.details.resend")}
         </Button>
-        <Button variant="default" onClick={() => setMoving((open) => !open)} disabled={busy !== null} aria-expanded={moving} data-testid="post-move">
+        <Button variant="default" onClick={toggleMove} disabled={busy !== null} aria-expanded={moving} data-testid="post-move">
           {t("schedule.details.move")}
         </Button>
       </Group>
