@@ -1,4 +1,4 @@
-import { Anchor, Button, Card, EmptyState, SegmentedControl, Stack, Text } from "@mantine/core";
+import { Button, Card, EmptyState, SegmentedControl, Stack, Text } from "@mantine/core";
 import "@mantine/core/styles/SegmentedControl.layer.css";
 import "@mantine/core/styles/Card.layer.css";
 import "@mantine/core/styles/EmptyState.layer.css";
@@ -12,6 +12,7 @@ import { useContentPlans } from "../api/contentPlans.ts";
 import { useDraft, useDrafts } from "../api/drafts.ts";
 import { prefetchPosts, type PostsRange, usePost, usePosts } from "../api/posts.ts";
 import { BackLink } from "../components/BackLink/BackLink.tsx";
+import { Banner } from "../components/Banner/Banner.tsx";
 import { ContentPlan } from "../components/ContentPlan/ContentPlan.tsx";
 import { DeletePostDialog } from "../components/DeletePostDialog/DeletePostDialog.tsx";
 import { DraftDialog } from "../components/DraftDialog/DraftDialog.tsx";
@@ -224,20 +225,18 @@ export default function SchedulePage() {
         <Stack gap="md">
           {!hasChannel && <NoChannelBanner projectId={projectId!} />}
           {stopped.map((series) => (
-            <div key={series.id} className={classes.stopped} role="status" data-testid="series-stopped">
-              <IconAlert size={18} className={classes.stoppedIcon} />
-              <div className={classes.stoppedBody}>
-                <Text size="sm" fw={600}>
-                  {t("schedule.seriesStoppedTitle", { series: seriesName(t, series, timeZone) })}
-                </Text>
-                <Text size="sm" c="dimmed">
-                  {reasonText(t, series.lastErrorCode ?? "schedule.seriesOutOfDrafts", series.lastErrorParams)}
-                </Text>
-              </div>
-              <Anchor component="button" type="button" size="sm" fw={500} onClick={() => setDetailsId(series.id)} className={classes.stoppedAction}>
-                {t("schedule.details.open")}
-              </Anchor>
-            </div>
+            <Banner
+              key={series.id}
+              tone="warning"
+              icon={IconAlert}
+              title={t("schedule.seriesStoppedTitle", { series: seriesName(t, series, timeZone) })}
+              action={{ label: t("schedule.details.open"), onClick: () => setDetailsId(series.id) }}
+              testId="series-stopped"
+            >
+              <Text size="sm" c="dimmed">
+                {reasonText(t, series.lastErrorCode ?? "schedule.seriesOutOfDrafts", series.lastErrorParams)}
+              </Text>
+            </Banner>
           ))}
           <SegmentedControl
             className={classes.viewSwitch}
