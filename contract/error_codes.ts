@@ -103,6 +103,20 @@ export const ERROR_CODES = {
     message: "Too many sign-in attempts from this network. Please wait a few minutes and try again.",
   },
 
+  // ── teams (docs/teams.md) ──
+  "team.forbidden": { status: 403, message: "Your role in this project does not allow this" },
+  "team.lastOwner": { status: 409, message: "A project keeps at least one owner" },
+  "team.invitationGone": { status: 410, message: "This invitation was used, withdrawn or has expired" },
+  "team.invitationForAnotherEmail": { status: 403, message: "This invitation was sent to another e-mail address" },
+  "team.invitationNotFound": { status: 404, message: "Invitation not found" },
+  "team.memberNotFound": { status: 404, message: "Member not found" },
+  "team.alreadyMember": { status: 400, message: "{email} is already a member of this project" },
+  "team.membersLimit": { status: 409, message: "A project can have at most {max} members, invitations included" },
+  "team.tooManyInvitations": { status: 429, message: "An account can send at most {max} invitations a day. Please try again later." },
+  "team.addressBusy": { status: 429, message: "Too many mails to this address. Please wait 10 minutes and try again." },
+  "team.roleInvalid": { status: 400, message: "Role must be owner, editor, author or viewer" },
+  "team.emailInvalid": { status: 400, message: "Enter the e-mail address to invite" },
+
   // ── projects ──
   "projects.notFound": { status: 404, message: "Project not found" },
   "projects.quotaReached": { status: 409, message: "An account can have at most {max} projects. Delete one you no longer need." },

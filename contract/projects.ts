@@ -1,3 +1,4 @@
+import type { Role } from "./team.ts";
 import * as v from "valibot";
 import {
   DEFAULT_LANGUAGE,
@@ -116,10 +117,12 @@ export const ProjectUpdateSchema = v.object({
   sources: v.optional(optionalText(PROJECT_SOURCES_MAX, "sources")),
 });
 
-/** A project as the API answers it. */
+/** A project as the API answers it, with the caller's role in it (contract/team.ts). */
 export type Project = {
   id: number;
+  /** The account that created it. */
   userId: number;
+  role: Role;
   name: string;
   description: string;
   writingStyle: WritingStyle;

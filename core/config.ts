@@ -73,6 +73,8 @@ export type Limits = {
   uploadBytesPerAccount: number;
   bugReportsPerDay: number;
   inviteLinksPerProject: number;
+  membersPerProject: number;
+  invitationsPerDay: number;
 };
 
 /** Each limit, its environment variable and its default (docs/limits.md lists the same). */
@@ -90,6 +92,10 @@ export const LIMIT_VARIABLES: Record<keyof Limits, { variable: string; fallback:
   bugReportsPerDay: { variable: "BUG_REPORTS_PER_DAY", fallback: 20 },
   // revoked links count too: each link costs two Telegram calls at most (docs/limits.md)
   inviteLinksPerProject: { variable: "INVITE_LINKS_PER_PROJECT", fallback: 50 },
+  // an editorial team or an agency's people on one client's channel, with room to spare
+  membersPerProject: { variable: "MEMBERS_PER_PROJECT", fallback: 25 },
+  // each invitation is a mail to an address its owner may not know: bounded like sign-in mail
+  invitationsPerDay: { variable: "INVITATIONS_PER_DAY", fallback: 30 },
 };
 
 function readLimits(env: Record<string, string | undefined>): Limits {

@@ -59,7 +59,9 @@ export function causeOf(err: ApiError): string | undefined {
  */
 export const SQL_ERRORS: Record<string, ErrorCode> = {
   NTFND: "notFound", // the row does not exist or belongs to another user (ownership is never revealed)
-  FORBD: "forbidden", // an admin-only function called by a non-admin
+  FORBD: "forbidden", // an admin-only function called by a non-admin; a role without the action (team.forbidden)
+  LSTOW: "team.lastOwner", // a change that would leave a project without an owner
+  TGONE: "team.invitationGone", // an invitation used, withdrawn or expired
   INVAL: "invalid", // a rule on the input that only the database can check
   RATEL: "rateLimited", // too many requests of a kind; a numeric detail is sent as Retry-After
   AILIM: "ai.rateLimited", // AI calls per minute, tokens per day (the account's or the service's); the detail is sent as Retry-After

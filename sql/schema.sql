@@ -146,6 +146,13 @@ create table app_private.posts_versions (
   constraint posts_versions_project_id_fkey FOREIGN KEY (project_id) REFERENCES app_public.projects(id) ON DELETE CASCADE
 );
 
+create table app_private.role_actions (
+  role text not null,
+  action text not null,
+  constraint role_actions_pkey PRIMARY KEY (role, action),
+  constraint role_actions_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'editor'::text, 'author'::text, 'viewer'::text])))
+);
+
 create table app_private.sessions (
   id text not null,
   user_id bigint not null,
@@ -545,6 +552,41 @@ CREATE TRIGGER _200_bump_version_delete AFTER DELETE ON app_public.posts REFEREN
 CREATE TRIGGER _200_bump_version_insert AFTER INSERT ON app_public.posts REFERENCING NEW TABLE AS changed_posts FOR EACH STATEMENT EXECUTE FUNCTION app_private.bump_posts_version();
 CREATE TRIGGER _200_bump_version_update AFTER UPDATE ON app_public.posts REFERENCING NEW TABLE AS changed_posts FOR EACH STATEMENT EXECUTE FUNCTION app_private.bump_posts_version();
 
+create table app_public.project_invitations (
+  id bigint generated always as identity not null,
+  project_id bigint not null,
+  email text not null,
+  role text not null,
+  token_hash bytea not null,
+  invited_by bigint,
+  created_at timestamp with time zone default now() not null,
+  expires_at timestamp with time zone default (now() + '7 days'::interval) not null,
+  accepted_at timestamp with time zone,
+  accepted_by bigint,
+  withdrawn_at timestamp with time zone,
+  constraint project_invitations_accepted_by_fkey FOREIGN KEY (accepted_by) REFERENCES app_public.users(id) ON DELETE SET NULL,
+  constraint project_invitations_email_check CHECK ((((length(email) >= 3) AND (length(email) <= 254)) AND (email ~~ '%_@_%'::text))),
+  constraint project_invitations_invited_by_fkey FOREIGN KEY (invited_by) REFERENCES app_public.users(id) ON DELETE SET NULL,
+  constraint project_invitations_pkey PRIMARY KEY (id),
+  constraint project_invitations_project_id_fkey FOREIGN KEY (project_id) REFERENCES app_public.projects(id) ON DELETE CASCADE,
+  constraint project_invitations_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'editor'::text, 'author'::text, 'viewer'::text]))),
+  constraint project_invitations_token_hash_key UNIQUE (token_hash)
+);
+CREATE INDEX project_invitations_day_idx ON app_public.project_invitations USING btree (invited_by, created_at);
+CREATE UNIQUE INDEX project_invitations_open_key ON app_public.project_invitations USING btree (project_id, lower(email)) WHERE ((accepted_at IS NULL) AND (withdrawn_at IS NULL));
+
+create table app_public.project_members (
+  project_id bigint not null,
+  user_id bigint not null,
+  role text not null,
+  joined_at timestamp with time zone default now() not null,
+  constraint project_members_pkey PRIMARY KEY (project_id, user_id),
+  constraint project_members_project_id_fkey FOREIGN KEY (project_id) REFERENCES app_public.projects(id) ON DELETE CASCADE,
+  constraint project_members_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'editor'::text, 'author'::text, 'viewer'::text]))),
+  constraint project_members_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE CASCADE
+);
+CREATE INDEX project_members_user_idx ON app_public.project_members USING btree (user_id, project_id);
+
 create table app_public.projects (
   id bigint generated always as identity not null,
   user_id bigint not null,
@@ -569,6 +611,7 @@ create table app_public.projects (
 );
 CREATE INDEX projects_user_created_idx ON app_public.projects USING btree (user_id, created_at DESC, id DESC);
 CREATE TRIGGER _100_touch BEFORE UPDATE ON app_public.projects FOR EACH ROW EXECUTE FUNCTION app_private.touch_updated_at();
+CREATE TRIGGER _200_creator_owns AFTER INSERT ON app_public.projects FOR EACH ROW EXECUTE FUNCTION app_private.add_creator_as_owner();
 
 create table app_public.users (
   id bigint generated always as identity not null,

@@ -21,7 +21,7 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
     "create_bug_report", "set_bug_report_status",
   ],
   ai_jobs: [
-    "add_chat_message", "ai_queue", "begin_ai_call", "chat_history", "create_generation_job",
+    "add_chat_message", "ai_project", "ai_queue", "begin_ai_call", "chat_history", "create_generation_job",
     "fail_generation_job", "finish_generation_job", "get_generation_job", "record_ai_tokens",
     "record_draft_generation", "reserve_ai_tokens", "settle_ai_call", "spent_ai_budget", "start_generation_job", "utc_today",
   ],
@@ -93,7 +93,7 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
     "write_and_schedule_post",
   ],
   projects: [
-    "create_project", "delete_project", "get_project", "update_project", "user_projects",
+    "create_project", "delete_project", "get_project", "member_project", "update_project", "user_projects",
   ],
   series: [
     "assert_series_end", "available_series_drafts", "next_occurrence", "queue_series_spawn",
@@ -101,12 +101,16 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
   ],
   sign_in: [
     "count_sign_in_attempt", "delete_expired_sign_in_state", "extend_session", "hash_sign_in_code",
-    "request_sign_in_code", "revoke_session", "session_user", "verify_sign_in_code",
+    "request_sign_in_code", "revoke_session", "session_user", "sign_in_mails_to", "verify_sign_in_code",
   ],
   stats: [
     "best_received_posts", "project_stats", "project_suggested_times", "prune_stats", "queue_subscriber_sample",
     "queue_subscriber_samples", "record_member_update", "record_member_updates", "record_reaction_count",
     "record_subscriber_sample", "stats_iso", "subscriber_sample_target",
+  ],
+  team: [
+    "accept_invitation", "add_creator_as_owner", "assert_owner_remains", "authorize", "change_member_role", "invitation_mail", "invite_member",
+    "open_invitations", "project_members", "remove_member", "withdraw_invitation",
   ],
   telegram: [
     "claim_telegram_updates", "record_telegram_update_handled", "record_telegram_webhook", "reserve_telegram_send",

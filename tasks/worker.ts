@@ -54,6 +54,7 @@ import { askApprover } from "./approver_requests__ask.ts";
 import { spawnOccurrence } from "./posts__spawn_occurrence.ts";
 import { cleanupSessions } from "./sessions__cleanup.ts";
 import { sendSignInCode } from "./sign_in_codes__send.ts";
+import { sendInvitation } from "./team__send_invitation.ts";
 import { queueSubscriberSamples } from "./channels__queue_subscriber_samples.ts";
 import { sampleSubscribers } from "./channels__sample_subscribers.ts";
 import { revokeInviteLink } from "./invite_links__revoke.ts";
@@ -148,6 +149,8 @@ export function taskLists(
     posts__retract_approval: retractApproval(deps.telegram),
     posts__spawn_occurrence: spawnOccurrence(sql),
     notifications__send: sendNotification(sql, mailer, config.publicUrl),
+    // mail like notifications: bounded per account (INVITATIONS_PER_DAY) and per address
+    team__send_invitation: sendInvitation(sql, mailer, config.publicUrl),
     content_plans__fill: fillPlan(sql),
     content_plans__fill_all: fillAllPlans(sql),
     channels__sample_subscribers: sampleSubscribers(sql, deps.telegram),

@@ -148,3 +148,40 @@ export const NOTIFICATION_WORDS = {
     footer: "You can turn these e-mails off in Pressa: Settings → Notifications.",
   },
 } as const;
+
+/** What an invitation mail says (app_public.invitation_mail), in the project's language. */
+export type InvitationFacts = {
+  email: string;
+  role: "owner" | "editor" | "author" | "viewer";
+  projectName: string;
+  language: string;
+  inviterEmail: string | null;
+  expiresAt: string;
+};
+
+export const INVITATION_WORDS = {
+  ru: {
+    roles: { owner: "владелец", editor: "редактор", author: "автор", viewer: "наблюдатель" },
+    subject: (f: InvitationFacts) => `Pressa: приглашение в проект «${f.projectName}»`,
+    lines: (f: InvitationFacts, role: string, until: string, link: string) => [
+      `${f.inviterEmail ?? "Владелец проекта"} приглашает вас в проект «${f.projectName}» в Pressa. Ваша роль: ${role}.`,
+      "",
+      `Принять приглашение: ${link}`,
+      "",
+      `Ссылка действует до ${until}. Войдите с адресом ${f.email}, чтобы принять его.`,
+      "Если вы не ждали этого письма, просто проигнорируйте его.",
+    ],
+  },
+  en: {
+    roles: { owner: "owner", editor: "editor", author: "author", viewer: "viewer" },
+    subject: (f: InvitationFacts) => `Pressa: an invitation to "${f.projectName}"`,
+    lines: (f: InvitationFacts, role: string, until: string, link: string) => [
+      `${f.inviterEmail ?? "The project's owner"} invites you to the project "${f.projectName}" on Pressa, as ${role}.`,
+      "",
+      `Accept the invitation: ${link}`,
+      "",
+      `The link works until ${until}. Sign in with ${f.email} to accept it.`,
+      "If you did not expect this mail, ignore it.",
+    ],
+  },
+} as const;

@@ -27,8 +27,9 @@ import { logCause } from "../errors.ts";
 import { requireUser } from "../middleware/session.ts";
 import { body, idParam, optionalJsonObject } from "../validate.ts";
 
+/** The project an AI call writes for, read first: a role that may not use AI spends nothing (team.forbidden). */
 async function projectVoice(sql: Sql, userId: number, projectId: number) {
-  const [project] = await sql<ProjectVoice[]>`select * from app_public.get_project(${userId}, ${projectId})`;
+  const [project] = await sql<ProjectVoice[]>`select * from app_public.ai_project(${userId}, ${projectId})`;
   return project;
 }
 
@@ -208,8 +209,8 @@ export function aiRoutes({ sql, ai, log, config }: ApiDeps) {
       await optionalJsonObject(c.req); // the spec's client sends no body
       const userId = currentUser(c).id;
       const projectId = idParam(c.req.param("projectId"));
-      const model = await accountAi(c);
       const project = await projectVoice(sql, userId, projectId);
+      const model = await accountAi(c);
       const answer = await model.complete(titlePrompt(project, await existingTitles(sql, userId, projectId)), { maxTokens: 80 });
       const [title] = titlesFrom(answer);
       if (!title) throw new ApiError("ai.noTitle");
@@ -219,8 +220,8 @@ export function aiRoutes({ sql, ai, log, config }: ApiDeps) {
       const { title, postLength } = c.req.valid("json");
       const userId = currentUser(c).id;
       const projectId = idParam(c.req.param("projectId"));
-      const model = await accountAi(c);
       const project = await withExamples(sql, userId, projectId, await projectVoice(sql, userId, projectId));
+      const model = await accountAi(c);
       const post = formattedPost(await model.complete(postPrompt(project, title, postLength), { maxTokens: tokensFor(postLength) }), POST_CONTENT_MAX);
       return c.json({ content: post.text, entities: post.entities });
     })
@@ -228,8 +229,8 @@ export function aiRoutes({ sql, ai, log, config }: ApiDeps) {
       const { count } = c.req.valid("json");
       const userId = currentUser(c).id;
       const projectId = idParam(c.req.param("projectId"));
-      const model = await accountAi(c);
       const project = await projectVoice(sql, userId, projectId);
+      const model = await accountAi(c);
       return c.json({ titles: await generateTitles(model, project, count, await existingTitles(sql, userId, projectId)) });
     })
     .post("/drafts/generate-content", body(GenerateContentSchema), async (c) => {
@@ -265,8 +266,8 @@ export function aiRoutes({ sql, ai, log, config }: ApiDeps) {
       const { message, mode, currentContent } = c.req.valid("json");
       const userId = currentUser(c).id;
       const projectId = idParam(c.req.param("projectId"));
-      const model = await accountAi(c);
       const project = await projectVoice(sql, userId, projectId);
+      const model = await accountAi(c);
       const prompt = cappedPrompt((context) => chatPrompt(project, mode, currentContent, context, message), await storedContext(sql, userId, projectId));
       const answer = await model.complete(prompt, { maxTokens: 2000 });
       const saved = await saveExchange(sql, userId, projectId, message, answer);
@@ -276,8 +277,8 @@ export function aiRoutes({ sql, ai, log, config }: ApiDeps) {
       const { message, mode, currentContent } = c.req.valid("json");
       const userId = currentUser(c).id;
       const projectId = idParam(c.req.param("projectId"));
-      const model = await accountAi(c);
       const project = await projectVoice(sql, userId, projectId);
+      const model = await accountAi(c);
       const prompt = cappedPrompt((context) => chatPrompt(project, mode, currentContent, context, message), await storedContext(sql, userId, projectId));
       return streamSSE(c, async (stream) => {
         let answer = "";

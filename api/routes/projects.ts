@@ -18,7 +18,7 @@ export function projectRoutes({ sql, telegram, config }: ApiDeps) {
   return new Hono<AppEnv>()
     .use(requireUser)
     .get("/", async (c) => {
-      const rows = await sql`select * from app_public.user_projects(${currentUser(c).id})`;
+      const rows = await sql`select (project).*, role from app_public.user_projects(${currentUser(c).id})`;
       return c.json(rows);
     })
     // The home cards' figures, every project's in one read (docs/statistics.md); registered
@@ -33,10 +33,10 @@ export function projectRoutes({ sql, telegram, config }: ApiDeps) {
         select * from app_public.create_project(
           ${currentUser(c).id}, ${p.name}, ${p.description}, ${sql.json(p.writingStyle)}, ${p.adminHandle},
           ${p.timezone}, ${p.language}, ${p.sources}, ${config.limits.projectsPerAccount})`;
-      return c.json(row, 201);
+      return c.json({ ...row, role: "owner" }, 201);
     })
     .get("/:id", async (c) => {
-      const [row] = await sql`select * from app_public.get_project(${currentUser(c).id}, ${idParam(c.req.param("id"))})`;
+      const [row] = await sql`select (project).*, role from app_public.member_project(${currentUser(c).id}, ${idParam(c.req.param("id"))})`;
       return c.json(row);
     })
     .patch("/:id", body(ProjectUpdateSchema), async (c) => {
@@ -60,7 +60,8 @@ export function projectRoutes({ sql, telegram, config }: ApiDeps) {
       const [row] = await sql`
         select * from app_public.update_project(${userId}, ${projectId}, ${sql.json(changes)},
           ${approver ? sql.json(approver) : null})`;
-      return c.json(row);
+      // only an owner may change a project (project.update)
+      return c.json({ ...row, role: "owner" });
     })
     .delete("/:id", async (c) => {
       await sql`select app_public.delete_project(${currentUser(c).id}, ${idParam(c.req.param("id"))})`;

@@ -60,15 +60,28 @@ CREATE OR REPLACE FUNCTION app_public.add_chat_message(p_user_id bigint, p_proje
  RETURNS app_public.chat_messages
  LANGUAGE plpgsql
 AS $function$
-/* why: the assistant's conversation is kept per project */
+/* why: the assistant's conversation is kept per project, written by the roles that may use AI */
 declare
   v_message app_public.chat_messages;
 begin
-  perform app_public.get_project(p_user_id, p_project_id);
+  perform app_private.authorize(p_user_id, p_project_id, 'ai.use');
   insert into app_public.chat_messages (project_id, user_id, role, content)
   values (p_project_id, p_user_id, p_role, p_content)
   returning * into v_message;
   return v_message;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.ai_project(p_user_id bigint, p_project_id bigint)
+ RETURNS app_public.projects
+ LANGUAGE plpgsql
+ STABLE
+AS $function$
+/* why: the project whose voice an AI call writes in, for the roles that may use AI: asked
+   before the call is counted or its tokens reserved, so a viewer spends no one's budget */
+begin
+  perform app_private.authorize(p_user_id, p_project_id, 'ai.use');
+  return (select p from app_public.projects p where p.id = p_project_id);
 end;
 $function$;
 
@@ -110,7 +123,7 @@ CREATE OR REPLACE FUNCTION app_public.chat_history(p_user_id bigint, p_project_i
 AS $function$
 /* why: history pages backwards from the newest: page 1 is the latest p_limit messages */
 begin
-  perform app_public.get_project(p_user_id, p_project_id);
+  perform app_private.authorize(p_user_id, p_project_id, 'project.read');
   return query
     with page as (
       select m.id, m.role, m.content, m.created_at from app_public.chat_messages m
@@ -139,7 +152,7 @@ declare
   v_job app_public.generation_jobs;
   v_running bigint;
 begin
-  perform app_public.get_project(p_user_id, p_project_id);
+  perform app_private.authorize(p_user_id, p_project_id, 'ai.use');
   perform pg_advisory_xact_lock(hashtextextended('generation_job:' || p_project_id, 0));
   select id into v_running from app_public.generation_jobs
   where project_id = p_project_id and status in ('pending', 'processing') and updated_at > now() - interval '15 minutes'
@@ -220,12 +233,12 @@ CREATE OR REPLACE FUNCTION app_public.get_generation_job(p_user_id bigint, p_pro
  LANGUAGE plpgsql
  STABLE
 AS $function$
-/* why: the client polls its job; another user's job is "not found" */
+/* why: the client polls its job; a job of another project is "not found" */
 declare
   v_job app_public.generation_jobs;
 begin
+  perform app_private.authorize(p_user_id, p_project_id, 'project.read');
   select j.* into v_job from app_public.generation_jobs j
-  join app_public.projects p on p.id = j.project_id and p.user_id = p_user_id
   where j.id = p_job_id and j.project_id = p_project_id;
   if not found then
     raise exception 'Job not found' using errcode = 'NTFND', hint = 'jobs.notFound';

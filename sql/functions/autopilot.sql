@@ -220,9 +220,9 @@ CREATE OR REPLACE FUNCTION app_public.queue_health(p_user_id bigint, p_project_i
  LANGUAGE plpgsql
  STABLE
 AS $function$
-/* why: the owner's view of the queue's forecast (queue_forecast); another's project is "not found" */
+/* why: the members' view of the queue's forecast (queue_forecast); a non-member is told "not found" */
 begin
-  perform app_public.get_project(p_user_id, p_project_id);
+  perform app_private.authorize(p_user_id, p_project_id, 'project.read');
   return query select * from app_private.queue_forecast(p_project_id, p_now);
 end;
 $function$;

@@ -173,6 +173,7 @@ AS $function$
  * who becomes channels.approver_user_id.
  */
 declare
+  v_role text := app_private.authorize(p_user_id, p_project_id, 'project.update');
   v_project app_public.projects := app_public.get_project(p_user_id, p_project_id);
   v_channel app_public.channels := app_private.project_channel(p_project_id);
   v_handle text := ltrim(btrim(p_handle), '@');
@@ -217,12 +218,13 @@ CREATE OR REPLACE FUNCTION app_public.channel_prerequisites(p_user_id bigint, p_
 AS $function$
 /*
  * why: before asking Telegram anything, check what the database alone can refuse: the
- * project is the user's (NTFND), it has no channel yet, connected or waiting for its
+ * member may connect it (NTFND, team.forbidden), it has no channel yet, connected or waiting for its
  * approver (CHLIM; an expired request is no channel), and its admin has
  * messaged the bot (ADMNR, naming the handle). The admin's chat id is their user id,
  * which Telegram is then asked about.
  */
 declare
+  v_role text := app_private.authorize(p_user_id, p_project_id, 'channel.manage');
   v_project app_public.projects := app_public.get_project(p_user_id, p_project_id);
   v_chat_id bigint;
 begin
@@ -310,12 +312,13 @@ CREATE OR REPLACE FUNCTION app_public.delete_channel(p_user_id bigint, p_project
  LANGUAGE plpgsql
 AS $function$
 /* why: disconnecting a channel withdraws every approval given for it and revokes its invite
-   links (they stay listed); another user's channel is "not found" */
+   links (they stay listed); a channel of another project is "not found" */
 declare
   v_link text;
 begin
-  select c.link into v_link from app_public.channels c join app_public.projects p on p.id = c.project_id
-  where c.id = p_channel_id and c.project_id = p_project_id and p.user_id = p_user_id
+  perform app_private.authorize(p_user_id, p_project_id, 'channel.manage');
+  select c.link into v_link from app_public.channels c
+  where c.id = p_channel_id and c.project_id = p_project_id
   for update of c;
   if not found then
     raise exception 'Channel not found' using errcode = 'NTFND', hint = 'channels.noSuchChannel';
@@ -361,12 +364,12 @@ CREATE OR REPLACE FUNCTION app_public.post_channel_messages(p_user_id bigint, p_
  STABLE
 AS $function$
 /* why: the messages "delete from channel" removes, asked before Telegram is called: only
-   the owner's post (projects.notFound, posts.notFound), and only while the chat they are
+   a publishing member's (projects.notFound, team.forbidden, posts.notFound), and only while the chat they are
    in is the project's channel (posts.channelChanged) */
 declare
   v_post app_public.posts;
 begin
-  perform app_public.get_project(p_user_id, p_project_id);
+  perform app_private.authorize(p_user_id, p_project_id, 'posts.publish');
   select * into v_post from app_public.posts p where p.id = p_post_id and p.project_id = p_project_id;
   if not found then
     raise exception 'Post not found' using errcode = 'NTFND', hint = 'posts.notFound';
@@ -384,14 +387,13 @@ CREATE OR REPLACE FUNCTION app_public.project_channels(p_user_id bigint, p_proje
  STABLE
 AS $function$
   /* why: the channels page and the schedule page list them, each with the approver's request
-     still waiting on it (a pending channel whose request expired is gone); ownership checked
-     in the join */
+     still waiting on it (a pending channel whose request expired is gone), for any member */
   select c.*, r.approver_handle as awaiting_handle, r.created_at + app_private.approver_request_ttl() as awaiting_until
   from app_public.channels c
-  join app_public.projects p on p.id = c.project_id and p.user_id = p_user_id
   left join app_public.approver_requests r
     on r.channel_id = c.id and r.created_at > now() - app_private.approver_request_ttl()
   where c.project_id = p_project_id and (c.status = 'connected' or r.id is not null)
+    and app_private.authorize(p_user_id, p_project_id, 'project.read') is not null
   order by c.created_at, c.id
 $function$;
 
@@ -442,7 +444,7 @@ AS $function$
 declare
   v_channel app_public.channels;
 begin
-  perform app_public.get_project(p_user_id, p_project_id);
+  perform app_private.authorize(p_user_id, p_project_id, 'channel.manage');
   perform app_private.drop_expired_approver_requests();
   if exists (select 1 from app_public.channels c where c.chat_id = p_chat_id and c.status = 'connected') then
     raise exception '% is already connected in another project or account. It must be disconnected there first.', p_link

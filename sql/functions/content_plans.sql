@@ -8,22 +8,22 @@ CREATE OR REPLACE FUNCTION app_public.content_plans_version(p_user_id bigint, p_
  LANGUAGE sql
  STABLE
 AS $function$
-  /* why: what the content plan's ETag says; another user's project has none (null: the API answers 404) */
+  /* why: what the content plan's ETag says; a non-member is refused (404) */
   select coalesce(l.content_plans, 0) from app_public.projects p
   left join app_private.list_versions l on l.project_id = p.id
-  where p.id = p_project_id and p.user_id = p_user_id
+  where p.id = p_project_id and app_private.authorize(p_user_id, p_project_id, 'project.read') is not null
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.create_content_plan(p_user_id bigint, p_project_id bigint, p_day_of_week integer, p_time text, p_timezone text, p_post_length integer, p_active boolean)
  RETURNS app_public.content_plans
  LANGUAGE plpgsql
 AS $function$
-/* why: ownership first (NTFND), then the project's room (QUOTA: a week holds at most
+/* why: the role first (NTFND, team.forbidden), then the project's room (QUOTA: a week holds at most
    content_plan_slots_max slots, counted one add at a time), then the slot */
 declare
   v_plan app_public.content_plans;
 begin
-  perform app_public.get_project(p_user_id, p_project_id);
+  perform app_private.authorize(p_user_id, p_project_id, 'plans.write');
   perform 1 from app_public.projects where id = p_project_id for update;
   if (select count(*) from app_public.content_plans where project_id = p_project_id) >= app_private.content_plan_slots_max() then
     raise exception 'A content plan holds at most % slots a week', app_private.content_plan_slots_max()
@@ -43,17 +43,17 @@ CREATE OR REPLACE FUNCTION app_public.delete_content_plan(p_user_id bigint, p_pr
  RETURNS app_public.content_plans
  LANGUAGE plpgsql
 AS $function$
-/* why: removes one slot of the owner's project, and its future posts not yet sent;
-   anything else is "not found" */
+/* why: removes one slot of the project, and its future posts not yet sent;
+   a slot of another project is "not found" */
 declare
   v_plan app_public.content_plans;
 begin
+  perform app_private.authorize(p_user_id, p_project_id, 'plans.write');
   perform app_private.autopilot_remove_slot_posts(c.id)
-  from app_public.content_plans c join app_public.projects p on p.id = c.project_id
-  where c.id = p_plan_id and c.project_id = p_project_id and p.user_id = p_user_id;
+  from app_public.content_plans c
+  where c.id = p_plan_id and c.project_id = p_project_id;
   delete from app_public.content_plans c
-  using app_public.projects p
-  where c.id = p_plan_id and c.project_id = p_project_id and p.id = c.project_id and p.user_id = p_user_id
+  where c.id = p_plan_id and c.project_id = p_project_id
   returning c.* into v_plan;
   if not found then
     raise exception 'Content plan slot not found' using errcode = 'NTFND', hint = 'contentPlans.notFound';
@@ -67,10 +67,9 @@ CREATE OR REPLACE FUNCTION app_public.project_content_plans(p_user_id bigint, p_
  LANGUAGE sql
  STABLE
 AS $function$
-  /* why: the plan's slots in week order (Monday first is the interface's business: 0 is Sunday); ownership in the join */
+  /* why: the plan's slots in week order (Monday first is the interface's business: 0 is Sunday); any member reads it */
   select c.* from app_public.content_plans c
-  join app_public.projects p on p.id = c.project_id and p.user_id = p_user_id
-  where c.project_id = p_project_id
+  where c.project_id = p_project_id and app_private.authorize(p_user_id, p_project_id, 'project.read') is not null
   order by c.day_of_week, c.time, c.id
 $function$;
 
@@ -78,15 +77,15 @@ CREATE OR REPLACE FUNCTION app_public.update_content_plan(p_user_id bigint, p_pr
  RETURNS app_public.content_plans
  LANGUAGE plpgsql
 AS $function$
-/* why: PATCH semantics on one slot of the owner's project; anything else is "not found".
+/* why: PATCH semantics on one slot of the project; a slot of another project is "not found".
    A slot switched off or moved (day, time, zone) takes back its future unsent posts; an
    active slot is filled again at once (a new length applies to the posts still to come). */
 declare
   v_plan app_public.content_plans;
   v_before app_public.content_plans;
 begin
+  perform app_private.authorize(p_user_id, p_project_id, 'plans.write');
   select c.* into v_before from app_public.content_plans c
-  join app_public.projects p on p.id = c.project_id and p.user_id = p_user_id
   where c.id = p_plan_id and c.project_id = p_project_id
   for update of c;
   update app_public.content_plans c set
@@ -95,8 +94,7 @@ begin
     timezone = coalesce(p_changes ->> 'timezone', c.timezone),
     post_length = coalesce((p_changes ->> 'postLength')::int, c.post_length),
     active = coalesce((p_changes ->> 'active')::boolean, c.active)
-  from app_public.projects p
-  where c.id = p_plan_id and c.project_id = p_project_id and p.id = c.project_id and p.user_id = p_user_id
+  where c.id = p_plan_id and c.project_id = p_project_id
   returning c.* into v_plan;
   if not found then
     raise exception 'Content plan slot not found' using errcode = 'NTFND', hint = 'contentPlans.notFound';

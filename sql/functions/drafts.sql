@@ -24,13 +24,13 @@ CREATE OR REPLACE FUNCTION app_private.lock_draft(p_user_id bigint, p_project_id
  RETURNS app_public.drafts
  LANGUAGE plpgsql
 AS $function$
-/* why: the draft an owner's request changes (edit, delete), locked until the change
-   commits; another account's draft, or one of another project, is "not found" */
+/* why: the draft a member's request changes (edit, delete), locked until the change
+   commits, once the role may write drafts; a draft of another project is "not found" */
 declare
   v_draft app_public.drafts;
 begin
+  perform app_private.authorize(p_user_id, p_project_id, 'drafts.write');
   select d.* into v_draft from app_public.drafts d
-  join app_public.projects p on p.id = d.project_id and p.user_id = p_user_id
   where d.id = p_draft_id and d.project_id = p_project_id
   for update of d;
   if not found then
@@ -48,13 +48,11 @@ AS $function$
  * why: one writer of a project's drafts order at a time (a move, a whole-list reorder; adds
  * take the same row with assert_draft_room), so two tabs' moves apply one after the other.
  * The project row is locked "for no key update": inserts that only reference the project
- * (drafts, posts) are not held up. Another account's project is "not found".
+ * (drafts, posts) are not held up. Only a role that writes drafts reorders them.
  */
 begin
-  perform 1 from app_public.projects where id = p_project_id and user_id = p_user_id for no key update;
-  if not found then
-    raise exception 'Project not found' using errcode = 'NTFND', hint = 'projects.notFound';
-  end if;
+  perform app_private.authorize(p_user_id, p_project_id, 'drafts.write');
+  perform 1 from app_public.projects where id = p_project_id for no key update;
 end;
 $function$;
 
@@ -71,7 +69,7 @@ declare
   v_titles text[];
   v_next int;
 begin
-  perform app_public.get_project(p_user_id, p_project_id);
+  perform app_private.authorize(p_user_id, p_project_id, 'drafts.write');
   select coalesce(array_agg(btrim(t) order by n), '{}') into v_titles
   from unnest(p_titles) with ordinality as u(t, n)
   where btrim(t) <> '';
@@ -99,7 +97,7 @@ declare
   v_draft app_public.drafts;
   v_images text[];
 begin
-  perform app_public.get_project(p_user_id, p_project_id);
+  perform app_private.authorize(p_user_id, p_project_id, 'drafts.write');
   perform app_private.assert_draft_room(p_project_id, 1, p_max_drafts);
   -- an album when one is given, else the one image
   v_images := app_private.assert_project_uploads(p_project_id, coalesce(p_image_urls, array_remove(array[nullif(p_image_url, '')], null)));
@@ -137,11 +135,11 @@ CREATE OR REPLACE FUNCTION app_public.drafts_version(p_user_id bigint, p_project
  STABLE
 AS $function$
   /* why: what the drafts list's ETag says: its drafts and, since each draft says which post
-     holds it, the posts too; another user's project has none (null: the API answers 404) */
+     holds it, the posts too; a non-member is refused (404) */
   select coalesce(l.drafts, 0) || '.' || coalesce(v.version, 0) from app_public.projects p
   left join app_private.list_versions l on l.project_id = p.id
   left join app_private.posts_versions v on v.project_id = p.id
-  where p.id = p_project_id and p.user_id = p_user_id
+  where p.id = p_project_id and app_private.authorize(p_user_id, p_project_id, 'project.read') is not null
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.move_draft(p_user_id bigint, p_project_id bigint, p_draft_id bigint, p_after_id bigint)
@@ -275,9 +273,9 @@ AS $function$
     d.created_at, d.updated_at, po.id, po.series_id, po.plan_id,
     case when d.id = (select id from first_free) then (select id from next_series) end
   from app_public.drafts d
-  join app_public.projects p on p.id = d.project_id and p.user_id = p_user_id
   left join app_public.posts po on po.draft_id = d.id and po.status not in ('rejected', 'failed')
   where d.project_id = p_project_id and po.status is distinct from 'published'
+    and app_private.authorize(p_user_id, p_project_id, 'project.read') is not null
   order by d.sort_order, d.created_at, d.id
 $function$;
 

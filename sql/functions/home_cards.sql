@@ -72,8 +72,8 @@ AS $function$
   /* why: every home card's figures in one read (docs/statistics.md, home cards): the
      subscribers now (the running count) and their change since the sample of 7 days ago
      (null when either is unknown), the approver still asked to confirm a channel (a request
-     expired is none, as on the channels page), the next post, and what needs the owner. Only
-     the user's own projects; each figure is an index lookup per project, never a scan of its
+     expired is none, as on the channels page), the next post, and what needs the owner. Every
+     project the user is a member of; each figure is an index lookup per project, never a scan of its
      history. */
   select p.id, c.id is not null, r.approver_handle, s.subscribers,
     s.subscribers - app_private.subscribers_at(c.id, now() - interval '7 days'),
@@ -86,6 +86,6 @@ AS $function$
   left join app_public.approver_requests r on r.channel_id = pc.id and r.created_at > now() - app_private.approver_request_ttl()
   left join lateral app_private.next_planned_post(p.id, now()) n on true
   left join lateral app_private.posts_needing_attention(p.id) a on true
-  where p.user_id = p_user_id
+  where p.id in (select m.project_id from app_public.project_members m where m.user_id = p_user_id)
   order by p.created_at desc, p.id desc
 $function$;

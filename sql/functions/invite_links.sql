@@ -36,10 +36,8 @@ AS $function$
 declare
   v_channel_id bigint;
 begin
-  perform 1 from app_public.projects pr where pr.id = p_project_id and pr.user_id = p_user_id for update;
-  if not found then
-    raise exception 'Project not found' using errcode = 'NTFND', hint = 'projects.notFound';
-  end if;
+  perform app_private.authorize(p_user_id, p_project_id, 'invite_links.manage');
+  perform 1 from app_public.projects pr where pr.id = p_project_id for update;
   select c.id into v_channel_id from app_public.channels c
   where c.project_id = p_project_id and c.status = 'connected' and c.chat_id = p_chat_id;
   if v_channel_id is null then
@@ -60,16 +58,14 @@ CREATE OR REPLACE FUNCTION app_public.invite_link_prerequisites(p_user_id bigint
  LANGUAGE plpgsql
  STABLE
 AS $function$
-/* why: before Telegram is asked for a link: the project is the user's, its channel is
+/* why: before Telegram is asked for a link: the member's role may make links, the project's channel is
    connected, and the project has room for one more link (revoked ones count too, so
    making and revoking cannot run up Telegram calls); answers the channel's chat and link */
 declare
   v_chat_id bigint;
   v_link text;
 begin
-  if not exists (select 1 from app_public.projects where id = p_project_id and user_id = p_user_id) then
-    raise exception 'Project not found' using errcode = 'NTFND', hint = 'projects.notFound';
-  end if;
+  perform app_private.authorize(p_user_id, p_project_id, 'invite_links.manage');
   select c.chat_id, c.link into v_chat_id, v_link from app_public.channels c where c.project_id = p_project_id and c.status = 'connected';
   if v_chat_id is null then
     raise exception 'Connect a channel before creating invite links' using errcode = 'NOCHN', hint = 'inviteLinks.noChannel';
@@ -86,12 +82,12 @@ CREATE OR REPLACE FUNCTION app_public.invite_link_to_revoke(p_user_id bigint, p_
  LANGUAGE plpgsql
  STABLE
 AS $function$
-/* why: the link to revoke in Telegram, only the user's own (another's is not found) */
+/* why: the link to revoke in Telegram, only the project's own (another's is not found) */
 begin
+  perform app_private.authorize(p_user_id, p_project_id, 'invite_links.manage');
   return query
   select c.chat_id, c.link, l.url, l.revoked_at is not null
   from app_public.invite_links l
-  join app_public.projects p on p.id = l.project_id and p.user_id = p_user_id
   left join app_public.channels c on c.id = l.channel_id -- none once the channel is disconnected (its links were revoked then)
   where l.id = p_link_id and l.project_id = p_project_id;
   if not found then
@@ -105,12 +101,11 @@ CREATE OR REPLACE FUNCTION app_public.project_invite_links(p_user_id bigint, p_p
  LANGUAGE sql
  STABLE
 AS $function$
-  /* why: a project's links, newest first, revoked ones too with their figures (empty when the
-     project is not the user's: the route then checks ownership) */
+  /* why: a project's links, newest first, revoked ones too with their figures (a non-member is
+     refused: 404) */
   select l.id, l.name, l.url, l.joins, l.leaves, l.created_at, l.revoked_at is not null
   from app_public.invite_links l
-  join app_public.projects p on p.id = l.project_id and p.user_id = p_user_id
-  where l.project_id = p_project_id
+  where l.project_id = p_project_id and app_private.authorize(p_user_id, p_project_id, 'project.read') is not null
   order by l.id desc
 $function$;
 
@@ -120,10 +115,10 @@ CREATE OR REPLACE FUNCTION app_public.revoke_invite_link(p_user_id bigint, p_pro
 AS $function$
 /* why: a revoked link stays listed with its figures; joins through it still count for it */
 begin
+  perform app_private.authorize(p_user_id, p_project_id, 'invite_links.manage');
   return query
   update app_public.invite_links l set revoked_at = coalesce(l.revoked_at, now())
-  from app_public.projects p
-  where l.id = p_link_id and l.project_id = p_project_id and p.id = l.project_id and p.user_id = p_user_id
+  where l.id = p_link_id and l.project_id = p_project_id
   returning l.id, l.name, l.url, l.joins, l.leaves, l.created_at, true;
   if not found then
     raise exception 'Invite link not found' using errcode = 'NTFND', hint = 'inviteLinks.notFound';

@@ -336,7 +336,7 @@ AS $function$
  * as it is: what the user asked for is under way.
  */
 declare
-  v_post app_public.posts := app_private.lock_post(p_user_id, p_project_id, p_post_id);
+  v_post app_public.posts := app_private.lock_post(p_user_id, p_project_id, p_post_id, 'posts.publish');
   v_length int;
 begin
   if v_post.is_recurring then
@@ -371,7 +371,7 @@ AS $function$
  * Only a post sent for approval and not yet decided qualifies.
  */
 declare
-  v_post app_public.posts := app_private.lock_post(p_user_id, p_project_id, p_post_id);
+  v_post app_public.posts := app_private.lock_post(p_user_id, p_project_id, p_post_id, 'posts.publish');
 begin
   if v_post.status <> 'scheduled' or v_post.is_recurring then
     raise exception 'Only a post awaiting approval can be sent again or moved' using errcode = 'EDPUB', hint = 'schedule.notAwaitingApproval';

@@ -261,15 +261,15 @@ CREATE OR REPLACE FUNCTION app_public.resolve_uncertain_post_as_owner(p_user_id 
  LANGUAGE plpgsql
 AS $function$
 /*
- * why: the project's owner may answer the same question from the post's details (they can
- * look at the channel too). A post no longer uncertain (the admin answered first) is
+ * why: the project's publishing members may answer the same question from the post's details
+ * (they can look at the channel too). A post no longer uncertain (the admin answered first) is
  * answered as it is, unchanged.
  */
 declare
   v_post app_public.posts;
 begin
-  perform 1 from app_public.posts po join app_public.projects pr on pr.id = po.project_id
-  where po.id = p_post_id and po.project_id = p_project_id and pr.user_id = p_user_id;
+  perform app_private.authorize(p_user_id, p_project_id, 'posts.publish');
+  perform 1 from app_public.posts po where po.id = p_post_id and po.project_id = p_project_id;
   if not found then
     raise exception 'Post not found' using errcode = 'NTFND', hint = 'posts.notFound';
   end if;

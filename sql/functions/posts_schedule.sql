@@ -46,19 +46,20 @@ begin
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_private.lock_post(p_user_id bigint, p_project_id bigint, p_post_id bigint)
+CREATE OR REPLACE FUNCTION app_private.lock_post(p_user_id bigint, p_project_id bigint, p_post_id bigint, p_action text)
  RETURNS app_public.posts
  LANGUAGE plpgsql
 AS $function$
 /*
- * why: the post an owner's request changes (edit, delete, Publish), locked until the change
- * commits: another user's project is "not found" (projects.notFound), then a post not in
- * the project (posts.notFound).
+ * why: the post a member's request changes (edit, delete, Publish), locked until the change
+ * commits: a non-member is told the project is "not found" (projects.notFound), a role
+ * without p_action is refused (team.forbidden), then a post not in the project is "not
+ * found" (posts.notFound).
  */
 declare
   v_post app_public.posts;
 begin
-  perform app_public.get_project(p_user_id, p_project_id);
+  perform app_private.authorize(p_user_id, p_project_id, p_action);
   select * into v_post from app_public.posts where id = p_post_id and project_id = p_project_id for update;
   if not found then
     raise exception 'Post not found' using errcode = 'NTFND', hint = 'posts.notFound';
@@ -78,10 +79,14 @@ AS $function$
  * right now cannot be deleted.
  */
 declare
-  v_post app_public.posts := app_private.lock_post(p_user_id, p_project_id, p_post_id);
+  v_post app_public.posts := app_private.lock_post(p_user_id, p_project_id, p_post_id, 'posts.write');
   v_series_id bigint;
   v_row app_public.posts;
 begin
+  -- what reached Telegram (an approver's preview, the channel) is the publishing roles' to take back
+  if v_post.status not in ('draft', 'rejected', 'failed') then
+    perform app_private.authorize(p_user_id, p_project_id, 'posts.publish');
+  end if;
   v_series_id := case when v_post.is_recurring then v_post.id else v_post.series_id end;
   for v_row in
     select * from app_public.posts
@@ -107,10 +112,10 @@ CREATE OR REPLACE FUNCTION app_public.posts_version(p_user_id bigint, p_project_
  LANGUAGE sql
  STABLE
 AS $function$
-  /* why: what the posts lists' ETag says; another user's project has none (null: the API answers 404) */
+  /* why: what the posts lists' ETag says; a non-member is refused (404) */
   select coalesce(v.version, 0) from app_public.projects p
   left join app_private.posts_versions v on v.project_id = p.id
-  where p.id = p_project_id and p.user_id = p_user_id
+  where p.id = p_project_id and app_private.authorize(p_user_id, p_project_id, 'project.read') is not null
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.project_post(p_user_id bigint, p_project_id bigint, p_post_id bigint)
@@ -118,11 +123,10 @@ CREATE OR REPLACE FUNCTION app_public.project_post(p_user_id bigint, p_project_i
  LANGUAGE sql
  STABLE
 AS $function$
-  /* why: one whole post, for the calendar's details dialog (its grid reads a lean view); none
-     for another user's project */
+  /* why: one whole post, for the calendar's details dialog (its grid reads a lean view); a
+     non-member is refused */
   select po.* from app_public.posts po
-  join app_public.projects p on p.id = po.project_id and p.user_id = p_user_id
-  where po.project_id = p_project_id and po.id = p_post_id
+  where po.project_id = p_project_id and po.id = p_post_id and app_private.authorize(p_user_id, p_project_id, 'project.read') is not null
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.project_posts(p_user_id bigint, p_project_id bigint)
@@ -130,10 +134,9 @@ CREATE OR REPLACE FUNCTION app_public.project_posts(p_user_id bigint, p_project_
  LANGUAGE sql
  STABLE
 AS $function$
-  /* why: the calendar's posts (series and occurrences included); ownership in the join */
+  /* why: the calendar's posts (series and occurrences included), for any member */
   select po.* from app_public.posts po
-  join app_public.projects p on p.id = po.project_id and p.user_id = p_user_id
-  where po.project_id = p_project_id
+  where po.project_id = p_project_id and app_private.authorize(p_user_id, p_project_id, 'project.read') is not null
   order by po.scheduled_for, po.id
 $function$;
 
@@ -145,7 +148,7 @@ AS $function$
   /* why: the calendar's month: the posts due in [p_from, p_to), and every series that may
      have occurrences there (begun before p_to and not stopped before p_from), so the grid can
      show its virtual occurrences. Nothing outside the range: which drafts are free is said by
-     the drafts list (project_drafts' scheduled_post_id). Only for the project's owner. */
+     the drafts list (project_drafts' scheduled_post_id). Only for the project's members. */
   select po.* from app_public.posts po
   where po.id = any(array(
     select id from app_public.posts
@@ -155,7 +158,7 @@ AS $function$
     where project_id = p_project_id and is_recurring and scheduled_for < p_to
       and (status = 'draft' or coalesce(recurring_last_post, scheduled_for) >= p_from)
   ))
-  and exists (select 1 from app_public.projects p where p.id = p_project_id and p.user_id = p_user_id)
+  and app_private.authorize(p_user_id, p_project_id, 'project.read') is not null
   order by po.scheduled_for, po.id
 $function$;
 
@@ -166,8 +169,7 @@ CREATE OR REPLACE FUNCTION app_public.published_posts(p_user_id bigint, p_projec
 AS $function$
   /* why: the Published page, newest first */
   select po.* from app_public.posts po
-  join app_public.projects p on p.id = po.project_id and p.user_id = p_user_id
-  where po.project_id = p_project_id and po.status = 'published'
+  where po.project_id = p_project_id and po.status = 'published' and app_private.authorize(p_user_id, p_project_id, 'project.read') is not null
   order by po.published_at desc nulls last, po.id desc
 $function$;
 
@@ -183,7 +185,8 @@ AS $function$
  * its posts wait for one (claim_post_for_approval, queue_waiting_approvals).
  */
 declare
-  v_project app_public.projects := app_public.get_project(p_user_id, p_project_id);
+  v_role text := app_private.authorize(p_user_id, p_project_id, 'posts.write');
+  v_project app_public.projects := (select p from app_public.projects p where p.id = p_project_id);
   v_draft app_public.drafts;
   v_post app_public.posts;
   v_recurring boolean := coalesce(p_recurring_type, 'none') <> 'none';
@@ -233,11 +236,13 @@ AS $function$
  * skipped dates stay skipped).
  */
 declare
-  v_post app_public.posts := app_private.lock_post(p_user_id, p_project_id, p_post_id);
+  v_post app_public.posts := app_private.lock_post(p_user_id, p_project_id, p_post_id, 'posts.write');
   v_draft app_public.drafts;
   v_recurring boolean := coalesce(p_recurring_type, 'none') <> 'none';
 begin
   if v_post.status = 'published' then
+    -- the channel's text is the publishing roles' to change
+    perform app_private.authorize(p_user_id, p_project_id, 'posts.publish');
     -- only while it is in the project's channel: the chat's own administrators never
     -- approved a later approver or channel
     perform app_private.assert_post_in_channel(v_post);
@@ -302,7 +307,7 @@ AS $function$
  * why: write, then schedule, as Telegram's own scheduling does: the schedule form's new
  * post becomes its draft and its one-time post in one transaction, so a refused time leaves
  * no stray draft and no series can take the draft between the two (create_draft checks the
- * project's owner and its room; schedule_post the time and the draft).
+ * member's role and the project's room; schedule_post the time and the draft).
  */
 declare
   v_draft app_public.drafts;

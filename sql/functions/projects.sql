@@ -40,16 +40,11 @@ AS $function$
 declare
   v_keys text[];
 begin
-  select coalesce(array_agg(key), '{}') into v_keys from app_private.uploads
-  where project_id = p_project_id and exists (select 1 from app_public.projects where id = p_project_id and user_id = p_user_id);
+  perform app_private.authorize(p_user_id, p_project_id, 'project.delete');
+  select coalesce(array_agg(key), '{}') into v_keys from app_private.uploads where project_id = p_project_id;
   -- its links go with it, so nobody could revoke them later
-  perform app_private.revoke_channel_invite_links(c.id)
-  from app_public.channels c join app_public.projects p on p.id = c.project_id
-  where c.project_id = p_project_id and p.user_id = p_user_id;
-  delete from app_public.projects where id = p_project_id and user_id = p_user_id;
-  if not found then
-    raise exception 'Project not found' using errcode = 'NTFND', hint = 'projects.notFound';
-  end if;
+  perform app_private.revoke_channel_invite_links(c.id) from app_public.channels c where c.project_id = p_project_id;
+  delete from app_public.projects where id = p_project_id;
   if cardinality(v_keys) > 0 then
     perform graphile_worker.add_job('uploads__delete', json_build_object('keys', to_jsonb(v_keys)), max_attempts := 10);
   end if;
@@ -61,15 +56,26 @@ CREATE OR REPLACE FUNCTION app_public.get_project(p_user_id bigint, p_project_id
  LANGUAGE plpgsql
  STABLE
 AS $function$
-/* why: ownership check shared by every project-scoped call: another user's project is "not found" */
+/* why: a project as any of its members reads it; another account's project is "not found" */
 declare
   v_project app_public.projects;
 begin
-  select * into v_project from app_public.projects where id = p_project_id and user_id = p_user_id;
-  if not found then
-    raise exception 'Project not found' using errcode = 'NTFND', hint = 'projects.notFound';
-  end if;
+  perform app_private.authorize(p_user_id, p_project_id, 'project.read');
+  select * into v_project from app_public.projects where id = p_project_id;
   return v_project;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.member_project(p_user_id bigint, p_project_id bigint)
+ RETURNS TABLE(project app_public.projects, role text)
+ LANGUAGE plpgsql
+ STABLE
+AS $function$
+/* why: one project as its page reads it, with the caller's role, which the page follows */
+declare
+  v_role text := app_private.authorize(p_user_id, p_project_id, 'project.read');
+begin
+  return query select p, v_role from app_public.projects p where p.id = p_project_id;
 end;
 $function$;
 
@@ -91,10 +97,8 @@ declare
   v_channel app_public.channels;
   v_handle text := ltrim(btrim(p_changes ->> 'adminHandle'), '@');
 begin
-  select * into v_project from app_public.projects where id = p_project_id and user_id = p_user_id for update;
-  if not found then
-    raise exception 'Project not found' using errcode = 'NTFND', hint = 'projects.notFound';
-  end if;
+  perform app_private.authorize(p_user_id, p_project_id, 'project.update');
+  select * into v_project from app_public.projects where id = p_project_id for update;
   select * into v_channel from app_public.channels where project_id = p_project_id for update;
   if v_handle is not null and v_channel.id is not null then
     perform app_private.drop_expired_approver_requests();
@@ -127,10 +131,13 @@ end;
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.user_projects(p_user_id bigint)
- RETURNS SETOF app_public.projects
+ RETURNS TABLE(project app_public.projects, role text)
  LANGUAGE sql
  STABLE
 AS $function$
-  /* why: the dashboard and sidebar list, newest first */
-  select * from app_public.projects where user_id = p_user_id order by created_at desc, id desc
+  /* why: the dashboard and sidebar list: every project the account is a member of, with its role there, newest first */
+  select p, m.role
+  from app_public.project_members m join app_public.projects p on p.id = m.project_id
+  where m.user_id = p_user_id
+  order by p.created_at desc, p.id desc
 $function$;

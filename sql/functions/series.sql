@@ -114,7 +114,7 @@ AS $function$
  * one already made is a post of its own, deleted like any post.
  */
 declare
-  v_series app_public.posts := app_private.lock_post(p_user_id, p_project_id, p_series_id);
+  v_series app_public.posts := app_private.lock_post(p_user_id, p_project_id, p_series_id, 'posts.write');
 begin
   if not v_series.is_recurring or v_series.status <> 'draft' then
     raise exception 'Only a running recurring series has occurrences to skip' using errcode = 'INVAL', hint = 'schedule.notARunningSeries';

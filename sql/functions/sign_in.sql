@@ -11,6 +11,17 @@ AS $function$
   select encode(sha256(convert_to(p_salt || ':' || p_code, 'UTF8')), 'hex')
 $function$;
 
+CREATE OR REPLACE FUNCTION app_private.sign_in_mails_to(p_email text)
+ RETURNS integer
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public'
+AS $function$
+  /* why: an invitation mail counts against the address's sign-in mail limit; the app may
+     not read the codes (they are the owner's), so it gets their number in the last 10 minutes */
+  select count(*)::int from app_private.sign_in_codes where email = p_email and created_at > now() - interval '10 minutes'
+$function$;
+
 CREATE OR REPLACE FUNCTION app_public.count_sign_in_attempt(p_ip text, p_kind text, p_max integer)
  RETURNS void
  LANGUAGE plpgsql

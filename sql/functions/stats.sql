@@ -34,13 +34,13 @@ AS $function$
   /* why: the examples of the voice that works that a post's prompt carries (docs/autopilot-and-ai.md "AI"):
      the project's 3 published posts of the last 90 days with the most reactions (summed over
      all their messages, at least one), ties to the newer; each text cut to 600 characters,
-     so the prompt grows by at most ~1,800. Only the user's own project counts, with the reactions
+     so the prompt grows by at most ~1,800. Only a member reads a project's, with the reactions
      its connected channel recorded (as the Statistics page reads them); at most its 1,000 newest posts are looked at. */
   with recent as (
     select po.id, po.content, po.published_at, po.channel_chat_id, po.channel_message_ids
     from app_public.posts po
-    join app_public.projects pr on pr.id = po.project_id and pr.user_id = p_user_id
-    where po.project_id = p_project_id and po.status = 'published'
+    where po.project_id = p_project_id and po.status = 'published' and app_private.authorize(p_user_id, p_project_id, 'project.read') is not null
+
       and po.published_at >= now() - interval '90 days' and btrim(po.content) <> ''
     order by po.published_at desc, po.id desc
     limit 1000
@@ -77,13 +77,11 @@ declare
   v_chat_id bigint;
   v_result jsonb;
 begin
+  perform app_private.authorize(p_user_id, p_project_id, 'project.read');
   select p.timezone, c.id, c.chat_id into v_tz, v_channel_id, v_chat_id
   from app_public.projects p
   left join app_public.channels c on c.project_id = p.id and c.status = 'connected'
-  where p.id = p_project_id and p.user_id = p_user_id;
-  if v_tz is null then
-    raise exception 'Project not found' using errcode = 'NTFND', hint = 'projects.notFound';
-  end if;
+  where p.id = p_project_id;
 
   with pub as (
     select p.id, p.title, p.published_at, p.channel_message_ids, p.channel_chat_id,
@@ -165,13 +163,11 @@ declare
   v_times integer;
   v_ranked jsonb;
 begin
+  perform app_private.authorize(p_user_id, p_project_id, 'project.read');
   select p.timezone, c.id, c.chat_id into v_tz, v_channel_id, v_chat_id
   from app_public.projects p
   left join app_public.channels c on c.project_id = p.id and c.status = 'connected'
-  where p.id = p_project_id and p.user_id = p_user_id;
-  if v_tz is null then
-    raise exception 'Project not found' using errcode = 'NTFND', hint = 'projects.notFound';
-  end if;
+  where p.id = p_project_id;
 
   with pub as (
     select po.published_at, po.channel_message_ids

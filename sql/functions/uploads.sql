@@ -41,12 +41,12 @@ CREATE OR REPLACE FUNCTION app_public.readable_upload(p_user_id bigint, p_key te
  LANGUAGE sql
  STABLE
 AS $function$
-  /* why: an upload is served only to the account it belongs to (its project's owner, or
+  /* why: an upload is served only to the accounts it belongs to (its project's members, or
      the user who sent a bug report's screenshot) and to admins for a bug report's
      screenshot; answers its content type, or null (the API then answers 404) */
   select u.content_type from app_private.uploads u
   where u.key = p_key and (
-    exists (select 1 from app_public.projects p where p.id = u.project_id and p.user_id = p_user_id)
+    exists (select 1 from app_public.project_members m where m.project_id = u.project_id and m.user_id = p_user_id)
     or (u.project_id is null and u.user_id = p_user_id)
     or (exists (select 1 from app_public.users a where a.id = p_user_id and a.is_admin)
         and exists (select 1 from app_public.bug_reports b where b.screenshot_key = u.key)))
@@ -57,13 +57,13 @@ CREATE OR REPLACE FUNCTION app_public.record_upload(p_user_id bigint, p_project_
  LANGUAGE plpgsql
 AS $function$
 /*
- * why: an upload belongs to a project the user owns (NTFND otherwise), or to the user
+ * why: an upload belongs to a project whose drafts the user may write (NTFND, team.forbidden otherwise), or to the user
  * alone (a bug report's screenshot). It is recorded before its file is stored, so the
  * account's stored bytes are counted one upload at a time (QUOTA over p_max_bytes).
  */
 begin
   if p_project_id is not null then
-    perform app_public.get_project(p_user_id, p_project_id);
+    perform app_private.authorize(p_user_id, p_project_id, 'drafts.write');
   end if;
   perform pg_advisory_xact_lock(hashtextextended('uploads:' || p_user_id, 0));
   if p_max_bytes is not null

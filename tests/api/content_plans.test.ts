@@ -66,11 +66,14 @@ test("another account reaches none of a project's slots, and cannot add to it", 
   expect(add.status).toBe(404);
   const patch = await stack.call("PATCH", `${owner.base}/${id}`, { active: false }, stranger);
   expect(patch.status).toBe(404);
-  expect(patch.json.code).toBe("contentPlans.notFound");
+  // the project itself is not theirs: not found, as it would be if it did not exist
+  expect(patch.json.code).toBe("projects.notFound");
   expect((await stack.call("DELETE", `${owner.base}/${id}`, undefined, stranger)).status).toBe(404);
   // nor through their own project's address
   const theirs = await project();
-  expect((await stack.call("PATCH", `${theirs.base}/${id}`, { active: false }, theirs.cookie)).status).toBe(404);
+  const through = await stack.call("PATCH", `${theirs.base}/${id}`, { active: false }, theirs.cookie);
+  expect(through.status).toBe(404);
+  expect(through.json.code).toBe("contentPlans.notFound");
   expect((await stack.call("GET", owner.base, undefined, owner.cookie)).json).toMatchObject([{ id, active: true }]);
   expect((await stack.call("GET", owner.base, undefined, undefined)).status).toBe(401);
   // the queue's forecast is the owner's too

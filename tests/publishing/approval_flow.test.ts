@@ -169,7 +169,7 @@ test("the owner says an uncertain post is in the channel: published; a second an
   const { cookie: stranger } = await stack.signIn(uniqueEmail("stranger"));
   const foreign = await stack.call("POST", `${p.base}/posts/${postId}/resolve`, { inChannel: false }, stranger);
   expect(foreign.status).toBe(404);
-  expect(foreign.json.code).toBe("posts.notFound");
+  expect(foreign.json.code).toBe("projects.notFound");
   const bad = await stack.call("POST", `${p.base}/posts/${postId}/resolve`, { inChannel: "yes" }, p.cookie);
   expect(bad.status).toBe(400);
   const answered = await stack.call("POST", `${p.base}/posts/${postId}/resolve`, { inChannel: true }, p.cookie);
