@@ -29,6 +29,7 @@ import { healthRoutes } from "./routes/health.ts";
 import { metricsRoutes } from "./routes/metrics.ts";
 import { LocalHistogram } from "../core/metrics.ts";
 import { projectRoutes } from "./routes/projects.ts";
+import { activityRoutes } from "./routes/activity.ts";
 import { acceptInvitationRoutes, invitationRoutes, memberRoutes } from "./routes/team.ts";
 import { telegramWebhookRoutes } from "./routes/telegram_webhook.ts";
 import { sandboxRoutesOf } from "./routes/sandbox.ts";
@@ -78,6 +79,7 @@ export function createApp(deps: ApiDeps) {
   api.route("/projects/:projectId/invite-links", inviteLinkRoutes(deps));
   api.route("/projects/:projectId/members", memberRoutes(deps));
   api.route("/projects/:projectId/invitations", invitationRoutes(deps));
+  api.route("/projects/:projectId/activity", activityRoutes(deps));
   api.route("/invitations", acceptInvitationRoutes(deps));
   api.route("/notifications", notificationRoutes(deps));
   api.route("/projects/:projectId", aiRoutes(deps));

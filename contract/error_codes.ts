@@ -19,6 +19,7 @@
  * Some messages are the code itself (`drafts.titleRequired`): the spec shows the key, not
  * English words, and clients have always received it so.
  */
+import { ACTIVITY_PAGE_MAX } from "./activity.ts";
 import { ADMIN_PAGE_MAX, ADMIN_USER_SEARCH_MAX } from "./admin.ts";
 import { BUG_REPORT_DESCRIPTION_MAX, BUG_REPORT_STATUSES } from "./bug_reports.ts";
 import { ENTITIES_MAX } from "./entities.ts";
@@ -116,6 +117,12 @@ export const ERROR_CODES = {
   "team.addressBusy": { status: 429, message: "Too many mails to this address. Please wait 10 minutes and try again." },
   "team.roleInvalid": { status: 400, message: "Role must be owner, editor, author or viewer" },
   "team.emailInvalid": { status: 400, message: "Enter the e-mail address to invite" },
+
+  "activity.queryInvalid": {
+    status: 400,
+    message: "before and actor must be ids, limit between 1 and {max}, action one of the log's actions",
+    params: { max: ACTIVITY_PAGE_MAX },
+  },
 
   // ── projects ──
   "projects.notFound": { status: 404, message: "Project not found" },

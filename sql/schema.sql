@@ -272,6 +272,26 @@ create table app_private.worker_heartbeats (
   constraint worker_heartbeats_pkey PRIMARY KEY (worker_id)
 );
 
+create table app_public.activity (
+  id bigint generated always as identity not null,
+  project_id bigint not null,
+  at timestamp with time zone default now() not null,
+  actor_type text not null,
+  actor_user_id bigint,
+  actor_telegram_id bigint,
+  actor_handle text,
+  action text not null,
+  target_type text not null,
+  target_id bigint,
+  details jsonb default '{}'::jsonb not null,
+  constraint activity_actor_type_check CHECK ((actor_type = ANY (ARRAY['user'::text, 'telegram'::text, 'system'::text]))),
+  constraint activity_actor_user_id_fkey FOREIGN KEY (actor_user_id) REFERENCES app_public.users(id) ON DELETE SET NULL,
+  constraint activity_pkey PRIMARY KEY (id),
+  constraint activity_project_id_fkey FOREIGN KEY (project_id) REFERENCES app_public.projects(id) ON DELETE CASCADE
+);
+CREATE INDEX activity_project_actor_idx ON app_public.activity USING btree (project_id, actor_user_id, id DESC) WHERE (actor_user_id IS NOT NULL);
+CREATE INDEX activity_project_idx ON app_public.activity USING btree (project_id, id DESC);
+
 create table app_public.admin_chat_ids (
   id bigint generated always as identity not null,
   admin_handle text not null,

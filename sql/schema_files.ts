@@ -16,6 +16,7 @@ import postgres from "postgres";
  * new file.
  */
 export const FUNCTION_AREAS: Record<string, readonly string[]> = {
+  activity: ["log_activity", "project_activity"],
   admin: [
     "admin_bug_reports", "admin_stats", "admin_user_counts", "admin_users", "assert_admin",
     "create_bug_report", "set_bug_report_status",

@@ -170,6 +170,9 @@ begin
             v_draft.image_url, v_draft.image_urls, v_draft.options, v_slot.at, btrim(v_draft.content) = '')
     returning * into v_post;
     insert into app_private.plan_fills (plan_id, slot_at, post_id) values (v_slot.plan_id, v_slot.at, v_post.id);
+    -- planned by autopilot, not by a person
+    perform app_private.log_activity(p_project_id, 'post.scheduled', 'post', v_post.id,
+      jsonb_build_object('title', v_post.title, 'scheduledFor', v_post.scheduled_for, 'planId', v_slot.plan_id), null);
     if v_post.awaiting_text then
       -- one account's AI work runs one job at a time (its own named queue, shared with its
       -- drafts' generation), so a plan of 50 empty slots holds one of the worker's AI slots

@@ -303,6 +303,9 @@ begin
   -- the statistics start from Telegram's count at connection (docs/statistics.md)
   perform app_private.queue_subscriber_sample(v_channel.id, now());
   perform app_private.queue_waiting_approvals(v_channel.project_id);
+  -- connected by the approver's Allow, on the member's request
+  perform app_private.log_activity(v_channel.project_id, 'channel.connected', 'channel', v_channel.id,
+    jsonb_build_object('channel', v_channel.link, 'requestedBy', v_request.user_id), null, p_from_user_id, v_request.approver_handle);
   return query select 'connected'::text, v_channel.link, v_language;
 end;
 $function$;
@@ -325,6 +328,7 @@ begin
   end if;
   perform app_private.revoke_channel_invite_links(p_channel_id);
   delete from app_public.channels where id = p_channel_id;
+  perform app_private.log_activity(p_project_id, 'channel.disconnected', 'channel', p_channel_id, jsonb_build_object('channel', v_link), p_user_id);
   perform app_private.withdraw_approvals(p_project_id, 'posts.error.channelDisconnected', jsonb_build_object('channel', v_link),
     'channelChanged');
 end;

@@ -68,6 +68,7 @@ AS $function$
 declare
   v_titles text[];
   v_next int;
+  v_draft app_public.drafts;
 begin
   perform app_private.authorize(p_user_id, p_project_id, 'drafts.write');
   select coalesce(array_agg(btrim(t) order by n), '{}') into v_titles
@@ -81,10 +82,15 @@ begin
   end if;
   perform app_private.assert_draft_room(p_project_id, cardinality(v_titles), p_max_drafts);
   select coalesce(max(sort_order) + 1, 0) into v_next from app_public.drafts where project_id = p_project_id;
-  return query
+  for v_draft in
     insert into app_public.drafts (project_id, title, sort_order)
     select p_project_id, t, v_next + (n - 1)::int from unnest(v_titles) with ordinality as u(t, n)
-    returning *;
+    returning *
+  loop
+    perform app_private.log_activity(p_project_id, 'draft.created', 'draft', v_draft.id,
+      jsonb_build_object('title', v_draft.title), p_user_id);
+    return next v_draft;
+  end loop;
 end;
 $function$;
 
@@ -105,6 +111,7 @@ begin
   values (p_project_id, btrim(p_title), coalesce(p_content, ''), coalesce(p_entities, '[]'), v_images[1], v_images,
           coalesce(p_options, '{}'), coalesce(p_order, 0))
   returning * into v_draft;
+  perform app_private.log_activity(p_project_id, 'draft.created', 'draft', v_draft.id, jsonb_build_object('title', v_draft.title), p_user_id);
   return v_draft;
 end;
 $function$;
@@ -125,6 +132,7 @@ begin
     raise exception 'drafts.cannotDeleteScheduled' using errcode = 'DRSCH', hint = 'drafts.cannotDeleteScheduled';
   end if;
   delete from app_public.drafts where id = p_draft_id;
+  perform app_private.log_activity(p_project_id, 'draft.deleted', 'draft', p_draft_id, jsonb_build_object('title', v_draft.title), p_user_id);
   return v_draft;
 end;
 $function$;

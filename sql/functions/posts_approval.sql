@@ -279,6 +279,9 @@ begin
   if not found then
     return null;
   end if;
+  perform app_private.log_activity(v_post.project_id, case when p_approve then 'post.approved' else 'post.rejected' end, 'post', v_post.id,
+    jsonb_build_object('title', v_post.title, 'scheduledFor', v_post.scheduled_for), null, p_chat_id,
+    (select c.approver_handle from app_public.channels c where c.project_id = v_post.project_id and c.status = 'connected'));
   if p_approve then
     perform app_private.queue_publication(v_post.id, greatest(now(), v_post.scheduled_for));
   else

@@ -196,6 +196,9 @@ begin
   if not found then
     return v_post;
   end if;
+  perform app_private.log_activity(v_post.project_id, 'post.published', 'post', v_post.id,
+    jsonb_build_object('title', v_post.title, 'scheduledFor', v_post.scheduled_for, 'url',
+      (select l.value from jsonb_each_text(v_post.published_links) l order by l.key limit 1)), null);
   -- how late it went out (docs/operating.md "Metrics"); an early send counts as on time
   perform app_private.observe_metric('publish_lateness_seconds',
     greatest(0, extract(epoch from v_post.published_at - v_post.scheduled_for))::float8);
@@ -223,6 +226,8 @@ begin
   where id = p_post_id and status = 'sending'
   returning * into v_post;
   if found then
+    perform app_private.log_activity(v_post.project_id, 'post.failed', 'post', v_post.id,
+      jsonb_build_object('title', v_post.title, 'reason', p_reason_code, 'params', p_reason_params, 'uncertain', not p_definite), null);
     perform app_private.notify_admin(p_post_id, case when p_definite then 'failed' else 'uncertain' end);
     perform app_private.notify_owner(v_post.project_id, 'postFailed', p_post_id);
   end if;

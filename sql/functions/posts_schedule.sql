@@ -102,6 +102,8 @@ begin
     perform app_private.retract_approval(v_row, 'deleted');
     perform app_private.unqueue_post_jobs(v_row.id);
     delete from app_public.posts where id = v_row.id;
+    perform app_private.log_activity(p_project_id, 'post.deleted', 'post', v_row.id,
+      jsonb_build_object('title', v_row.title, 'scheduledFor', v_row.scheduled_for, 'status', v_row.status), p_user_id);
     return next v_row;
   end loop;
 end;
@@ -210,6 +212,7 @@ begin
             p_scheduled_for, true, p_recurring_type, p_ends_after, p_ends_on)
     returning * into v_post;
     perform app_private.queue_series_spawn(v_post, now());
+    perform app_private.log_activity(p_project_id, 'post.scheduled', 'post', v_post.id, jsonb_build_object('title', v_post.title, 'scheduledFor', v_post.scheduled_for, 'recurring', v_post.recurring_type), p_user_id);
     return v_post;
   end if;
   v_draft := app_private.draft_for_post(p_project_id, p_draft_id, null);
@@ -218,6 +221,7 @@ begin
           coalesce(p_options, v_draft.options), p_scheduled_for)
   returning * into v_post;
   perform app_private.queue_approval(v_post);
+  perform app_private.log_activity(p_project_id, 'post.scheduled', 'post', v_post.id, jsonb_build_object('title', v_post.title, 'scheduledFor', v_post.scheduled_for), p_user_id);
   return v_post;
 end;
 $function$;
@@ -252,6 +256,7 @@ begin
        or v_post.is_recurring then
       raise exception 'cannot edit published' using errcode = 'EDPUB', hint = 'schedule.cannotEditPublished';
     end if;
+    perform app_private.log_activity(p_project_id, 'post.edited', 'post', v_post.id, jsonb_build_object('title', v_post.title, 'scheduledFor', v_post.scheduled_for, 'published', true), p_user_id);
     return app_private.request_post_edit(v_post, p_content, p_entities, p_options -> 'buttons');
   end if;
   if v_post.status in ('sending', 'uncertain') then
@@ -295,6 +300,7 @@ begin
   else
     perform app_private.queue_approval(v_post);
   end if;
+  perform app_private.log_activity(p_project_id, 'post.edited', 'post', v_post.id, jsonb_build_object('title', v_post.title, 'scheduledFor', v_post.scheduled_for), p_user_id);
   return v_post;
 end;
 $function$;

@@ -126,6 +126,10 @@ begin
     sources = coalesce(p_changes ->> 'sources', p.sources)
   where p.id = p_project_id
   returning * into v_project;
+  if p_changes <> '{}' then
+    perform app_private.log_activity(p_project_id, 'project.updated', 'project', p_project_id,
+      jsonb_build_object('fields', (select jsonb_agg(k order by k) from jsonb_object_keys(p_changes) k)), p_user_id);
+  end if;
   return v_project;
 end;
 $function$;

@@ -190,6 +190,9 @@ begin
   where id = v_series.id returning * into v_series;
   perform app_private.queue_approval(v_occurrence);
   perform app_private.queue_series_spawn(v_series, p_now);
+  -- made by the series, not by a person
+  perform app_private.log_activity(v_occurrence.project_id, 'post.scheduled', 'post', v_occurrence.id,
+    jsonb_build_object('title', v_occurrence.title, 'scheduledFor', v_occurrence.scheduled_for, 'seriesId', v_series.id), null);
   return v_occurrence;
 end;
 $function$;

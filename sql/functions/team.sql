@@ -89,6 +89,8 @@ begin
     end if;
     insert into app_public.project_members (project_id, user_id, role) values (v_invitation.project_id, p_user_id, v_invitation.role);
     v_role := v_invitation.role;
+    perform app_private.log_activity(v_invitation.project_id, 'member.joined', 'member', p_user_id,
+      jsonb_build_object('email', v_email, 'role', v_role), p_user_id);
   elsif array_position(array['viewer', 'author', 'editor', 'owner'], v_invitation.role)
         > array_position(array['viewer', 'author', 'editor', 'owner'], v_role) then
     update app_public.project_members m set role = v_invitation.role
@@ -105,14 +107,21 @@ CREATE OR REPLACE FUNCTION app_public.change_member_role(p_user_id bigint, p_pro
  LANGUAGE plpgsql
 AS $function$
 /* why: an owner gives a member another role; the last owner cannot be demoted (team.lastOwner) */
+declare
+  v_from text;
 begin
   perform app_private.authorize(p_user_id, p_project_id, 'members.manage');
   perform 1 from app_public.projects where id = p_project_id for update;
+  select m.role into v_from from app_public.project_members m where m.project_id = p_project_id and m.user_id = p_member_id;
   update app_public.project_members m set role = p_role where m.project_id = p_project_id and m.user_id = p_member_id;
   if not found then
     raise exception 'Member not found' using errcode = 'NTFND', hint = 'team.memberNotFound';
   end if;
   perform app_private.assert_owner_remains(p_project_id);
+  if v_from is distinct from p_role then
+    perform app_private.log_activity(p_project_id, 'member.roleChanged', 'member', p_member_id,
+      jsonb_build_object('email', (select u.email from app_public.users u where u.id = p_member_id), 'from', v_from, 'to', p_role), p_user_id);
+  end if;
   return query
   select m.user_id, u.email, m.role, m.joined_at
   from app_public.project_members m join app_public.users u on u.id = m.user_id
@@ -184,6 +193,8 @@ begin
   insert into app_public.project_invitations (project_id, email, role, token_hash, invited_by)
   values (p_project_id, v_email, p_role, sha256(convert_to(p_token, 'UTF8')), p_user_id)
   returning * into v_invitation;
+  perform app_private.log_activity(p_project_id, 'member.invited', 'invitation', v_invitation.id,
+    jsonb_build_object('email', v_invitation.email, 'role', v_invitation.role), p_user_id);
   perform graphile_worker.add_job('team__send_invitation',
     json_build_object('invitationId', v_invitation.id, 'token', p_token), max_attempts := 8);
   return v_invitation;
@@ -224,6 +235,8 @@ AS $function$
  * removed account's next request to the project answers "not found", as every call asks
  * app_private.authorize. Its AI chat with the project stays the project's.
  */
+declare
+  v_role text;
 begin
   if p_member_id = p_user_id then
     perform app_private.authorize(p_user_id, p_project_id, 'project.read');
@@ -231,11 +244,15 @@ begin
     perform app_private.authorize(p_user_id, p_project_id, 'members.manage');
   end if;
   perform 1 from app_public.projects where id = p_project_id for update;
-  delete from app_public.project_members m where m.project_id = p_project_id and m.user_id = p_member_id;
+  delete from app_public.project_members m where m.project_id = p_project_id and m.user_id = p_member_id
+  returning m.role into v_role;
   if not found then
     raise exception 'Member not found' using errcode = 'NTFND', hint = 'team.memberNotFound';
   end if;
   perform app_private.assert_owner_remains(p_project_id);
+  perform app_private.log_activity(p_project_id, 'member.removed', 'member', p_member_id,
+    jsonb_build_object('email', (select u.email from app_public.users u where u.id = p_member_id), 'role', v_role,
+                       'left', p_member_id = p_user_id), p_user_id);
 end;
 $function$;
 

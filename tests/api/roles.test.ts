@@ -83,6 +83,7 @@ const ROUTES: Record<string, RouteEntry> = {
   "POST /api/projects/:projectId/invite-links": { action: "invite_links.manage", body: () => ({ name: "Ads" }) },
   "DELETE /api/projects/:projectId/invite-links/:linkId": { action: "invite_links.manage" },
   "GET /api/projects/:projectId/members": { action: "project.read" },
+  "GET /api/projects/:projectId/activity": { action: "project.read" },
   "PATCH /api/projects/:projectId/members/:userId": {
     action: "members.manage",
     path: (ids) => `/api/projects/${ids.projectId}/members/${ids.spareUserId}`,
