@@ -377,6 +377,7 @@ async function audit(combination: Combination): Promise<Finding[]> {
     await page.getByRole("dialog").getByTestId("option-add-row").click();
   }, "option-button-text");
   await checkScreen(page, "statistics", `${project}/statistics`, "stats-post", true);
+  await checkScreen(page, "activity", `${project}/activity`, "activity-list", true);
   await checkScreen(page, "assistant", `${project}/ai-assistant`, "chat-message", true);
   await checkScreen(page, "settings", "/settings", "language-select", true);
   await checkScreen(page, "sandbox", "/sandbox", "sandbox-pinned", true);

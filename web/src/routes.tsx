@@ -23,6 +23,7 @@ const DraftsPage = screen(() => import("./pages/Drafts.page.tsx"));
 const SchedulePage = screen(() => import("./pages/Schedule.page.tsx"));
 const PublishedPage = screen(() => import("./pages/Published.page.tsx"));
 const StatisticsPage = screen(() => import("./pages/Statistics.page.tsx"));
+const ActivityPage = screen(() => import("./pages/Activity.page.tsx"));
 const SettingsPage = screen(() => import("./pages/Settings.page.tsx"));
 const SandboxPage = screen(() => import("./pages/Sandbox.page.tsx"));
 const BillingPage = lazy(() => import("./pages/Billing.page.tsx"));
@@ -38,6 +39,7 @@ const SECTION_PAGES: Partial<Record<ProjectSectionPath, ReturnType<typeof screen
   schedule: SchedulePage,
   published: PublishedPage,
   statistics: StatisticsPage,
+  activity: ActivityPage,
 };
 
 /** The screen an address opens first, and whether it sits in the signed-in shell. */
