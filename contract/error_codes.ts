@@ -105,6 +105,7 @@ export const ERROR_CODES = {
   },
 
   // ── teams (docs/teams.md) ──
+  "account.ownsSharedProject": { status: 409, message: "You are the last owner of «{project}»: make another member its owner first" },
   "team.forbidden": { status: 403, message: "Your role in this project does not allow this" },
   "team.lastOwner": { status: 409, message: "A project keeps at least one owner" },
   "team.invitationGone": { status: 410, message: "This invitation was used, withdrawn or has expired" },

@@ -110,7 +110,7 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
     "record_subscriber_sample", "stats_iso", "subscriber_sample_target",
   ],
   team: [
-    "accept_invitation", "add_creator_as_owner", "assert_owner_remains", "authorize", "change_member_role", "invitation_mail", "invite_member",
+    "accept_invitation", "add_creator_as_owner", "assert_owner_remains", "delete_account", "authorize", "change_member_role", "invitation_mail", "invite_member",
     "open_invitations", "project_members", "remove_member", "withdraw_invitation",
   ],
   telegram: [

@@ -59,5 +59,17 @@ export function authRoutes({ sql, config }: ApiDeps) {
       const user = c.get("user");
       if (!user) throw new ApiError("auth.notSignedIn");
       return c.json(user);
+    })
+    // Deleting the account: its own projects go with it; it leaves shared ones, and is refused
+    // while it is the last owner of one (account.ownsSharedProject). Its sessions end with it.
+    .delete("/user", async (c) => {
+      const user = c.get("user");
+      if (!user) throw new ApiError("auth.notSignedIn");
+      await optionalJsonObject(c.req);
+      await sql`select app_public.delete_account(${user.id})`;
+      const id = c.get("sessionId");
+      if (id) forgetSession(id);
+      clearSessionCookie(c, secure);
+      return c.json({ ok: true });
     });
 }

@@ -204,3 +204,38 @@ describe("limits", () => {
     expect(sent.n).toBe(6);
   });
 });
+
+describe("accounts", () => {
+  test("deleting an account takes its own projects, leaves shared ones, and refuses while it is a shared project's last owner", async () => {
+    const p = await ownedProject("Agency client");
+    const own = (await stack.call("POST", "/api/projects", { name: "Mine alone", adminHandle: "team_admin" }, p.cookie)).json;
+    const editor = await addMember(stack, p.id, p.cookie, "editor");
+
+    const refused = await stack.call("DELETE", "/api/auth/user", undefined, p.cookie);
+    expect(refused.status).toBe(409);
+    expect(refused.json).toMatchObject({ code: "account.ownsSharedProject", params: { project: "Agency client" } });
+    expect((await stack.call("GET", "/api/projects", undefined, p.cookie)).json).toHaveLength(2);
+
+    await stack.call("PATCH", `${p.base}/members/${editor.user.id}`, { role: "owner" }, p.cookie);
+    const deleted = await stack.call("DELETE", "/api/auth/user", undefined, p.cookie);
+    expect(deleted.status, deleted.text).toBe(200);
+    expect((await stack.call("GET", "/api/auth/user", undefined, p.cookie)).status).toBe(401);
+    // the shared project stays with its team, now carried by its remaining owner; the other is gone
+    const left = await stack.call("GET", p.base, undefined, editor.cookie);
+    expect(left.json).toMatchObject({ name: "Agency client", role: "owner", userId: editor.user.id });
+    expect((await stack.sql`select count(*)::int as n from app_public.projects where id = ${own.id}`)[0].n).toBe(0);
+    const members = (await stack.call("GET", `${p.base}/members`, undefined, editor.cookie)).json.members;
+    expect(members.map((m: { userId: number }) => m.userId)).toEqual([editor.user.id]);
+  });
+
+  test("the account that carries a project (its AI budget, its owner's mail) is always one of its owners", async () => {
+    const p = await ownedProject();
+    const second = await addMember(stack, p.id, p.cookie, "owner");
+    // the creator steps down: the project passes to the other owner
+    await stack.call("PATCH", `${p.base}/members/${p.user.id}`, { role: "viewer" }, p.cookie);
+    expect((await stack.call("GET", p.base, undefined, second.cookie)).json.userId).toBe(second.user.id);
+    // the former creator's project quota no longer counts it
+    const [counted] = await stack.sql`select count(*)::int as n from app_public.projects where user_id = ${p.user.id}`;
+    expect(counted.n).toBe(0);
+  });
+});
