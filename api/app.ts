@@ -14,6 +14,8 @@ import { HTTP_DURATION_BOUNDS, requestLog } from "./middleware/request.ts";
 import { sameOrigin } from "./middleware/same_origin.ts";
 import { loadSession } from "./middleware/session.ts";
 import { accountShare } from "./middleware/account_share.ts";
+import { loadApiToken, tokenScope } from "./middleware/api_token.ts";
+import { tokenRoutes } from "./routes/tokens.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { aiRoutes } from "./routes/ai.ts";
 import { authRoutes } from "./routes/auth.ts";
@@ -59,13 +61,17 @@ export function createApp(deps: ApiDeps) {
   app.use(secureHeaders({ crossOriginEmbedderPolicy: false }));
 
   const api = new Hono<AppEnv>();
+  const session = loadSession(deps.sql, deps.config.publicUrl.startsWith("https://"));
   api.use(sameOrigin(deps.config.publicUrl));
   const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge });
   const multipartLimit = bodyLimit({ maxSize: MULTIPART_BODY_LIMIT, onError: imageTooBig });
   api.use((c, next) =>
     c.req.header("content-type")?.startsWith("multipart/form-data") ? multipartLimit(c, next) : jsonLimit(c, next)
   );
-  api.use(loadSession(deps.sql, deps.config.publicUrl.startsWith("https://")));
+  // a bearer token, when a request carries one, is who it is; else the session cookie
+  api.use(loadApiToken(deps.sql, deps.config.limits.apiTokenRequestsPerMinute));
+  api.use(async (c, next) => c.get("apiToken") ? await next() : await session(c, next));
+  api.use(tokenScope);
   api.use(accountShare());
   api.route("/health", healthRoutes(deps));
   api.route("/auth", authRoutes(deps));
@@ -82,6 +88,7 @@ export function createApp(deps: ApiDeps) {
   api.route("/projects/:projectId/activity", activityRoutes(deps));
   api.route("/invitations", acceptInvitationRoutes(deps));
   api.route("/notifications", notificationRoutes(deps));
+  api.route("/tokens", tokenRoutes(deps));
   api.route("/projects/:projectId", aiRoutes(deps));
   api.route("/telegram/bot", botRoutes(deps));
   api.route("/telegram/webhook", telegramWebhookRoutes(deps));

@@ -20,6 +20,7 @@
  * English words, and clients have always received it so.
  */
 import { ACTIVITY_PAGE_MAX } from "./activity.ts";
+import { TOKEN_NAME_MAX } from "./tokens.ts";
 import { ADMIN_PAGE_MAX, ADMIN_USER_SEARCH_MAX } from "./admin.ts";
 import { BUG_REPORT_DESCRIPTION_MAX, BUG_REPORT_STATUSES } from "./bug_reports.ts";
 import { ENTITIES_MAX } from "./entities.ts";
@@ -105,6 +106,16 @@ export const ERROR_CODES = {
   },
 
   // ── teams (docs/teams.md) ──
+  "tokens.invalid": { status: 401, message: "The API token is unknown or revoked" },
+  "tokens.scope": { status: 403, message: "This API token does not allow this" },
+  "tokens.sessionOnly": { status: 403, message: "API tokens are managed with a signed-in session only" },
+  "tokens.notFound": { status: 404, message: "Token not found" },
+  "tokens.quotaReached": { status: 409, message: "An account can have at most {max} API tokens. Revoke one you no longer use." },
+  "tokens.rateLimited": { status: 429, message: "Too many requests with this token. Please wait a minute." },
+  "tokens.nameRequired": { status: 400, message: "Name the token" },
+  "tokens.nameTooLong": { status: 400, message: "A token's name is at most {max} characters", params: { max: TOKEN_NAME_MAX } },
+  "tokens.projectInvalid": { status: 400, message: "projectId must be a project id or null" },
+  "tokens.scopesInvalid": { status: 400, message: "scopes must be [\"read\"] or [\"read\", \"write\"]" },
   "account.ownsSharedProject": { status: 409, message: "You are the last owner of «{project}»: make another member its owner first" },
   "team.forbidden": { status: 403, message: "Your role in this project does not allow this" },
   "team.lastOwner": { status: 409, message: "A project keeps at least one owner" },

@@ -75,6 +75,8 @@ export type Limits = {
   inviteLinksPerProject: number;
   membersPerProject: number;
   invitationsPerDay: number;
+  apiTokensPerAccount: number;
+  apiTokenRequestsPerMinute: number;
 };
 
 /** Each limit, its environment variable and its default (docs/limits.md lists the same). */
@@ -96,6 +98,9 @@ export const LIMIT_VARIABLES: Record<keyof Limits, { variable: string; fallback:
   membersPerProject: { variable: "MEMBERS_PER_PROJECT", fallback: 25 },
   // each invitation is a mail to an address its owner may not know: bounded like sign-in mail
   invitationsPerDay: { variable: "INVITATIONS_PER_DAY", fallback: 30 },
+  apiTokensPerAccount: { variable: "API_TOKENS_PER_ACCOUNT", fallback: 20 },
+  // a script or an agent polling once a second, with room for bursts; the SPA has no token
+  apiTokenRequestsPerMinute: { variable: "API_TOKEN_REQUESTS_PER_MINUTE", fallback: 120 },
 };
 
 function readLimits(env: Record<string, string | undefined>): Limits {

@@ -36,6 +36,33 @@ create table app_private.ai_tokens_total (
   constraint ai_tokens_total_tokens_check CHECK ((tokens >= 0))
 );
 
+create table app_private.api_token_hits (
+  token_id bigint not null,
+  minute timestamp with time zone not null,
+  hits integer default 0 not null,
+  constraint api_token_hits_pkey PRIMARY KEY (token_id, minute),
+  constraint api_token_hits_token_id_fkey FOREIGN KEY (token_id) REFERENCES app_private.api_tokens(id) ON DELETE CASCADE
+);
+
+create table app_private.api_tokens (
+  id bigint generated always as identity not null,
+  user_id bigint not null,
+  name text not null,
+  project_id bigint,
+  scopes text[] not null,
+  token_hash bytea not null,
+  created_at timestamp with time zone default now() not null,
+  last_used_at timestamp with time zone,
+  revoked_at timestamp with time zone,
+  constraint api_tokens_name_check CHECK (((btrim(name) <> ''::text) AND (length(name) <= 100))),
+  constraint api_tokens_pkey PRIMARY KEY (id),
+  constraint api_tokens_project_id_fkey FOREIGN KEY (project_id) REFERENCES app_public.projects(id) ON DELETE CASCADE,
+  constraint api_tokens_scopes_check CHECK (((scopes = '{read}'::text[]) OR (scopes = '{read,write}'::text[]))),
+  constraint api_tokens_token_hash_key UNIQUE (token_hash),
+  constraint api_tokens_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE CASCADE
+);
+CREATE INDEX api_tokens_user_idx ON app_private.api_tokens USING btree (user_id, id DESC);
+
 create table app_private.channel_stats (
   channel_id bigint not null,
   subscribers integer,

@@ -113,6 +113,7 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
     "accept_invitation", "add_creator_as_owner", "assert_owner_remains", "delete_account", "authorize", "change_member_role", "invitation_mail", "invite_member",
     "open_invitations", "project_members", "remove_member", "withdraw_invitation",
   ],
+  tokens: ["create_api_token", "revoke_api_token", "token_user", "user_api_tokens"],
   telegram: [
     "claim_telegram_updates", "record_telegram_update_handled", "record_telegram_webhook", "reserve_telegram_send",
     "store_telegram_updates", "telegram_chat_wait_ms", "telegram_webhook_secret_digest",

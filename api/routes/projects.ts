@@ -18,13 +18,17 @@ export function projectRoutes({ sql, telegram, config }: ApiDeps) {
   return new Hono<AppEnv>()
     .use(requireUser)
     .get("/", async (c) => {
-      const rows = await sql`select (project).*, role from app_public.user_projects(${currentUser(c).id})`;
+      const only = c.get("apiToken")?.projectId ?? null;
+      const rows = await sql`select (project).*, role from app_public.user_projects(${currentUser(c).id})
+        where ${only}::bigint is null or (project).id = ${only}`;
       return c.json(rows);
     })
     // The home cards' figures, every project's in one read (docs/statistics.md); registered
     // before "/:id", which would read "overview" as a project id.
     .get("/overview", async (c) => {
-      const rows = await sql<ProjectOverview[]>`select * from app_public.account_project_overview(${currentUser(c).id})`;
+      const only = c.get("apiToken")?.projectId ?? null;
+      const rows = await sql<ProjectOverview[]>`select * from app_public.account_project_overview(${currentUser(c).id})
+        where ${only}::bigint is null or project_id = ${only}`;
       return c.json(rows);
     })
     .post("/", body(ProjectCreateSchema), async (c) => {

@@ -17,12 +17,10 @@ import { type AppEnv, currentUser } from "../env.ts";
 import { requireUser } from "../middleware/session.ts";
 import { body, idParam } from "../validate.ts";
 import { ApiError } from "../../core/errors.ts";
+import { randomToken } from "../random_token.ts";
 
-/** 32 random bytes: the link cannot be guessed, and only the mail carries it. */
-function invitationToken(): string {
-  const base64 = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
-  return base64.replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-}
+/** The link cannot be guessed, and only the mail carries it. */
+const invitationToken = randomToken;
 
 export function memberRoutes({ sql }: ApiDeps) {
   return new Hono<AppEnv>()

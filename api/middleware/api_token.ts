@@ -1,0 +1,43 @@
+/*
+ * Bearer tokens (docs/api.md): `Authorization: Bearer prs_…` acts as the token's account on
+ * every /api route a session does, with that account's role in each project (checked in SQL
+ * as for a session), narrowed by the token: a read token may only read (403 tokens.scope), a
+ * one-project token reaches no other project (404, as a project that does not exist). An
+ * unknown or revoked token is 401 at once: tokens are looked up on every request.
+ */
+import type { MiddlewareHandler } from "hono";
+import type { Sql } from "../../core/db.ts";
+import { ApiError } from "../../core/errors.ts";
+import { TOKEN_PATTERN } from "../../contract/tokens.ts";
+
+const READS = new Set(["GET", "HEAD"]);
+
+export const bearerOf = (header: string | undefined) => /^Bearer\s+(\S+)$/i.exec(header ?? "")?.[1];
+
+export function loadApiToken(sql: Sql, perMinute: number): MiddlewareHandler {
+  return async (c, next) => {
+    const token = bearerOf(c.req.header("authorization"));
+    if (token === undefined) return await next();
+    if (!TOKEN_PATTERN.test(token)) throw new ApiError("tokens.invalid");
+    const [row] = await sql<{ id: number; email: string; isAdmin: boolean; tokenId: number; projectId: number | null; scopes: string[] }[]>`
+      select * from app_public.token_user(${token}, ${perMinute})`;
+    if (!row) throw new ApiError("tokens.invalid");
+    c.set("user", { id: row.id, email: row.email, isAdmin: row.isAdmin });
+    c.set("apiToken", { id: row.tokenId, projectId: row.projectId, scopes: row.scopes });
+    await next();
+  };
+}
+
+/** What the token narrows: writes for a read token, other projects for a one-project token. */
+export const tokenScope: MiddlewareHandler = async (c, next) => {
+  const token = c.get("apiToken");
+  if (!token) return await next();
+  if (!READS.has(c.req.method) && !token.scopes.includes("write")) throw new ApiError("tokens.scope");
+  if (token.projectId !== null) {
+    const project = /^\/api\/projects\/(\d+)(?:\/|$)/.exec(c.req.path)?.[1];
+    if (project !== undefined && Number(project) !== token.projectId) throw new ApiError("projects.notFound");
+    // a new project is not the token's project
+    if (c.req.path.replace(/\/$/, "") === "/api/projects" && c.req.method === "POST") throw new ApiError("tokens.scope");
+  }
+  await next();
+};
