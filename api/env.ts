@@ -7,6 +7,8 @@ export type AppEnv = {
     user?: SessionUser;
     sessionId?: string;
     /** The bearer token a request came with (docs/api.md): what it narrows its account to. */
+    /** The request's transaction, when a middleware opened one around the handler (api/middleware/idempotency.ts). */
+    db?: unknown;
     apiToken?: { id: number; projectId: number | null; scopes: readonly string[] };
     /** An AI reservation this request made and has not used (api/routes/ai.ts): settled when it ends. */
     unusedAiReservation?: () => Promise<void>;

@@ -106,6 +106,9 @@ export const ERROR_CODES = {
   },
 
   // ── teams (docs/teams.md) ──
+  "idempotency.keyInvalid": { status: 400, message: "Idempotency-Key must be 1 to 255 characters" },
+  "idempotency.mismatch": { status: 422, message: "This Idempotency-Key was used with another request" },
+  "precondition.failed": { status: 412, message: "The object changed since you read it: read it again" },
   "tokens.invalid": { status: 401, message: "The API token is unknown or revoked" },
   "tokens.scope": { status: 403, message: "This API token does not allow this" },
   "tokens.sessionOnly": { status: 403, message: "API tokens are managed with a signed-in session only" },

@@ -73,6 +73,19 @@ create table app_private.channel_stats (
   constraint channel_stats_subscribers_check CHECK ((subscribers >= 0))
 );
 
+create table app_private.idempotency_keys (
+  user_id bigint not null,
+  key text not null,
+  fingerprint bytea not null,
+  status integer,
+  answer text,
+  created_at timestamp with time zone default now() not null,
+  constraint idempotency_keys_key_check CHECK (((length(key) >= 1) AND (length(key) <= 255))),
+  constraint idempotency_keys_pkey PRIMARY KEY (user_id, key),
+  constraint idempotency_keys_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE CASCADE
+);
+CREATE INDEX idempotency_keys_age_idx ON app_private.idempotency_keys USING btree (created_at);
+
 create table app_private.link_members (
   channel_id bigint not null,
   member_hash bytea not null,

@@ -9,6 +9,7 @@ import { listView, versionedList } from "../revalidate.ts";
 import { body, idParam } from "../validate.ts";
 import { DRAFT_EXCERPT_LENGTH } from "../../contract/limits.ts";
 import { ApiError } from "../../core/errors.ts";
+import { dbOf, idempotent, ifMatch } from "../middleware/idempotency.ts";
 
 type DraftRow = Omit<Draft, "order" | keyof DraftHolder> & { sortOrder: number; updatedAt: string } & Partial<DraftHolder>;
 
@@ -70,21 +71,24 @@ export function draftRoutes({ sql, config }: ApiDeps) {
     // The whole draft, for the editor (the list's lean view has an excerpt only).
     .get("/:draftId", async (c) => {
       const draftId = idParam(c.req.param("draftId"));
-      const [row] = await sql<DraftRow[]>`
-        select * from app_public.project_drafts(${currentUser(c).id}, ${idParam(c.req.param("projectId"))}) where id = ${draftId}`;
+      const [row] = await sql<(DraftRow & { etag: string })[]>`
+        select *, app_private.etag(id, updated_at) as etag
+        from app_public.project_drafts(${currentUser(c).id}, ${idParam(c.req.param("projectId"))}) where id = ${draftId}`;
       if (!row) throw new ApiError("drafts.notFound");
+      // its version, for If-Match on its update (docs/api.md)
+      c.header("ETag", row.etag);
       return c.json(toDraft(row));
     })
-    .post("/", body(DraftCreateSchema), async (c) => {
+    .post("/", idempotent(sql), body(DraftCreateSchema), async (c) => {
       const d = c.req.valid("json");
-      const [row] = await sql<DraftRow[]>`
+      const [row] = await dbOf(c, sql)<DraftRow[]>`
         select * from app_public.create_draft(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
           ${d.title}, ${d.content}, ${d.imageUrl}, ${d.order}, ${maxDrafts}, ${sql.json(d.entities ?? [])}, ${sql.json(d.options ?? {})},
           ${d.imageUrls ?? null}::text[])`;
       return c.json(toDraft(row), 201);
     })
-    .post("/bulk", body(BulkAddSchema), async (c) => {
-      const rows = await sql<DraftRow[]>`
+    .post("/bulk", idempotent(sql), body(BulkAddSchema), async (c) => {
+      const rows = await dbOf(c, sql)<DraftRow[]>`
         select * from app_public.bulk_create_drafts(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
           ${c.req.valid("json").titles}::text[], ${maxDrafts})`;
       return c.json(rows.map(toDraft), 201);
@@ -106,11 +110,12 @@ export function draftRoutes({ sql, config }: ApiDeps) {
       };
       return c.json(answer);
     })
-    .patch("/:draftId", body(DraftUpdateSchema), async (c) => {
+    .patch("/:draftId", ifMatch(sql, "draft", "draftId"), body(DraftUpdateSchema), async (c) => {
       const changes = Object.fromEntries(Object.entries(c.req.valid("json")).filter(([, v]) => v !== undefined));
-      const [row] = await sql<DraftRow[]>`
-        select * from app_public.update_draft(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
+      const [row] = await dbOf(c, sql)<(DraftRow & { etag: string })[]>`
+        select *, app_private.etag(id, updated_at) as etag from app_public.update_draft(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
           ${idParam(c.req.param("draftId"))}, ${sql.json(changes)})`;
+      c.header("ETag", row.etag);
       return c.json(toDraft(row));
     })
     .delete("/:draftId", async (c) => {

@@ -11,6 +11,7 @@ import { type Post, PostDeleteSchema, PostResendSchema, PostResolveSchema, PostW
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { ApiError } from "../../core/errors.ts";
+import { dbOf, idempotent, ifMatch } from "../middleware/idempotency.ts";
 import { requireUser } from "../middleware/session.ts";
 import { listView, versionedList } from "../revalidate.ts";
 import { requireTelegram } from "../../core/telegram/checks.ts";
@@ -150,30 +151,34 @@ export function postRoutes({ sql, telegram, log, config }: ApiDeps) {
     })
     // The whole post, for the details dialog of the calendar's lean view.
     .get("/:postId", async (c) => {
-      const [row] = await sql<Post[]>`
-        select ${sql.unsafe(POST_COLUMNS)} from app_public.project_post(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
-          ${idParam(c.req.param("postId"))})`;
+      const [row] = await sql<(Post & { etag: string })[]>`
+        select ${sql.unsafe(POST_COLUMNS)}, app_private.etag(id, updated_at) as etag
+        from app_public.project_post(${currentUser(c).id}, ${idParam(c.req.param("projectId"))}, ${idParam(c.req.param("postId"))})`;
       if (!row) throw new ApiError("posts.notFound");
-      return c.json(row);
+      // its version, for If-Match on its update (docs/api.md)
+      const { etag, ...post } = row;
+      c.header("ETag", etag);
+      return c.json(post);
     })
-    .post("/", body(PostWriteSchema), async (c) => {
+    .post("/", idempotent(sql), body(PostWriteSchema), async (c) => {
       const p = write(c);
+      const db = dbOf(c, sql);
       if (c.req.valid("json").writeDraft && p.recurringType === "none") {
         if (p.title.trim() === "") throw new ApiError("drafts.titleRequired");
-        const [written] = await sql<Post[]>`
+        const [written] = await db<Post[]>`
           select ${sql.unsafe(POST_COLUMNS)} from app_public.write_and_schedule_post(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
             ${p.scheduledFor}, ${p.title}, ${p.content}, ${p.entities}, ${p.options}, ${config.limits.draftsPerProject})`;
         return c.json(written, 201);
       }
-      const [row] = await sql<Post[]>`
+      const [row] = await db<Post[]>`
         select ${sql.unsafe(POST_COLUMNS)} from app_public.schedule_post(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
           ${p.draftId}, ${p.scheduledFor}, ${p.recurringType}, ${p.title}, ${p.content}, ${p.entities}, ${p.options},
           ${p.endsAfter}, ${p.endsOn})`;
       return c.json(row, 201);
     })
-    .put("/:postId", body(PostWriteSchema), async (c) => {
+    .put("/:postId", ifMatch(sql, "post", "postId"), body(PostWriteSchema), async (c) => {
       const p = write(c);
-      const [row] = await sql<Post[]>`
+      const [row] = await dbOf(c, sql)<Post[]>`
         select ${sql.unsafe(POST_COLUMNS)} from app_public.update_post(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
           ${idParam(c.req.param("postId"))}, ${p.draftId}, ${p.scheduledFor}, ${p.recurringType}, ${p.title}, ${p.content},
           ${p.entities}, ${p.options}, ${p.endsAfter}, ${p.endsOn})`;

@@ -18,6 +18,7 @@ import { requireUser } from "../middleware/session.ts";
 import { body, idParam } from "../validate.ts";
 import { ApiError } from "../../core/errors.ts";
 import { randomToken } from "../random_token.ts";
+import { dbOf, idempotent } from "../middleware/idempotency.ts";
 
 /** The link cannot be guessed, and only the mail carries it. */
 const invitationToken = randomToken;
@@ -51,9 +52,9 @@ export function memberRoutes({ sql }: ApiDeps) {
 export function invitationRoutes({ sql, config }: ApiDeps) {
   return new Hono<AppEnv>()
     .use(requireUser)
-    .post("/", body(InvitationCreateSchema), async (c) => {
+    .post("/", idempotent(sql), body(InvitationCreateSchema), async (c) => {
       const { email, role } = c.req.valid("json");
-      const [row] = await sql<(Invitation & { projectId: number })[]>`
+      const [row] = await dbOf(c, sql)<(Invitation & { projectId: number })[]>`
         select id, email, role, expires_at from app_public.invite_member(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
           ${email}, ${role}, ${invitationToken()}, ${config.limits.membersPerProject}, ${config.limits.invitationsPerDay})`;
       return c.json(row, 201);
