@@ -5,6 +5,7 @@ import "@mantine/core/styles/SegmentedControl.layer.css";
 import { useEffect, useId } from "react";
 import { LANGUAGES } from "../../../contract/limits.ts";
 import { NotificationSettings } from "../components/NotificationSettings/NotificationSettings.tsx";
+import { ApiTokens } from "../components/ApiTokens/ApiTokens.tsx";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
 import { IconGlobe } from "../components/Icons/Icons.tsx";
 import { loadDictionary, useLanguage, useT, type Language } from "../i18n/i18n.tsx";
@@ -68,6 +69,7 @@ export default function SettingsPage() {
           </Text>
         </Card>
         <NotificationSettings />
+        <ApiTokens />
       </Stack>
     </>
   );
