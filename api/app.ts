@@ -36,6 +36,8 @@ import { acceptInvitationRoutes, invitationRoutes, memberRoutes } from "./routes
 import { telegramWebhookRoutes } from "./routes/telegram_webhook.ts";
 import { sandboxRoutesOf } from "./routes/sandbox.ts";
 import { serveSpa } from "./static.ts";
+import { openApiDocument } from "./openapi.ts";
+import { API_VERSION } from "./version.ts";
 
 /**
  * Every body is cut off while it streams in, so a huge upload is never buffered: JSON
@@ -98,6 +100,9 @@ export function createApp(deps: ApiDeps) {
   api.route("/admin", adminRoutes(deps));
   const sandbox = sandboxRoutesOf(deps);
   if (sandbox) api.route("/sandbox", sandbox);
+  // the document is made from the app's own routes, on first request, once they are all registered
+  let openApi: ReturnType<typeof openApiDocument> | undefined;
+  api.get("/openapi.json", (c) => c.json(openApi ??= openApiDocument(app.routes, API_VERSION)));
   // a sub-app's notFound is not consulted once it is mounted, and the SPA's catch-all below
   // would answer an unknown /api path with index.html (200): API clients get a JSON 404
   api.all("*", notFound);

@@ -45,11 +45,16 @@ export function queryInstant(text: string | undefined, code: ErrorCode): string 
   return parsed.output;
 }
 
+/** The schema a route's body is checked with, kept on its validator for the OpenAPI document (api/openapi.ts). */
+export const BODY_SCHEMA = Symbol("body schema");
+
 export function body<T extends GenericSchema>(schema: T) {
   // the pipe keeps `schema`'s output type; the cast only restores it for Hono's inference
-  return vValidator("json", v.pipe(JsonObject as unknown as GenericSchema, schema) as unknown as T, (result) => {
+  const validator = vValidator("json", v.pipe(JsonObject as unknown as GenericSchema, schema) as unknown as T, (result) => {
     if (!result.success) throw issueError(result.issues[0]);
   });
+  // the document describes exactly what the route checks: it reads this very schema
+  return Object.assign(validator, { [BODY_SCHEMA]: schema });
 }
 
 /** Route ids are positive integers that fit PostgreSQL's bigint; anything else is 404. */
