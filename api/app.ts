@@ -16,6 +16,7 @@ import { loadSession } from "./middleware/session.ts";
 import { accountShare } from "./middleware/account_share.ts";
 import { loadApiToken, tokenScope } from "./middleware/api_token.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
+import { webhookRoutes } from "./routes/webhooks.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { aiRoutes } from "./routes/ai.ts";
 import { authRoutes } from "./routes/auth.ts";
@@ -88,6 +89,7 @@ export function createApp(deps: ApiDeps) {
   api.route("/projects/:projectId/members", memberRoutes(deps));
   api.route("/projects/:projectId/invitations", invitationRoutes(deps));
   api.route("/projects/:projectId/activity", activityRoutes(deps));
+  api.route("/projects/:projectId/webhooks", webhookRoutes(deps));
   api.route("/invitations", acceptInvitationRoutes(deps));
   api.route("/notifications", notificationRoutes(deps));
   api.route("/tokens", tokenRoutes(deps));

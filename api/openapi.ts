@@ -55,7 +55,7 @@ const QUERIES: Record<string, GenericSchema> = {
 
 const CREATES = new Set([
   "POST /api/projects/:projectId/drafts", "POST /api/projects/:projectId/drafts/bulk", "POST /api/projects/:projectId/posts",
-  "POST /api/projects/:projectId/invitations",
+  "POST /api/projects/:projectId/invitations", "POST /api/projects/:projectId/webhooks",
 ]);
 
 /** Hono's "/api/uploads/:key" and "/x/:id{[0-9]+}" as OpenAPI's "/api/uploads/{key}". */

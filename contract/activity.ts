@@ -9,9 +9,9 @@ export const ACTIVITY_ACTIONS = [
   "member.invited", "member.joined", "member.roleChanged", "member.removed",
   "channel.connected", "channel.disconnected",
   "draft.created", "draft.deleted",
-  "post.scheduled", "post.reviewed", "post.approved", "post.rejected", "post.published", "post.failed", "post.edited",
+  "post.scheduled", "post.approvalRequested", "post.reviewed", "post.approved", "post.rejected", "post.published", "post.failed", "post.edited",
   "post.deleted",
-  "project.updated",
+  "project.updated", "webhook.disabled",
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

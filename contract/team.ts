@@ -37,9 +37,9 @@ export type InvitationAccepted = { projectId: number; role: Role };
  */
 export const ROLE_CAN = {
   owner: ["project.read", "project.update", "project.delete", "channel.manage", "members.manage", "drafts.write", "ai.use",
-    "posts.write", "posts.publish", "posts.review", "plans.write", "invite_links.manage", "comments.write"],
+    "posts.write", "posts.publish", "posts.review", "plans.write", "invite_links.manage", "comments.write", "webhooks.manage"],
   editor: ["project.read", "drafts.write", "ai.use", "posts.write", "posts.publish", "posts.review", "plans.write",
-    "invite_links.manage", "comments.write"],
+    "invite_links.manage", "comments.write", "webhooks.manage"],
   author: ["project.read", "drafts.write", "ai.use", "posts.write", "comments.write"],
   viewer: ["project.read"],
 } as const satisfies Record<Role, readonly string[]>;

@@ -38,6 +38,11 @@ export type Config = {
   /** Per-account and per-client limits (docs/limits.md). */
   limits: Limits;
   /**
+   * WEBHOOKS_ALLOW_PRIVATE=true: webhooks may target http:// and private or loopback
+   * addresses, for development and tests only (docs/api.md "Webhooks").
+   */
+  webhooksAllowPrivate: boolean;
+  /**
    * PRESSA_SANDBOX_URL: the Telegram sandbox's control server, set by `npm run demo`
    * (docs/sandbox.md) for the processes it starts; unset: no sandbox, /api/sandbox is 404.
    */
@@ -77,6 +82,7 @@ export type Limits = {
   invitationsPerDay: number;
   apiTokensPerAccount: number;
   apiTokenRequestsPerMinute: number;
+  webhooksPerProject: number;
 };
 
 /** Each limit, its environment variable and its default (docs/limits.md lists the same). */
@@ -101,6 +107,7 @@ export const LIMIT_VARIABLES: Record<keyof Limits, { variable: string; fallback:
   apiTokensPerAccount: { variable: "API_TOKENS_PER_ACCOUNT", fallback: 20 },
   // a script or an agent polling once a second, with room for bursts; the SPA has no token
   apiTokenRequestsPerMinute: { variable: "API_TOKEN_REQUESTS_PER_MINUTE", fallback: 120 },
+  webhooksPerProject: { variable: "WEBHOOKS_PER_PROJECT", fallback: 10 },
 };
 
 function readLimits(env: Record<string, string | undefined>): Limits {
@@ -198,6 +205,7 @@ export function readConfig(env: Record<string, string | undefined> = Deno.env.to
     metricsToken: blank(env.METRICS_TOKEN),
     processes: readProcesses(env.PRESSA_PROCESSES),
     limits: readLimits(env),
+    webhooksAllowPrivate: blank(env.WEBHOOKS_ALLOW_PRIVATE) === "true",
     sandboxUrl: blank(env.PRESSA_SANDBOX_URL)?.replace(/\/+$/, ""),
   };
 }

@@ -298,6 +298,13 @@ CREATE INDEX uploads_created_idx ON app_private.uploads USING btree (created_at)
 CREATE INDEX uploads_project_idx ON app_private.uploads USING btree (project_id);
 CREATE INDEX uploads_user_idx ON app_private.uploads USING btree (user_id);
 
+create table app_private.webhook_secrets (
+  webhook_id bigint not null,
+  secret text not null,
+  constraint webhook_secrets_pkey PRIMARY KEY (webhook_id),
+  constraint webhook_secrets_webhook_id_fkey FOREIGN KEY (webhook_id) REFERENCES app_public.webhooks(id) ON DELETE CASCADE
+);
+
 create table app_private.weekly_summaries_sent (
   project_id bigint not null,
   week date not null,
@@ -331,6 +338,7 @@ create table app_public.activity (
 );
 CREATE INDEX activity_project_actor_idx ON app_public.activity USING btree (project_id, actor_user_id, id DESC) WHERE (actor_user_id IS NOT NULL);
 CREATE INDEX activity_project_idx ON app_public.activity USING btree (project_id, id DESC);
+CREATE TRIGGER _300_webhooks AFTER INSERT ON app_public.activity FOR EACH ROW EXECUTE FUNCTION app_private.queue_webhook_deliveries();
 
 create table app_public.admin_chat_ids (
   id bigint generated always as identity not null,
@@ -688,4 +696,38 @@ create table app_public.users (
 );
 CREATE INDEX users_email_trgm_idx ON app_public.users USING gin (email gin_trgm_ops);
 CREATE TRIGGER _100_touch BEFORE UPDATE ON app_public.users FOR EACH ROW EXECUTE FUNCTION app_private.touch_updated_at();
+
+create table app_public.webhook_deliveries (
+  id bigint generated always as identity not null,
+  webhook_id bigint not null,
+  message_id text not null,
+  event_type text not null,
+  payload jsonb not null,
+  status text default 'pending'::text not null,
+  attempts integer default 0 not null,
+  last_status integer,
+  last_error text,
+  created_at timestamp with time zone default now() not null,
+  delivered_at timestamp with time zone,
+  constraint webhook_deliveries_pkey PRIMARY KEY (id),
+  constraint webhook_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text]))),
+  constraint webhook_deliveries_webhook_id_fkey FOREIGN KEY (webhook_id) REFERENCES app_public.webhooks(id) ON DELETE CASCADE
+);
+CREATE INDEX webhook_deliveries_webhook_idx ON app_public.webhook_deliveries USING btree (webhook_id, id DESC);
+
+create table app_public.webhooks (
+  id bigint generated always as identity not null,
+  project_id bigint not null,
+  url text not null,
+  events text[] not null,
+  created_by bigint,
+  created_at timestamp with time zone default now() not null,
+  disabled_at timestamp with time zone,
+  constraint webhooks_created_by_fkey FOREIGN KEY (created_by) REFERENCES app_public.users(id) ON DELETE SET NULL,
+  constraint webhooks_events_check CHECK (((cardinality(events) >= 1) AND (cardinality(events) <= 20))),
+  constraint webhooks_pkey PRIMARY KEY (id),
+  constraint webhooks_project_id_fkey FOREIGN KEY (project_id) REFERENCES app_public.projects(id) ON DELETE CASCADE,
+  constraint webhooks_url_check CHECK (((length(url) <= 2000) AND (url ~ '^https?://'::text)))
+);
+CREATE INDEX webhooks_project_idx ON app_public.webhooks USING btree (project_id);
 

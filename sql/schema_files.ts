@@ -114,6 +114,10 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
     "accept_invitation", "add_creator_as_owner", "assert_owner_remains", "delete_account", "authorize", "change_member_role", "invitation_mail", "invite_member",
     "open_invitations", "project_members", "remove_member", "withdraw_invitation",
   ],
+  webhooks: [
+    "create_webhook", "delete_webhook", "post_json", "project_webhooks", "queue_webhook_deliveries", "record_webhook_attempt",
+    "redeliver_webhook", "webhook_delivery_log", "webhook_delivery_to_send", "webhook_event_type",
+  ],
   tokens: ["create_api_token", "revoke_api_token", "token_user", "user_api_tokens"],
   telegram: [
     "claim_telegram_updates", "record_telegram_update_handled", "record_telegram_webhook", "reserve_telegram_send",

@@ -55,6 +55,7 @@ import { spawnOccurrence } from "./posts__spawn_occurrence.ts";
 import { cleanupSessions } from "./sessions__cleanup.ts";
 import { sendSignInCode } from "./sign_in_codes__send.ts";
 import { sendInvitation } from "./team__send_invitation.ts";
+import { deliverWebhook } from "./webhooks__deliver.ts";
 import { queueSubscriberSamples } from "./channels__queue_subscriber_samples.ts";
 import { sampleSubscribers } from "./channels__sample_subscribers.ts";
 import { revokeInviteLink } from "./invite_links__revoke.ts";
@@ -87,6 +88,12 @@ export const AI_CONCURRENCY = 2;
  * account's code by 44.8 s).
  */
 export const MAIL_CONCURRENCY = 2;
+/**
+ * Webhook deliveries at once: each endpoint's queue sends one at a time, and a receiver that
+ * hangs holds a slot for 10 s at most, so 8 hanging endpoints at once still leave publishing,
+ * mail and AI (their own runners) untouched (bench:fairness "webhooks").
+ */
+export const WEBHOOK_CONCURRENCY = 8;
 
 /**
  * graphile-worker attaches the whole job to its log lines; payloads can hold secrets (a
@@ -124,7 +131,7 @@ export const CRONTAB = [
 export function taskLists(
   sql: Sql,
   mailer: Mailer,
-  config: Pick<Config, "publicUrl" | "limits">,
+  config: Pick<Config, "publicUrl" | "limits" | "webhooksAllowPrivate">,
   deps: WorkerDeps,
   /** The posts this process is sending now (for recover_from_live_workers). */
   sendingPosts = new Map<number, number>(),
@@ -160,22 +167,26 @@ export function taskLists(
     weekly_summaries__queue: queueWeeklySummaries(sql),
     weekly_summaries__send: sendWeeklySummary(sql, mailer, config.publicUrl),
   };
+  // webhook deliveries wait on other people's servers (10 s at most each): a runner of their own
+  const webhookTasks: TaskList = {
+    webhooks__deliver: deliverWebhook(sql, { allowPrivate: config.webhooksAllowPrivate }),
+  };
   const aiTasks: TaskList = {
     drafts__generate_content: generateContent(sql, deps.ai, config.limits),
     posts__autopilot_content: writeAutopilotPost(sql, deps.ai, config.limits),
   };
-  return { tasks, aiTasks, signInTasks };
+  return { tasks, aiTasks, signInTasks, webhookTasks };
 }
 
 export async function startWorker(connectionString: string, config: Config, log: Log, deps: WorkerDeps): Promise<WorkerHandle> {
   const mailer = createMailer(config, log);
   const signInMailer = createMailer(config, log);
   // The tasks' and the heartbeat's connections: the same client, row shape and types as the API's.
-  const sql = connect(connectionString, { max: CONCURRENCY + AI_CONCURRENCY + MAIL_CONCURRENCY + 1 });
+  const sql = connect(connectionString, { max: CONCURRENCY + AI_CONCURRENCY + MAIL_CONCURRENCY + WEBHOOK_CONCURRENCY + 1 });
   // what this process is doing now, for recover_from_live_workers
   const runningJobs = new Set<string>();
   const sendingPosts = new Map<number, number>();
-  const { tasks, aiTasks, signInTasks } = taskLists(sql, mailer, config, deps, sendingPosts, signInMailer);
+  const { tasks, aiTasks, signInTasks, webhookTasks } = taskLists(sql, mailer, config, deps, sendingPosts, signInMailer);
   // Our own emitter, listened to before run() creates its pools, so no id is missed.
   // graphile-worker locks a job (and its named queue) with its *pool's* id, not the id of
   // the worker running it: the pool's id is what the heartbeat must keep alive, or every
@@ -212,6 +223,7 @@ export async function startWorker(connectionString: string, config: Config, log:
     // for a crontab file and logs "cron is disabled", which reads as if the hourly jobs were off.
     await run({ ...common, taskList: aiTasks, concurrency: AI_CONCURRENCY, parsedCronItems: [] }),
     await run({ ...common, taskList: signInTasks, concurrency: MAIL_CONCURRENCY, parsedCronItems: [] }),
+    await run({ ...common, taskList: webhookTasks, concurrency: WEBHOOK_CONCURRENCY, parsedCronItems: [] }),
   ];
 
   // After the database was out of reach, every other worker's heartbeat is as old as the

@@ -41,8 +41,9 @@ async function queued(): Promise<Map<string, string>> {
 }
 
 // The factories only close over their dependencies: nothing is called while the lists are built.
-const { tasks, aiTasks, signInTasks } = taskLists({} as never, {} as never, { publicUrl: "http://localhost", limits: {} as never }, { storage: {} as never });
-const registered = [...Object.keys(tasks), ...Object.keys(aiTasks), ...Object.keys(signInTasks)];
+const { tasks, aiTasks, signInTasks, webhookTasks } = taskLists({} as never, {} as never,
+  { publicUrl: "http://localhost", limits: {} as never, webhooksAllowPrivate: false }, { storage: {} as never });
+const registered = [...Object.keys(tasks), ...Object.keys(aiTasks), ...Object.keys(signInTasks), ...Object.keys(webhookTasks)];
 
 test("every identifier queued is a registered task, and every registered task is queued", async () => {
   const queuedIds = await queued();

@@ -324,6 +324,8 @@ begin
     return null;
   end if;
   perform app_private.queue_approval_reminder(v_post);
+  perform app_private.log_activity(v_post.project_id, 'post.approvalRequested', 'post', v_post.id,
+    jsonb_build_object('title', v_post.title, 'scheduledFor', v_post.scheduled_for), null);
   return true;
 end;
 $function$;

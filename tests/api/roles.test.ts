@@ -31,6 +31,8 @@ type Ids = {
   jobId: number;
   spareUserId: number;
   invitationId: number;
+  webhookId: number;
+  deliveryId: number;
 };
 type Request = { path?: (ids: Ids) => string; body?: (ids: Ids) => unknown; form?: () => FormData };
 type RouteEntry = { action: string } & Request;
@@ -84,6 +86,11 @@ const ROUTES: Record<string, RouteEntry> = {
   "DELETE /api/projects/:projectId/invite-links/:linkId": { action: "invite_links.manage" },
   "GET /api/projects/:projectId/members": { action: "project.read" },
   "GET /api/projects/:projectId/activity": { action: "project.read" },
+  "GET /api/projects/:projectId/webhooks": { action: "webhooks.manage" },
+  "POST /api/projects/:projectId/webhooks": { action: "webhooks.manage", body: () => ({ url: "https://hooks.example.com/pressa", events: ["post.published"] }) },
+  "DELETE /api/projects/:projectId/webhooks/:webhookId": { action: "webhooks.manage" },
+  "GET /api/projects/:projectId/webhooks/:webhookId/deliveries": { action: "webhooks.manage" },
+  "POST /api/projects/:projectId/webhooks/:webhookId/deliveries/:deliveryId/redeliver": { action: "webhooks.manage" },
   "PATCH /api/projects/:projectId/members/:userId": {
     action: "members.manage",
     path: (ids) => `/api/projects/${ids.projectId}/members/${ids.spareUserId}`,
@@ -131,7 +138,8 @@ function pathOf(key: string, ids: Ids): string {
     .replace(":draftId", String(ids.draftId)).replace(":postId", String(ids.postId))
     .replace(":planId", String(ids.planId)).replace(":linkId", String(ids.linkId))
     .replace(":channelId", String(ids.channelId)).replace(":jobId", String(ids.jobId))
-    .replace(":userId", String(ids.spareUserId)).replace(":invitationId", String(ids.invitationId));
+    .replace(":userId", String(ids.spareUserId)).replace(":invitationId", String(ids.invitationId))
+    .replace(":webhookId", String(ids.webhookId)).replace(":deliveryId", String(ids.deliveryId));
 }
 
 async function send(key: string, ids: Ids, cookie: string) {
@@ -185,6 +193,13 @@ async function teamProject() {
   for (const role of ["editor", "author", "viewer"] as const) members[role] = (await addMember(stack, ids.projectId, p.cookie, role)).cookie;
   ids.spareUserId = (await addMember(stack, ids.projectId, p.cookie, "viewer", "spare")).user.id;
   ids.invitationId = (await stack.call("POST", `${p.base}/invitations`, { email: uniqueEmail("pending"), role: "author" }, p.cookie)).json.id;
+  // an endpoint that got one delivery (the worker's try at it fails: nothing listens there)
+  const [hook] = await stack.sql`insert into app_public.webhooks (project_id, url, events) values (${ids.projectId}, 'https://hooks.example.com/x', '{draft.created}') returning id`;
+  ids.webhookId = hook.id;
+  const [delivery] = await stack.sql`
+    insert into app_public.webhook_deliveries (webhook_id, message_id, event_type, payload, status)
+    values (${hook.id}, 'msg_walk', 'draft.created', '{}', 'failed') returning id`;
+  ids.deliveryId = delivery.id;
   return { ids, members };
 }
 

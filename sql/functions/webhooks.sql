@@ -1,0 +1,223 @@
+-- The webhooks functions. This file is their source: change a function here (a new one goes
+-- in the file of its area, FUNCTION_AREAS in sql/schema_files.ts), then commit the change with
+--   npx deno run -A scripts/migrations.ts commit "what it does"
+-- A drop, a changed signature, tables and data go in sql/migrations/current/.
+
+CREATE OR REPLACE FUNCTION app_private.post_json(p_post app_public.posts)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: a post as the API answers it (api/routes/posts.ts POST_COLUMNS), for a webhook's event: its state when the event happened */
+  select jsonb_build_object('id', p_post.id, 'projectId', p_post.project_id, 'draftId', p_post.draft_id, 'seriesId', p_post.series_id,
+    'title', p_post.title, 'content', p_post.content, 'entities', p_post.entities, 'imageUrl', p_post.image_url,
+    'imageUrls', to_jsonb(p_post.image_urls), 'options', p_post.options, 'status', p_post.status, 'createdAt', p_post.created_at,
+    'scheduledFor', p_post.scheduled_for, 'isRecurring', p_post.is_recurring, 'recurringType', p_post.recurring_type,
+    'publishedAt', p_post.published_at, 'publishedLinks', p_post.published_links, 'lastErrorCode', p_post.last_error_code,
+    'lastErrorParams', p_post.last_error_params, 'editedAt', p_post.edited_at, 'planId', p_post.plan_id)
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.queue_webhook_deliveries()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: a webhook event is written in the same transaction as the act, since it is made from
+ * the act's own activity entry: one delivery per endpoint of the project that wants it, each
+ * a job in its endpoint's own queue (one at a time, in order), so a slow receiver holds back
+ * only its own deliveries. The object is as it is right after the act.
+ */
+declare
+  v_type text := app_private.webhook_event_type(new.action);
+  v_data jsonb;
+  v_hook record;
+  v_delivery bigint;
+begin
+  if v_type is null or not exists (select 1 from app_public.webhooks w where w.project_id = new.project_id
+                                   and w.disabled_at is null and v_type = any (w.events)) then
+    return null;
+  end if;
+  v_data := jsonb_build_object('projectId', new.project_id) || case new.target_type
+    when 'post' then jsonb_build_object('post', coalesce(
+      (select app_private.post_json(p) from app_public.posts p where p.id = new.target_id),
+      jsonb_build_object('id', new.target_id) || new.details))
+    when 'draft' then jsonb_build_object('draft', coalesce(
+      (select jsonb_build_object('id', d.id, 'projectId', d.project_id, 'title', d.title, 'content', d.content, 'entities', d.entities,
+              'imageUrls', to_jsonb(d.image_urls), 'options', d.options, 'order', d.sort_order, 'createdAt', d.created_at)
+       from app_public.drafts d where d.id = new.target_id), jsonb_build_object('id', new.target_id) || new.details))
+    when 'channel' then jsonb_build_object('channel', jsonb_build_object('id', new.target_id, 'link', new.details ->> 'channel'))
+    when 'member' then jsonb_build_object('member', jsonb_build_object('userId', new.target_id, 'email', new.details ->> 'email',
+                                                                        'role', new.details ->> 'role'))
+    else '{}'::jsonb end;
+  for v_hook in
+    select w.id from app_public.webhooks w
+    where w.project_id = new.project_id and w.disabled_at is null and v_type = any (w.events)
+  loop
+    insert into app_public.webhook_deliveries (webhook_id, message_id, event_type, payload)
+    values (v_hook.id, 'msg_' || replace(gen_random_uuid()::text, '-', ''), v_type,
+            jsonb_build_object('type', v_type, 'timestamp', new.at, 'data', v_data))
+    returning id into v_delivery;
+    perform graphile_worker.add_job('webhooks__deliver', json_build_object('deliveryId', v_delivery),
+      queue_name := 'webhook:' || v_hook.id, max_attempts := 10,
+      job_key := 'webhook_delivery:' || v_delivery);
+  end loop;
+  return null;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.webhook_event_type(p_action text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  /* why: the activity actions a webhook can subscribe to, by their event's name (DESIGN.md "Webhooks") */
+  select case p_action
+    when 'post.approvalRequested' then 'post.approval_requested'
+    when 'post.inReview' then 'post.in_review'
+    when 'post.scheduled' then p_action when 'post.approved' then p_action when 'post.rejected' then p_action
+    when 'post.published' then p_action when 'post.failed' then p_action when 'post.edited' then p_action
+    when 'post.deleted' then p_action when 'draft.created' then p_action when 'channel.connected' then p_action
+    when 'member.joined' then p_action
+  end
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.create_webhook(p_user_id bigint, p_project_id bigint, p_url text, p_events text[], p_secret text, p_max integer)
+ RETURNS TABLE(id bigint, url text, events text[], created_at timestamp with time zone)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public'
+AS $function$
+/* why: owners and editors add an endpoint; its secret is kept from the app role (the
+   delivery task reads it through webhook_delivery_to_send); a project has at most p_max */
+#variable_conflict use_column
+declare
+  v_id bigint;
+begin
+  perform app_private.authorize(p_user_id, p_project_id, 'webhooks.manage');
+  perform 1 from app_public.projects where projects.id = p_project_id for update;
+  if (select count(*) from app_public.webhooks w where w.project_id = p_project_id) >= p_max then
+    raise exception 'A project can have at most % webhooks', p_max using errcode = 'QUOTA', hint = 'webhooks.quotaReached';
+  end if;
+  insert into app_public.webhooks (project_id, url, events, created_by) values (p_project_id, p_url, p_events, p_user_id)
+  returning webhooks.id into v_id;
+  insert into app_private.webhook_secrets (webhook_id, secret) values (v_id, p_secret);
+  return query select w.id, w.url, w.events, w.created_at from app_public.webhooks w where w.id = v_id;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.delete_webhook(p_user_id bigint, p_project_id bigint, p_webhook_id bigint)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/* why: an endpoint removed takes its deliveries with it; jobs still queued find nothing to send */
+begin
+  perform app_private.authorize(p_user_id, p_project_id, 'webhooks.manage');
+  delete from app_public.webhooks where id = p_webhook_id and project_id = p_project_id;
+  if not found then
+    raise exception 'Webhook not found' using errcode = 'NTFND', hint = 'webhooks.notFound';
+  end if;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.project_webhooks(p_user_id bigint, p_project_id bigint)
+ RETURNS TABLE(id bigint, url text, events text[], created_at timestamp with time zone, disabled_at timestamp with time zone)
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: the endpoints of a project, for the roles that manage them; never their secret */
+  select w.id, w.url, w.events, w.created_at, w.disabled_at from app_public.webhooks w
+  where w.project_id = p_project_id and app_private.authorize(p_user_id, p_project_id, 'webhooks.manage') is not null
+  order by w.id
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.record_webhook_attempt(p_delivery_id bigint, p_ok boolean, p_status integer, p_error text, p_final boolean)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/* why: each try is counted with its answer's status; the last failed try fails the delivery;
+   an endpoint whose deliveries have failed for 3 days is switched off (its owner sees it in
+   the list and the activity), so a dead receiver stops costing tries */
+declare
+  v_delivery app_public.webhook_deliveries;
+  v_hook app_public.webhooks;
+begin
+  update app_public.webhook_deliveries set attempts = attempts + 1, last_status = p_status, last_error = left(p_error, 500),
+    status = case when p_ok then 'delivered' when p_final then 'failed' else 'pending' end,
+    delivered_at = case when p_ok then now() end
+  where id = p_delivery_id
+  returning * into v_delivery;
+  if not found or p_ok then
+    return;
+  end if;
+  select * into v_hook from app_public.webhooks where id = v_delivery.webhook_id;
+  if v_hook.disabled_at is null
+     and not exists (select 1 from app_public.webhook_deliveries d where d.webhook_id = v_hook.id
+                     and d.status = 'delivered' and d.delivered_at > now() - interval '3 days')
+     and exists (select 1 from app_public.webhook_deliveries d where d.webhook_id = v_hook.id
+                 and d.status <> 'delivered' and d.created_at < now() - interval '3 days') then
+    update app_public.webhooks set disabled_at = now() where id = v_hook.id;
+    perform app_private.log_activity(v_hook.project_id, 'webhook.disabled', 'webhook', v_hook.id,
+      jsonb_build_object('url', v_hook.url), null);
+  end if;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.redeliver_webhook(p_user_id bigint, p_project_id bigint, p_webhook_id bigint, p_delivery_id bigint)
+ RETURNS TABLE(id bigint, event_type text, status text, attempts integer, last_status integer, created_at timestamp with time zone)
+ LANGUAGE plpgsql
+AS $function$
+/* why: a delivery sent again at once, under its own webhook-id, whatever became of it; an
+   endpoint switched off for failing comes back on with it */
+#variable_conflict use_column
+begin
+  perform app_private.authorize(p_user_id, p_project_id, 'webhooks.manage');
+  update app_public.webhook_deliveries d set status = 'pending'
+  from app_public.webhooks w
+  where d.id = p_delivery_id and d.webhook_id = p_webhook_id and w.id = d.webhook_id and w.project_id = p_project_id;
+  if not found then
+    raise exception 'Delivery not found' using errcode = 'NTFND', hint = 'webhooks.deliveryNotFound';
+  end if;
+  update app_public.webhooks set disabled_at = null where webhooks.id = p_webhook_id;
+  perform graphile_worker.add_job('webhooks__deliver', json_build_object('deliveryId', p_delivery_id),
+    queue_name := 'webhook:' || p_webhook_id, max_attempts := 10, job_key := 'webhook_delivery:' || p_delivery_id,
+    job_key_mode := 'replace');
+  return query select d.id, d.event_type, d.status, d.attempts, d.last_status, d.created_at
+  from app_public.webhook_deliveries d where d.id = p_delivery_id;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.webhook_delivery_log(p_user_id bigint, p_project_id bigint, p_webhook_id bigint, p_limit integer)
+ RETURNS TABLE(id bigint, event_type text, status text, attempts integer, last_status integer, created_at timestamp with time zone)
+ LANGUAGE plpgsql
+ STABLE
+AS $function$
+/* why: an endpoint's deliveries, newest first, as the delivery log shows them */
+begin
+  perform app_private.authorize(p_user_id, p_project_id, 'webhooks.manage');
+  if not exists (select 1 from app_public.webhooks w where w.id = p_webhook_id and w.project_id = p_project_id) then
+    raise exception 'Webhook not found' using errcode = 'NTFND', hint = 'webhooks.notFound';
+  end if;
+  return query select d.id, d.event_type, d.status, d.attempts, d.last_status, d.created_at
+  from app_public.webhook_deliveries d where d.webhook_id = p_webhook_id order by d.id desc limit p_limit;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.webhook_delivery_to_send(p_delivery_id bigint)
+ RETURNS TABLE(url text, secret text, message_id text, event_type text, payload jsonb, waits_for_earlier boolean)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public'
+AS $function$
+  /* why: what the delivery task sends and signs; nothing for a delivery done or gone, or an
+     endpoint switched off. A post's events go in the order they happened: one waits while an
+     earlier event of the same post to the same endpoint is still pending */
+  select w.url, s.secret, d.message_id, d.event_type, d.payload,
+    exists (select 1 from app_public.webhook_deliveries e
+            where e.webhook_id = d.webhook_id and e.id < d.id and e.status = 'pending'
+              and e.payload #> '{data,post,id}' is not null
+              and e.payload #> '{data,post,id}' = d.payload #> '{data,post,id}')
+  from app_public.webhook_deliveries d
+  join app_public.webhooks w on w.id = d.webhook_id and w.disabled_at is null
+  join app_private.webhook_secrets s on s.webhook_id = w.id
+  where d.id = p_delivery_id and d.status = 'pending'
+$function$;

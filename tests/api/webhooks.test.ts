@@ -1,0 +1,188 @@
+/*
+ * Webhooks (docs/api.md "Webhooks", shared/DESIGN.md): a project's endpoints get its events,
+ * signed as Standard Webhooks says (checked here with node:crypto, an implementation of our
+ * own code's spec but not of our code), a post's events in the order they happened, retried
+ * under the same webhook-id after a failure, redelivered on request; never to a private
+ * address or through a redirect; a receiver that hangs holds back no one else's deliveries.
+ * The delivery task is tasks/webhooks__deliver.ts.
+ */
+import { createHmac } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { refuseTarget } from "../../core/public_address.ts";
+import { buttonData, postReaches, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
+import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
+
+type Received = { path: string; headers: Headers; body: string; at: number };
+
+/** A receiver on a random local port: records every request; `answer` decides each reply. */
+function startReceiver() {
+  const received: Received[] = [];
+  let answer: (r: Received) => Response | Promise<Response> = () => new Response("ok");
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const r = { path: new URL(req.url).pathname, headers: req.headers, body: await req.text(), at: Date.now() };
+    received.push(r);
+    return await answer(r);
+  });
+  return {
+    url: (path = "/hook") => `http://127.0.0.1:${server.addr.port}${path}`,
+    received,
+    reply(fn: typeof answer) {
+      answer = fn;
+    },
+    close: () => server.shutdown(),
+  };
+}
+
+/** Standard Webhooks' v1 signature, computed independently of contract/webhooks.ts. */
+function expectedSignature(secret: string, r: Received) {
+  const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
+  const mac = createHmac("sha256", key).update(`${r.headers.get("webhook-id")}.${r.headers.get("webhook-timestamp")}.${r.body}`).digest("base64");
+  return `v1,${mac}`;
+}
+
+async function until<T>(read: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+let stack: Stack;
+let receiver: ReturnType<typeof startReceiver>;
+beforeAll(async () => {
+  stack = await startStack({ bot: true, env: { WEBHOOKS_ALLOW_PRIVATE: "true" } });
+  receiver = startReceiver();
+});
+afterAll(async () => {
+  await stack.close();
+  await receiver.close();
+});
+
+describe("webhooks", () => {
+  test("a post's life arrives signed, in order: approval requested, approved, published", async () => {
+    const p = await projectWithChannel(stack, { drafts: ["Hooked"] });
+    const made = await stack.call("POST", `${p.base}/webhooks`, {
+      url: receiver.url("/life"), events: ["post.approval_requested", "post.approved", "post.published"],
+    }, p.cookie);
+    expect(made.status, made.text).toBe(201);
+    expect(made.json).toEqual({ id: expect.any(Number), url: receiver.url("/life"), events: ["post.approval_requested", "post.approved", "post.published"], secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/), createdAt: expect.any(String) });
+    const listed = (await stack.call("GET", `${p.base}/webhooks`, undefined, p.cookie)).json;
+    expect(JSON.stringify(listed)).not.toContain(made.json.secret);
+
+    const { postId, preview } = await sentForApproval(stack, p, p.drafts[0].id, 3000);
+    stack.telegram!.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
+    await postReaches(stack, postId, "published");
+    const life = await until(() => {
+      const got = receiver.received.filter((r) => r.path === "/life");
+      return got.length >= 3 ? got : undefined;
+    });
+    const events = life.map((r) => JSON.parse(r.body));
+    expect(events.map((e) => e.type)).toEqual(["post.approval_requested", "post.approved", "post.published"]);
+    expect(events.map((e) => e.data.post.status)).toEqual(["scheduled", "approved", "published"]);
+    for (const [i, r] of life.entries()) {
+      expect(r.headers.get("webhook-signature")).toBe(expectedSignature(made.json.secret, r));
+      expect(Math.abs(Number(r.headers.get("webhook-timestamp")) - Date.now() / 1000)).toBeLessThan(60);
+      expect(events[i].data).toMatchObject({ projectId: p.project.id, post: { id: postId, title: "Hooked" } });
+    }
+    expect(new Set(life.map((r) => r.headers.get("webhook-id"))).size).toBe(3);
+  });
+
+  test("a failed delivery is retried under the same webhook-id, then delivered; the log says so; redeliver sends it again", async () => {
+    const p = await projectWithChannel(stack);
+    const hook = (await stack.call("POST", `${p.base}/webhooks`, { url: receiver.url("/flaky"), events: ["draft.created"] }, p.cookie)).json;
+    let calls = 0;
+    receiver.reply((r) => r.path === "/flaky" && ++calls === 1 ? new Response("down", { status: 500 }) : new Response("ok"));
+    await stack.call("POST", `${p.base}/drafts`, { title: "Retried", content: "" }, p.cookie);
+    const tries = await until(() => {
+      const got = receiver.received.filter((r) => r.path === "/flaky");
+      return got.length >= 2 ? got : undefined;
+    }, 30_000);
+    expect(tries[0].headers.get("webhook-id")).toBe(tries[1].headers.get("webhook-id"));
+    const deliveries = await expectDelivered(p, hook.id);
+    expect(deliveries[0]).toMatchObject({ eventType: "draft.created", status: "delivered", attempts: 2, lastStatus: 200 });
+
+    const again = await stack.call("POST", `${p.base}/webhooks/${hook.id}/deliveries/${deliveries[0].id}/redeliver`, undefined, p.cookie);
+    expect(again.status, again.text).toBe(200);
+    const third = await until(() => receiver.received.filter((r) => r.path === "/flaky")[2]);
+    expect(third.headers.get("webhook-id")).toBe(tries[0].headers.get("webhook-id"));
+    receiver.reply(() => new Response("ok"));
+  });
+
+  test("a redirect is not followed, and a receiver that hangs holds back no other project's delivery", async () => {
+    const hanging = await projectWithChannel(stack);
+    const other = await projectWithChannel(stack);
+    receiver.reply(async (r) => {
+      if (r.path === "/hang") await new Promise((resolve) => setTimeout(resolve, 30_000));
+      if (r.path === "/moved") return new Response(null, { status: 302, headers: { location: receiver.url("/elsewhere") } });
+      return new Response("ok");
+    });
+    await stack.call("POST", `${hanging.base}/webhooks`, { url: receiver.url("/hang"), events: ["draft.created"] }, hanging.cookie);
+    await stack.call("POST", `${hanging.base}/webhooks`, { url: receiver.url("/moved"), events: ["draft.created"] }, hanging.cookie);
+    await stack.call("POST", `${other.base}/webhooks`, { url: receiver.url("/prompt"), events: ["draft.created"] }, other.cookie);
+    for (let i = 0; i < 8; i++) await stack.call("POST", `${hanging.base}/drafts`, { title: `Stuck ${i}`, content: "" }, hanging.cookie);
+    await until(() => receiver.received.find((r) => r.path === "/hang"));
+    const asked = Date.now();
+    await stack.call("POST", `${other.base}/drafts`, { title: "Not held back", content: "" }, other.cookie);
+    const prompt = await until(() => receiver.received.find((r) => r.path === "/prompt"));
+    expect(prompt.at - asked).toBeLessThan(5_000);
+    await until(() => receiver.received.find((r) => r.path === "/moved"));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.received.filter((r) => r.path === "/elsewhere")).toEqual([]);
+    receiver.reply(() => new Response("ok"));
+  });
+
+  test("only owners and editors manage webhooks; bad input and a stranger are refused", async () => {
+    const p = await projectWithChannel(stack);
+    const { cookie: stranger } = await stack.signIn(uniqueEmail("stranger"));
+    expect((await stack.call("GET", `${p.base}/webhooks`, undefined, stranger)).status).toBe(404);
+    expect((await stack.call("POST", `${p.base}/webhooks`, { url: "ftp://x", events: ["post.published"] }, p.cookie)).json.code).toBe("webhooks.urlInvalid");
+    expect((await stack.call("POST", `${p.base}/webhooks`, { url: receiver.url(), events: ["post.exploded"] }, p.cookie)).json.code).toBe("webhooks.eventsInvalid");
+    expect((await stack.call("POST", `${p.base}/webhooks`, { url: receiver.url(), events: [] }, p.cookie)).json.code).toBe("webhooks.eventsInvalid");
+  });
+});
+
+/** The endpoint's delivery log once its newest delivery is delivered. */
+async function expectDelivered(p: { base: string; cookie: string }, hookId: number) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const rows = (await stack.call("GET", `${p.base}/webhooks/${hookId}/deliveries`, undefined, p.cookie)).json;
+    if (rows[0]?.status === "delivered") return rows;
+    if (Date.now() > deadline) throw new Error(JSON.stringify(rows));
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe("where a webhook may go", () => {
+  test("only public https addresses, checked after DNS: loopback, private ranges, a name resolving to one and http are refused", async () => {
+    const resolve = async (host: string, type: "A" | "AAAA") =>
+      type === "AAAA" ? [] : ({ "intranet.example": ["10.1.2.3"], "public.example": ["93.184.216.34"] } as Record<string, string[]>)[host] ?? [];
+    expect(await refuseTarget("https://127.0.0.1/hook", false, resolve)).toBe("address");
+    expect(await refuseTarget("https://[::1]/hook", false, resolve)).toBe("address");
+    expect(await refuseTarget("https://192.168.1.10/hook", false, resolve)).toBe("address");
+    expect(await refuseTarget("https://169.254.169.254/latest/meta-data", false, resolve)).toBe("address");
+    expect(await refuseTarget("https://localhost/hook", false, resolve)).toBe("address");
+    expect(await refuseTarget("https://intranet.example/hook", false, resolve)).toBe("address");
+    expect(await refuseTarget("http://public.example/hook", false, resolve)).toBe("scheme");
+    expect(await refuseTarget("https://nowhere.example/hook", false, resolve)).toBe("unresolved");
+    expect(await refuseTarget("https://public.example/hook", false, resolve)).toBeUndefined();
+  });
+
+  test("without WEBHOOKS_ALLOW_PRIVATE the API refuses a private or plain-http target", async () => {
+    const strict = await startStack();
+    try {
+      const { cookie } = await strict.signIn(uniqueEmail("strict"));
+      const id = (await strict.call("POST", "/api/projects", { name: "Strict", adminHandle: "strict_admin" }, cookie)).json.id;
+      for (const url of ["https://127.0.0.1/hook", "https://10.0.0.8/hook", "http://example.com/hook", "https://localhost:8443/x"]) {
+        const refused = await strict.call("POST", `/api/projects/${id}/webhooks`, { url, events: ["post.published"] }, cookie);
+        expect(refused.status, url).toBe(400);
+        expect(refused.json.code, url).toBe("webhooks.targetRefused");
+      }
+      expect((await strict.sql`select count(*)::int as n from app_public.webhooks`)[0].n).toBe(0);
+    } finally {
+      await strict.close();
+    }
+  });
+});
