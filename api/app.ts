@@ -17,6 +17,7 @@ import { accountShare } from "./middleware/account_share.ts";
 import { loadApiToken, tokenScope } from "./middleware/api_token.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
+import { mcpRoutes } from "./routes/mcp.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { aiRoutes } from "./routes/ai.ts";
 import { authRoutes } from "./routes/auth.ts";
@@ -93,6 +94,8 @@ export function createApp(deps: ApiDeps) {
   api.route("/invitations", acceptInvitationRoutes(deps));
   api.route("/notifications", notificationRoutes(deps));
   api.route("/tokens", tokenRoutes(deps));
+  // each MCP tool is a request to this very app, with the caller's token
+  api.route("/mcp", mcpRoutes((request) => app.fetch(request)));
   api.route("/projects/:projectId", aiRoutes(deps));
   api.route("/telegram/bot", botRoutes(deps));
   api.route("/telegram/webhook", telegramWebhookRoutes(deps));

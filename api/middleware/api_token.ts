@@ -32,7 +32,9 @@ export function loadApiToken(sql: Sql, perMinute: number): MiddlewareHandler {
 export const tokenScope: MiddlewareHandler = async (c, next) => {
   const token = c.get("apiToken");
   if (!token) return await next();
-  if (!READS.has(c.req.method) && !token.scopes.includes("write")) throw new ApiError("tokens.scope");
+  // the MCP server's POSTs carry reads and writes alike: each tool's own request is judged
+  const mcp = c.req.path.replace(/\/$/, "") === "/api/mcp";
+  if (!READS.has(c.req.method) && !token.scopes.includes("write") && !mcp) throw new ApiError("tokens.scope");
   if (token.projectId !== null) {
     const project = /^\/api\/projects\/(\d+)(?:\/|$)/.exec(c.req.path)?.[1];
     if (project !== undefined && Number(project) !== token.projectId) throw new ApiError("projects.notFound");

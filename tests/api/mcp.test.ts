@@ -1,0 +1,86 @@
+/*
+ * The MCP server (/api/mcp, docs/api.md "MCP"), driven by the official SDK's own client over
+ * Streamable HTTP with a personal token: it lists its tools, creates a draft and plans a post
+ * as the API would, and is refused exactly as the API refuses (another project, a read token's
+ * write, no token).
+ */
+import { Client } from "@modelcontextprotocol/sdk/client";
+// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/client/streamableHttp.d.ts"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ serve: true });
+});
+afterAll(() => stack.close());
+
+async function connect(token: string | undefined) {
+  const client = new Client({ name: "pressa-test", version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL(`${stack.baseUrl}/api/mcp`), {
+    requestInit: { headers: token ? { authorization: `Bearer ${token}` } : {} },
+  });
+  await client.connect(transport);
+  return client;
+}
+
+type ToolText = { content: { type: string; text: string }[]; isError?: boolean };
+const answerOf = (result: unknown) => JSON.parse((result as ToolText).content[0].text);
+
+async function account() {
+  const { cookie } = await stack.signIn(uniqueEmail("agent"));
+  const make = async (name: string) => (await stack.call("POST", "/api/projects", { name, adminHandle: "mcp_admin" }, cookie)).json.id as number;
+  const first = await make("Agent's channel");
+  const second = await make("Another channel");
+  const token = async (body: object) => (await stack.call("POST", "/api/tokens", { name: "Agent", ...body }, cookie)).json.token as string;
+  return { cookie, first, second, token };
+}
+
+test("the SDK client lists the tools, creates a draft and plans a post through them", async () => {
+  const a = await account();
+  const client = await connect(await a.token({ scopes: ["read", "write"] }));
+  try {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    for (const name of ["list_projects", "list_drafts", "create_draft", "schedule_post", "get_stats"]) expect(names).toContain(name);
+    for (const tool of tools) expect(tool.description!.length, tool.name).toBeGreaterThan(40);
+
+    const projects = answerOf(await client.callTool({ name: "list_projects", arguments: {} }));
+    expect(projects.map((p: { name: string }) => p.name).sort()).toEqual(["Agent's channel", "Another channel"]);
+    const draft = answerOf(await client.callTool({ name: "create_draft", arguments: { projectId: a.first, title: "Monday idea", content: "Text" } }));
+    expect(draft).toMatchObject({ title: "Monday idea", content: "Text", projectId: a.first });
+    const at = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    const post = answerOf(await client.callTool({ name: "schedule_post", arguments: { projectId: a.first, scheduledFor: at, draftId: draft.id } }));
+    expect(post).toMatchObject({ draftId: draft.id, status: "draft", scheduledFor: at });
+    const listed = await stack.call("GET", `/api/projects/${a.first}/drafts`, undefined, a.cookie);
+    expect(listed.json.find((d: { id: number }) => d.id === draft.id).scheduledPostId).toBe(post.id);
+    const bad = await client.callTool({ name: "create_draft", arguments: { projectId: a.first, title: "" } });
+    expect((bad as ToolText).isError).toBe(true);
+    expect(answerOf(bad).code).toBe("drafts.titleRequired");
+  } finally {
+    await client.close();
+  }
+});
+
+test("a tool is refused as its route is: another project, a read token's write; no token, no server", async () => {
+  const a = await account();
+  const one = await connect(await a.token({ projectId: a.first, scopes: ["read", "write"] }));
+  try {
+    const other = await one.callTool({ name: "create_draft", arguments: { projectId: a.second, title: "Elsewhere" } });
+    expect((other as ToolText).isError).toBe(true);
+    expect(answerOf(other).code).toBe("projects.notFound");
+    expect(answerOf(await one.callTool({ name: "list_projects", arguments: {} })).map((p: { id: number }) => p.id)).toEqual([a.first]);
+  } finally {
+    await one.close();
+  }
+  const reader = await connect(await a.token({ scopes: ["read"] }));
+  try {
+    const write = await reader.callTool({ name: "create_draft", arguments: { projectId: a.first, title: "Nope" } });
+    expect(answerOf(write).code).toBe("tokens.scope");
+  } finally {
+    await reader.close();
+  }
+  expect((await stack.sql`select count(*)::int as n from app_public.drafts where project_id in (${a.first}, ${a.second})`)[0].n).toBe(0);
+  await expect(connect(undefined)).rejects.toThrow();
+});
