@@ -43,7 +43,7 @@ const WORKERS = Number(Deno.env.get("WORKERS") ?? 1);
 const PREVIEWS = Number(Deno.env.get("BENCH_PREVIEWS") ?? 50);
 const FAILING = Number(Deno.env.get("BENCH_FAILING") ?? 57);
 const SUMMARIES = Number(Deno.env.get("BENCH_SUMMARIES") ?? 2000);
-const ACTS = (Deno.env.get("BENCH_ACTS") ?? "burst,delete,failing,approver,series,slot,edits,deletes,monday,cards").split(",");
+const ACTS = (Deno.env.get("BENCH_ACTS") ?? "burst,delete,failing,approver,series,slot,edits,deletes,monday,webhooks,cards").split(",");
 
 const dir = await Deno.makeTempDir({ prefix: "pressa-bench-fair-" });
 await Deno.chmod(dir, 0o755);
@@ -89,6 +89,8 @@ const base = `http://localhost:${port}`;
 const env = {
   DATABASE_URL: url, PORT: String(port), DATA_DIR: dir, SMTP_URL: smtp.url,
   TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot,
+  // the webhooks act's receiver listens on loopback
+  WEBHOOKS_ALLOW_PRIVATE: "true",
 };
 const spawn = (path: string) =>
   new Deno.Command(Deno.execPath(), {
@@ -320,6 +322,27 @@ if (ACTS.includes("monday")) {
   const [{ queued }] = await sql<{ queued: number }[]>`select app_public.queue_weekly_summaries(${monday}) as queued`;
   console.log(`  ${queued} summaries queued`);
   results.push(await measureB("monday"));
+}
+
+if (ACTS.includes("webhooks")) {
+  // a receiver that takes every delivery and never answers: each try holds its slot the whole 10 s
+  const hang = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Promise<Response>(() => {}));
+  const hooks = 10;
+  console.log(`A's ${hooks} webhooks point at a receiver that hangs; A adds ${PREVIEWS} drafts (${hooks * PREVIEWS} deliveries)…`);
+  await sql`
+    with made as (
+      insert into app_public.webhooks (project_id, url, events)
+      select ${projectA.id}, ${`http://127.0.0.1:${hang.addr.port}/hook`} || '?' || i, '{draft.created}' from generate_series(1, ${hooks}) i
+      returning id)
+    insert into app_private.webhook_secrets (webhook_id, secret) select id, 'whsec_' || encode(sha256(random()::text::bytea), 'base64') from made`;
+  for (let i = 0; i < PREVIEWS; i++) {
+    const res = await call("POST", `/api/projects/${projectA.id}/drafts`, { title: `Hooked ${i}`, content: "" }, token);
+    if (res.status !== 201) throw new Error(`draft: ${res.status} ${res.text}`);
+  }
+  results.push(await measureB("webhooks"));
+  await sql`delete from app_public.webhooks where project_id = ${projectA.id}`;
+  // its requests never end, so a graceful shutdown would wait for ever: the bench's exit ends it
+  void hang.shutdown().catch(() => {});
 }
 
 /** B's project list read while C reads its home cards 8 at a time: B's latencies. */
