@@ -56,9 +56,29 @@ export async function apiFetch<T>(path: string, options: RequestOptions = {}): P
   const response = await fetch(path, init);
   const text = await response.text();
   if (!response.ok) {
-    throw new ApiRequestError(response.status, text || response.statusText, parseErrorBody(text), response.statusText);
+    const error = new ApiRequestError(response.status, text || response.statusText, parseErrorBody(text), response.statusText);
+    if (error.body?.code === "projects.notFound") tellProjectGone(path);
+    throw error;
   }
   return (text ? JSON.parse(text) : undefined) as T;
+}
+
+type ProjectGoneListener = (projectId: number) => void;
+const projectGoneListeners = new Set<ProjectGoneListener>();
+
+/**
+ * A project's request answered "no such project": it was deleted, or the account was removed
+ * from its team (docs/teams.md). Whoever shows that project hears of it here, whichever
+ * request (a read or a save) found out first. Answers the function that stops listening.
+ */
+export function onProjectGone(listener: ProjectGoneListener): () => void {
+  projectGoneListeners.add(listener);
+  return () => projectGoneListeners.delete(listener);
+}
+
+function tellProjectGone(path: string) {
+  const id = /^\/api\/projects\/(\d+)(?:[/?]|$)/.exec(path)?.[1];
+  if (id) for (const listener of projectGoneListeners) listener(Number(id));
 }
 
 /** SWR's default reader: a GET of the key. */
