@@ -3,7 +3,7 @@ import "@mantine/core/styles/Card.layer.css";
 import "@mantine/core/styles/Badge.layer.css";
 import "@mantine/core/styles/Skeleton.layer.css";
 import "@mantine/core/styles/Tooltip.layer.css";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import * as v from "valibot";
 import { type Invitation, InvitationCreateSchema, type Member, type Role, ROLES } from "../../../contract/team.ts";
@@ -16,6 +16,7 @@ import { FullPageLoader } from "../components/FullPageLoader/FullPageLoader.tsx"
 import { IconInfo, IconLogout, IconMail, IconTrash } from "../components/Icons/Icons.tsx";
 import { LoadError } from "../components/LoadError/LoadError.tsx";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
+import { SectionCard } from "../components/SectionCard/SectionCard.tsx";
 import { ProjectLoadError } from "../components/ProjectLoadError/ProjectLoadError.tsx";
 import { useProjectRole } from "../hooks/useProjectRole.ts";
 import { useRouteProject } from "../hooks/useRouteProject.ts";
@@ -201,7 +202,7 @@ function MemberRow({ projectId, member, isMe, manage, onRemove }: {
         <Text fw={500} style={{ overflowWrap: "anywhere" }}>
           {member.email}
           {isMe && (
-            <Badge variant="light" color="gray" size="sm" ml={8} tt="none">
+            <Badge component="span" variant="light" color="gray" size="sm" ml={8} tt="none">
               {t("team.you")}
             </Badge>
           )}
@@ -266,7 +267,6 @@ const EMAIL_CODES = new Set(["team.emailInvalid", "team.alreadyMember", "team.ad
 
 function InviteForm({ projectId }: { projectId: number }) {
   const t = useT();
-  const titleId = useId();
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("editor");
   const [errors, setErrors] = useState<{ email?: string; role?: string; form?: string }>({});
@@ -297,13 +297,7 @@ function InviteForm({ projectId }: { projectId: number }) {
   };
 
   return (
-    <Card padding="lg" component="section" aria-labelledby={titleId}>
-      <Text component="h2" fw={600} m={0} id={titleId}>
-        {t("team.inviteTitle")}
-      </Text>
-      <Text size="sm" c="dimmed" mb="md">
-        {t("team.inviteHint")}
-      </Text>
+    <SectionCard title={t("team.inviteTitle")} hint={t("team.inviteHint")}>
       <form onSubmit={(event) => void submit(event)} noValidate data-testid="invite-form">
         <Group align="flex-start" gap="sm" wrap="wrap">
           <TextInput
@@ -326,7 +320,7 @@ function InviteForm({ projectId }: { projectId: number }) {
             w={160}
             data-testid="invite-role"
           />
-          <Button type="submit" loading={sending} mt={{ base: 0, xs: 25 }} data-testid="invite-submit">
+          <Button type="submit" loading={sending} mt={25} data-testid="invite-submit">
             {t("team.invite")}
           </Button>
         </Group>
@@ -339,6 +333,6 @@ function InviteForm({ projectId }: { projectId: number }) {
           {t("team.roleHint")}
         </Text>
       </form>
-    </Card>
+    </SectionCard>
   );
 }
