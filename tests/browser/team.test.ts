@@ -3,8 +3,8 @@
  * (docs/teams.md): the owner invites from the Members screen, the invitee opens the mail's
  * link signed out, signs in, comes back to it and accepts, and finds the shared project on
  * the home screen with its role; a link for another address says who is signed in; a
- * viewer's pages leave out what a viewer cannot do; a removed member's open tab is taken
- * to the dashboard and told why.
+ * viewer's pages leave out what a viewer cannot do; the last owner cannot leave; a removed
+ * member's open tab is taken to the dashboard and told why.
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -146,6 +146,11 @@ test("removed by the owner, a member's open tab goes to the dashboard and says w
   await row(page, "member-row", author.email).getByTestId("remove-member").click();
   await page.getByTestId("confirm-delete").click();
   await expect.poll(() => row(page, "member-row", author.email).count(), soon).toBe(0);
+  // The only owner cannot leave: the refusal in words, and the owner stays.
+  await page.getByTestId("leave-project").click();
+  await page.getByTestId("confirm-delete").click();
+  await expect.poll(() => toastTexts(page), soon).toContain("У проекта должен остаться хотя бы один владелец");
+  expect(page.url()).toBe(members());
 
   // The open tab's next request answers 404: the dashboard, with the reason.
   await tab.getByRole("link", { name: "Расписание" }).first().click();
