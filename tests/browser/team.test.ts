@@ -3,8 +3,8 @@
  * (docs/teams.md): the owner invites from the Members screen, the invitee opens the mail's
  * link signed out, signs in, comes back to it and accepts, and finds the shared project on
  * the home screen with its role; a link for another address says who is signed in; a
- * viewer's pages leave out what a viewer cannot do; the last owner cannot leave; a removed
- * member's open tab is taken to the dashboard and told why.
+ * viewer's pages leave out what a viewer cannot do; the last owner cannot leave; a member's
+ * open tab follows a new role, and once removed is taken to the dashboard and told why.
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -133,7 +133,7 @@ test("a viewer reads the project: no Add draft, no draft buttons, and the channe
   await page.context().close();
 });
 
-test("removed by the owner, a member's open tab goes to the dashboard and says why", async () => {
+test("demoted, then removed by the owner: a member's open tab follows the new role, then goes to the dashboard and says why", async () => {
   const author = await addMember(stack, project.id, owner.cookie, "author");
   const tab = await signedInPage({ stack, browser }, author.cookie);
   await tab.goto(`${stack.baseUrl}/project/${project.id}/drafts`);
@@ -143,6 +143,15 @@ test("removed by the owner, a member's open tab goes to the dashboard and says w
 
   const page = await signedInPage({ stack, browser }, owner.cookie);
   await page.goto(members());
+  // Made a viewer meanwhile: the open tab's next write is refused in words, and its controls go.
+  await row(page, "member-row", author.email).getByTestId("member-role").selectOption("viewer");
+  await expect.poll(() => toastTexts(page), soon).toContain("теперь Наблюдатель");
+  await tab.getByTestId("delete-draft").first().click();
+  await tab.getByTestId("confirm-delete").click();
+  await expect.poll(() => toastTexts(tab), soon).toContain("Ваша роль в этом проекте не позволяет это сделать");
+  await expect.poll(() => tab.getByTestId("new-draft").count(), soon).toBe(0);
+  expect(await tab.getByTestId("draft-row").count()).toBe(2);
+
   await row(page, "member-row", author.email).getByTestId("remove-member").click();
   await page.getByTestId("confirm-delete").click();
   await expect.poll(() => row(page, "member-row", author.email).count(), soon).toBe(0);

@@ -1,8 +1,8 @@
 import { useEffect, useRef } from "react";
 import { useLocation, useNavigate } from "react-router-dom";
 import { mutate } from "swr";
-import { onProjectGone } from "../api/fetcher.ts";
-import { PROJECTS_KEY, PROJECTS_OVERVIEW_KEY, useProjects } from "../api/projects.ts";
+import { onProjectRefusal } from "../api/fetcher.ts";
+import { PROJECTS_KEY, PROJECTS_OVERVIEW_KEY, projectKey, useProjects } from "../api/projects.ts";
 import { useT } from "../i18n/i18n.tsx";
 import { toastWarning } from "../lib/toast.ts";
 
@@ -10,7 +10,8 @@ import { toastWarning } from "../lib/toast.ts";
  * A removed member's open tab (docs/teams.md): the next request to the project answers 404,
  * and the person is taken to the dashboard and told why, instead of staring at a page whose
  * every action fails. Only for a project the account had (it was in its list): an address of
- * a project that never was theirs keeps the page's own "couldn't load" text.
+ * a project that never was theirs keeps the page's own "couldn't load" text. A refusal for the
+ * role (changed meanwhile) reads the project again, so its pages follow the new role.
  */
 export function useProjectGone() {
   const t = useT();
@@ -22,7 +23,12 @@ export function useProjectGone() {
 
   useEffect(
     () =>
-      onProjectGone((projectId) => {
+      onProjectRefusal((projectId, refusal) => {
+        if (refusal === "forbidden") {
+          void mutate(projectKey(projectId));
+          void mutate(PROJECTS_KEY);
+          return;
+        }
         const { pathname, projects, t } = latest.current;
         const inside = pathname === `/project/${projectId}` || pathname.startsWith(`/project/${projectId}/`);
         if (!inside || !projects.some((project) => project.id === projectId)) return;

@@ -186,11 +186,12 @@ export default function DraftsPage() {
         </Card>
       )}
 
-      <DraftDialog projectId={projectId} opened={createOpened} onClose={createDialog.close} />
+      <DraftDialog projectId={projectId} opened={writes && createOpened} onClose={createDialog.close} />
       <DraftDialog projectId={projectId} draft={shown} opened={writes && editOpened} onClose={closeEditor} />
       <BulkAddDialog projectId={projectId} opened={bulkOpened} generateOnOpen={titlesOnOpen} onClose={bulkDialog.close} />
       <ConfirmDialog
-        opened={deletion.one.draft !== null}
+        // a role taken away meanwhile closes what it can no longer do
+        opened={writes && deletion.one.draft !== null}
         title={t("drafts.deleteTitle")}
         message={t("drafts.deleteText", { title: deletion.one.title })}
         confirmLabel={t("common.delete")}
@@ -199,7 +200,7 @@ export default function DraftsPage() {
         onClose={deletion.one.cancel}
       />
       <ConfirmDialog
-        opened={deletion.batch.opened}
+        opened={writes && deletion.batch.opened}
         title={t("drafts.batchDeleteTitle")}
         message={t("drafts.batchDeleteText", { count: deletion.batch.count })}
         confirmLabel={t("drafts.deleteSelected")}
