@@ -16,6 +16,7 @@ import { screenshot, screenshotsWanted } from "../helpers/browser.ts";
 import { projectWithChannel } from "../helpers/publishing.ts";
 import { pastWeekAt, publishedWithReactions } from "../helpers/reactions.ts";
 import { type Stack, uniqueEmail } from "../helpers/stack.ts";
+import { addMember, tokenFrom } from "../helpers/team.ts";
 import { closeBrowserStack, openBrowserStack } from "../helpers/web.ts";
 
 const AXE_SOURCE = await Deno.readTextFile(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url));
@@ -120,6 +121,18 @@ async function seed() {
   const connect = await stack.call("POST", `/api/projects/${waiting.json.id}/channels`, { type: "telegram", link: `@${waitingChannel.username}` }, p.cookie);
   if (connect.status !== 201) throw new Error(`pending channel: ${connect.text}`);
   await stack.call("POST", `/api/projects/${waiting.json.id}/drafts`, { title: "Ничего не запланировано" }, p.cookie);
+  // A team: an editor and an open invitation on the project; and a project another account
+  // shares with this one as an editor, whose home card names the role.
+  await addMember(stack, p.project.id, p.cookie, "editor");
+  await stack.call("POST", `${p.base}/invitations`, { email: uniqueEmail("invited"), role: "author" }, p.cookie);
+  const agency = await stack.signIn(uniqueEmail("agency"));
+  const shared = await stack.call("POST", "/api/projects", { name: "Клиент агентства", adminHandle: "agency_admin" }, agency.cookie);
+  const ownerEmail = (await stack.call("GET", "/api/auth/user", undefined, p.cookie)).json.email as string;
+  const mailsBefore = stack.smtp.mailsTo(ownerEmail).length;
+  await stack.call("POST", `/api/projects/${shared.json.id}/invitations`, { email: ownerEmail, role: "editor" }, agency.cookie);
+  const token = tokenFrom((await stack.smtp.waitForMail(ownerEmail, mailsBefore + 1)).text);
+  const joined = await stack.call("POST", `/api/invitations/${token}/accept`, undefined, p.cookie);
+  if (joined.status !== 200) throw new Error(`accept: ${joined.text}`);
   const [plannedRow] = await stack.sql`select scheduled_for from app_public.posts where id = ${planned}`;
   const [seriesRow] = await stack.sql`select scheduled_for from app_public.posts where id = ${series}`;
   return {
@@ -379,7 +392,16 @@ async function audit(combination: Combination): Promise<Finding[]> {
   await checkScreen(page, "statistics", `${project}/statistics`, "stats-post", true);
   await checkScreen(page, "activity", `${project}/activity`, "activity-list", true);
   await checkScreen(page, "assistant", `${project}/ai-assistant`, "chat-message", true);
-  await checkScreen(page, "settings", "/settings", "language-select", true);
+  await checkScreen(page, "members", `${project}/members`, "invitation-row", true);
+  await checkDialog(page, "remove member dialog", () => page.getByTestId("remove-member").first().click());
+  // an invitation's page, and the same link once it no longer works
+  await checkScreen(page, "invitation", `/invite/${"a".repeat(43)}`, "accept-invitation", true);
+  await page.getByTestId("accept-invitation").click();
+  await expect.poll(() => page.getByTestId("invite-gone").count(), soon).toBe(1);
+  await settled(page);
+  await check(page, "invitation gone");
+  await shot(page, "invitation gone");
+  await checkScreen(page, "settings", "/settings", "settings-teams", true);
   await checkScreen(page, "sandbox", "/sandbox", "sandbox-pinned", true);
   await context.close();
   return findings;

@@ -18,12 +18,15 @@ function InLanguage({ language, children }: { language: Language; children: Reac
   return shown === language ? children : null;
 }
 
-/** Renders `ui` in `language`; the returned queries find it once that language shows. */
-export async function renderIn(language: Language, ui: ReactNode) {
+/**
+ * Renders `ui` in `language`; the returned queries find it once that language shows. `at`:
+ * the address the router starts at, for a page that reads its route's parameters.
+ */
+export async function renderIn(language: Language, ui: ReactNode, at = "/") {
   await loadDictionary(language);
   return render(
     <MantineProvider theme={theme}>
-      <MemoryRouter>
+      <MemoryRouter initialEntries={[at]}>
         <I18nProvider>
           <InLanguage language={language}>{ui}</InLanguage>
         </I18nProvider>

@@ -24,6 +24,8 @@ const SchedulePage = screen(() => import("./pages/Schedule.page.tsx"));
 const PublishedPage = screen(() => import("./pages/Published.page.tsx"));
 const StatisticsPage = screen(() => import("./pages/Statistics.page.tsx"));
 const ActivityPage = screen(() => import("./pages/Activity.page.tsx"));
+const MembersPage = screen(() => import("./pages/Members.page.tsx"));
+const InvitePage = screen(() => import("./pages/Invite.page.tsx"));
 const SettingsPage = screen(() => import("./pages/Settings.page.tsx"));
 const SandboxPage = screen(() => import("./pages/Sandbox.page.tsx"));
 const BillingPage = lazy(() => import("./pages/Billing.page.tsx"));
@@ -40,6 +42,7 @@ const SECTION_PAGES: Partial<Record<ProjectSectionPath, ReturnType<typeof screen
   published: PublishedPage,
   statistics: StatisticsPage,
   activity: ActivityPage,
+  members: MembersPage,
 };
 
 /** The screen an address opens first, and whether it sits in the signed-in shell. */
@@ -49,6 +52,7 @@ function screenAt(pathname: string): { page?: ReturnType<typeof screen>; inShell
   if (pathname === "/settings") return { page: SettingsPage, inShell: true };
   if (pathname === "/sandbox") return { page: SandboxPage, inShell: true };
   if (pathname.startsWith("/admin")) return { page: AdminPage, inShell: true };
+  if (pathname.startsWith("/invite/")) return { page: InvitePage, inShell: true };
   const project = /^\/project\/\d+(?:\/([a-z-]+))?/.exec(pathname);
   if (!project) return { inShell: false };
   const section = project[1] as ProjectSectionPath | undefined;
@@ -101,6 +105,8 @@ export function AppRoutes() {
           })}
           {/* The schedule links to a draft: the drafts page opens with its editor. */}
           <Route path="project/:id/drafts/:draftId" element={<DraftsPage />} />
+          {/* an invitation mail's link (docs/teams.md) */}
+          <Route path="invite/:token" element={<InvitePage />} />
           <Route path="settings" element={<SettingsPage />} />
           <Route path="sandbox" element={<SandboxPage />} />
           <Route path="billing" element={<BillingPage />} />

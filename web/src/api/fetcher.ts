@@ -56,9 +56,33 @@ export async function apiFetch<T>(path: string, options: RequestOptions = {}): P
   const response = await fetch(path, init);
   const text = await response.text();
   if (!response.ok) {
-    throw new ApiRequestError(response.status, text || response.statusText, parseErrorBody(text), response.statusText);
+    const error = new ApiRequestError(response.status, text || response.statusText, parseErrorBody(text), response.statusText);
+    const code = error.body?.code;
+    if (code === "projects.notFound" || code === "team.forbidden") tellProject(path, code === "projects.notFound" ? "gone" : "forbidden");
+    throw error;
   }
   return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** "gone": no such project (deleted, or the account removed from it); "forbidden": the role does not allow it. */
+export type ProjectRefusal = "gone" | "forbidden";
+type ProjectRefusalListener = (projectId: number, refusal: ProjectRefusal) => void;
+const projectRefusalListeners = new Set<ProjectRefusalListener>();
+
+/**
+ * A project's request was refused because the account's place in it changed meanwhile
+ * (docs/teams.md): removed, or given another role in another tab. Whoever shows that project
+ * hears of it here, whichever request (a read or a save) found out first. Answers the
+ * function that stops listening.
+ */
+export function onProjectRefusal(listener: ProjectRefusalListener): () => void {
+  projectRefusalListeners.add(listener);
+  return () => projectRefusalListeners.delete(listener);
+}
+
+function tellProject(path: string, refusal: ProjectRefusal) {
+  const id = /^\/api\/projects\/(\d+)(?:[/?]|$)/.exec(path)?.[1];
+  if (id) for (const listener of projectRefusalListeners) listener(Number(id), refusal);
 }
 
 /** SWR's default reader: a GET of the key. */

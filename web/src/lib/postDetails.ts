@@ -6,6 +6,7 @@
  */
 import { now, toCalendarDate } from "@internationalized/date";
 import type { Post } from "../../../contract/posts.ts";
+import type { Action } from "../../../contract/team.ts";
 import type { TFunction, TranslationKey } from "../i18n/i18n.tsx";
 import { clockText, zonedAt } from "./projectTime.ts";
 import { type CalendarPost, isVirtualPost, type VirtualPost } from "./recurrence.ts";
@@ -29,7 +30,34 @@ export type PostDetailsState = {
   canEditText: boolean;
   /** The channel messages of a published post, as [channel, url]. */
   links: [string, string][];
+  /** Delete, resend or move, and a series' date skipped: what the caller's role allows (withRole). */
+  canDelete: boolean;
+  canSkip: boolean;
+  canResend: boolean;
 };
+
+/** Statuses an author may still take back: nothing of them reached Telegram (sql delete_post). */
+const UNSENT = new Set(["draft", "rejected", "failed"]);
+
+/**
+ * What the dialog offers, narrowed to the caller's role (docs/teams.md): a viewer only reads;
+ * an author writes and plans but does not send to Telegram, answer its questions or change
+ * what reached it. The database refuses the same; this only leaves the buttons out.
+ */
+export function withRole(state: PostDetailsState, post: CalendarPost<Post>, can: (action: Action) => boolean): PostDetailsState {
+  const writes = can("posts.write");
+  const publishes = can("posts.publish");
+  return {
+    ...state,
+    canPublish: state.canPublish && publishes,
+    canEditSchedule: state.canEditSchedule && writes && (!state.isPublished || publishes),
+    asksUncertain: state.asksUncertain && publishes,
+    canEditText: state.canEditText && publishes,
+    canDelete: writes && (publishes || UNSENT.has(post.status)),
+    canSkip: state.canSkip && writes,
+    canResend: publishes,
+  };
+}
 
 export function postDetailsState(post: CalendarPost<Post>): PostDetailsState {
   const virtual = isVirtualPost(post);
@@ -45,6 +73,9 @@ export function postDetailsState(post: CalendarPost<Post>): PostDetailsState {
     asksUncertain: post.status === "uncertain" && !virtual && !history,
     canEditText: isPublished && !history,
     links: post.status === "published" ? Object.entries(post.publishedLinks ?? {}) : [],
+    canDelete: true,
+    canSkip: virtual,
+    canResend: true,
   };
 }
 

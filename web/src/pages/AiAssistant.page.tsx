@@ -13,10 +13,11 @@ import { ChatMessage } from "../components/ChatMessage/ChatMessage.tsx";
 import { ChatReply } from "../components/ChatReply/ChatReply.tsx";
 import { ChatWorkingText } from "../components/ChatWorkingText/ChatWorkingText.tsx";
 import { FullPageLoader } from "../components/FullPageLoader/FullPageLoader.tsx";
-import { IconAlert, IconSparkles } from "../components/Icons/Icons.tsx";
+import { IconAlert, IconInfo, IconSparkles } from "../components/Icons/Icons.tsx";
 import { ProjectLoadError } from "../components/ProjectLoadError/ProjectLoadError.tsx";
 import { type ChatEntry, useChat } from "../hooks/useChat.ts";
 import { useIsPhone } from "../hooks/useIsPhone.ts";
+import { useProjectRole } from "../hooks/useProjectRole.ts";
 import { useRouteProject } from "../hooks/useRouteProject.ts";
 import { type TranslationKey, useT } from "../i18n/i18n.tsx";
 import { failureText, serverMessage } from "../lib/messages.ts";
@@ -73,6 +74,9 @@ export default function AiAssistantPage() {
     [t],
   );
   const chat = useChat(projectId, onSendFailed);
+  // a viewer reads the project's conversation; asking the AI is for the roles that write
+  const { role, can } = useProjectRole(projectId);
+  const talks = can("ai.use");
 
   const scroller = useRef<HTMLDivElement>(null);
   const composer = useRef<HTMLTextAreaElement>(null);
@@ -85,7 +89,7 @@ export default function AiAssistantPage() {
   }, [failed, t]);
 
   const showGreeting = chat.historyState === "ready" && chat.startedEmpty;
-  const showSuggestions = showGreeting && chat.entries.length === 0;
+  const showSuggestions = showGreeting && chat.entries.length === 0 && talks;
 
   // Keep the view where the person is reading: older messages added on top leave it in
   // place; new text at the bottom follows when they were at the bottom already.
@@ -162,7 +166,7 @@ export default function AiAssistantPage() {
         <ChatReply
           key={entry.key}
           entry={entry}
-          onSaveAsDraft={saveAsDraft}
+          onSaveAsDraft={can("drafts.write") ? saveAsDraft : undefined}
           onUseAsText={withWorkingText(mode) ? setWorkingText : undefined}
         />
       )
@@ -188,7 +192,7 @@ export default function AiAssistantPage() {
       </div>
 
       <Card padding={0} className={classes.chat}>
-        <div className={classes.modeBar}>
+        {talks && <div className={classes.modeBar}>
           <SegmentedControl
             value={mode}
             onChange={(value) => setMode(value as ChatMode)}
@@ -202,8 +206,8 @@ export default function AiAssistantPage() {
           <Text size="xs" c="dimmed" className={classes.modeHint}>
             {t(`chat.modeHint.${mode}`)}
           </Text>
-        </div>
-        {withWorkingText(mode) && <ChatWorkingText value={workingText} onChange={setWorkingText} projectId={projectId!} drafts={drafts} />}
+        </div>}
+        {talks && withWorkingText(mode) && <ChatWorkingText value={workingText} onChange={setWorkingText} projectId={projectId!} drafts={drafts} />}
 
         <div
           ref={scroller}
@@ -266,15 +270,24 @@ export default function AiAssistantPage() {
           )}
         </div>
 
-        <ChatComposer
-          ref={composer}
-          value={input}
-          onChange={setInput}
-          onSend={handleSend}
-          blocked={chat.pending}
-          disabled={chat.historyState !== "ready"}
-          placeholder={t(`chat.placeholder.${mode}`)}
-        />
+        {talks ? (
+          <ChatComposer
+            ref={composer}
+            value={input}
+            onChange={setInput}
+            onSend={handleSend}
+            blocked={chat.pending}
+            disabled={chat.historyState !== "ready"}
+            placeholder={t(`chat.placeholder.${mode}`)}
+          />
+        ) : (
+          role !== undefined && (
+            <Text size="sm" c="dimmed" px="md" py="sm" className={classes.readOnly} data-testid="chat-read-only">
+              <IconInfo size={16} />
+              {t("chat.readOnly")}
+            </Text>
+          )
+        )}
       </Card>
     </div>
   );

@@ -23,6 +23,7 @@ import { useLanguage, useT } from "../i18n/i18n.tsx";
 import { formatDate, formatMoment } from "../lib/formatDate.ts";
 import { usePageTitle } from "../lib/pageTitle.ts";
 import { projectPath } from "../lib/projectSections.ts";
+import { useProjectRole } from "../hooks/useProjectRole.ts";
 import { toastError, toastSuccess } from "../lib/toast.ts";
 import classes from "./Channels.module.css";
 
@@ -32,6 +33,8 @@ export default function ChannelsPage() {
   usePageTitle(t("section.channels"));
   const { projectId, project, failed } = useRouteProject();
   const { channels, isLoading, error, mutate } = useChannels(projectId);
+  const { role, can } = useProjectRole(projectId);
+  const manages = can("channel.manage");
   const [addOpened, addDialog] = useDisclosure(false);
   const [toDelete, setToDelete] = useState<Channel | null>(null);
   const [deleting, setDeleting] = useState(false);
@@ -58,7 +61,14 @@ export default function ChannelsPage() {
     }
   };
 
-  const addButton = (
+  // Only an owner connects or removes the channel; the others are told so where the button was.
+  const ownerOnly = role !== undefined && (
+    <Text size="sm" c="dimmed" className={classes.note} data-testid="channels-owner-only">
+      <IconInfo size={16} style={{ flex: "none", marginTop: 2 }} />
+      {t("channels.ownerOnly")}
+    </Text>
+  );
+  const addButton = !manages ? ownerOnly : (
     <Tooltip
       label={t("channels.limitReachedTooltip")}
       position="bottom-end"
@@ -87,7 +97,7 @@ export default function ChannelsPage() {
         eyebrow={<BackLink to={projectPath(project.id)} label={project.name} />}
         title={t("section.channels")}
         description={t("channels.description")}
-        actions={!error && !isLoading && channels.length > 0 ? addButton : undefined}
+        actions={!error && !isLoading && channels.length > 0 && manages ? addButton : undefined}
       />
 
       {isLoading ? (
@@ -118,12 +128,12 @@ export default function ChannelsPage() {
         <>
           <Stack gap="sm">
             {channels.map((channel) => (
-              <ChannelCard key={channel.id} channel={channel} onDelete={() => setToDelete(channel)} />
+              <ChannelCard key={channel.id} channel={channel} onDelete={manages ? () => setToDelete(channel) : undefined} />
             ))}
           </Stack>
           <Text size="sm" className={classes.note}>
             <IconInfo size={16} style={{ flex: "none", marginTop: 2 }} />
-            {t("channels.oneChannelNote")}
+            {t(manages ? "channels.oneChannelNote" : "channels.ownerOnly")}
           </Text>
         </>
       )}
@@ -148,7 +158,7 @@ export default function ChannelsPage() {
   );
 }
 
-function ChannelCard({ channel, onDelete }: { channel: Channel; onDelete: () => void }) {
+function ChannelCard({ channel, onDelete }: { channel: Channel; onDelete?: () => void }) {
   const t = useT();
   const { language } = useLanguage();
   const username = channelUsername(channel.link);
@@ -209,7 +219,7 @@ function ChannelCard({ channel, onDelete }: { channel: Channel; onDelete: () => 
           >
             {connected ? t("channels.status.connected") : t("channels.status.pending")}
           </Badge>
-          <Tooltip label={t("channels.delete")}>
+          {onDelete && <Tooltip label={t("channels.delete")}>
             <ActionIcon
               variant="subtle"
               color="gray"
@@ -220,7 +230,7 @@ function ChannelCard({ channel, onDelete }: { channel: Channel; onDelete: () => 
             >
               <IconTrash size={18} />
             </ActionIcon>
-          </Tooltip>
+          </Tooltip>}
         </div>
       </div>
     </Card>

@@ -25,6 +25,7 @@ import { useFocusFallback } from "../hooks/useFocusFallback.ts";
 import { useDraftRoute } from "../hooks/useDraftRoute.ts";
 import { useDraftDeletion } from "../hooks/useDraftDeletion.ts";
 import { useDraftSelection } from "../hooks/useDraftSelection.ts";
+import { useProjectRole } from "../hooks/useProjectRole.ts";
 import { useRouteProject } from "../hooks/useRouteProject.ts";
 import { useT } from "../i18n/i18n.tsx";
 import { generationPlan } from "../lib/draftSelection.ts";
@@ -44,6 +45,8 @@ export default function DraftsPage() {
   const { projectId, project, failed } = useRouteProject();
   const { drafts, isLoading, error, mutate } = useDrafts(projectId);
   const { editOpened, shown, openEditor, closeEditor } = useDraftRoute(projectId, { drafts, isLoading, error });
+  // a viewer reads the queue; writing, ordering and the AI are for the roles that write
+  const writes = useProjectRole(projectId).can("drafts.write");
 
   const { selected, allSelected, toggle, toggleAll, clear: clearSelection, drop: dropFromSelection } = useDraftSelection(drafts);
   const deletion = useDraftDeletion(projectId, drafts, dropFromSelection);
@@ -126,7 +129,7 @@ export default function DraftsPage() {
         description={t("drafts.description")}
         // With no drafts yet the empty state carries these two buttons instead.
         actions={
-          drafts.length > 0 ? (
+          writes && drafts.length > 0 ? (
             <>
               {bulkAddButton}
               {newDraftButton}
@@ -135,7 +138,7 @@ export default function DraftsPage() {
         }
       />
 
-      <QueueHealth projectId={projectId} timeZone={project.timezone} variant="page" onAddTitles={openBulkAdd} />
+      <QueueHealth projectId={projectId} timeZone={project.timezone} variant="page" onAddTitles={writes ? openBulkAdd : undefined} />
       {generation.job && <GenerationBanner job={generation.job} />}
 
       {isLoading ? (
@@ -151,15 +154,17 @@ export default function DraftsPage() {
             title={t("drafts.emptyTitle")}
             description={t("drafts.emptyText")}
           >
-            <EmptyState.Actions>
-              {bulkAddButton}
-              {newDraftButton}
-            </EmptyState.Actions>
+            {writes && (
+              <EmptyState.Actions>
+                {bulkAddButton}
+                {newDraftButton}
+              </EmptyState.Actions>
+            )}
           </EmptyState>
         </Card>
       ) : (
         <Card padding={0} className={classes.listCard}>
-          <DraftsToolbar
+          {writes && <DraftsToolbar
             selectAllRef={selectAllRef}
             total={drafts.length}
             selectedCount={selected.size}
@@ -168,8 +173,9 @@ export default function DraftsPage() {
             onGenerate={handleGenerate}
             generation={generation}
             onDelete={() => deletion.batch.ask(selected.size)}
-          />
+          />}
           <DraftList
+            readOnly={!writes}
             drafts={drafts}
             selected={selected}
             onToggle={toggle}
@@ -180,11 +186,12 @@ export default function DraftsPage() {
         </Card>
       )}
 
-      <DraftDialog projectId={projectId} opened={createOpened} onClose={createDialog.close} />
-      <DraftDialog projectId={projectId} draft={shown} opened={editOpened} onClose={closeEditor} />
+      <DraftDialog projectId={projectId} opened={writes && createOpened} onClose={createDialog.close} />
+      <DraftDialog projectId={projectId} draft={shown} opened={writes && editOpened} onClose={closeEditor} />
       <BulkAddDialog projectId={projectId} opened={bulkOpened} generateOnOpen={titlesOnOpen} onClose={bulkDialog.close} />
       <ConfirmDialog
-        opened={deletion.one.draft !== null}
+        // a role taken away meanwhile closes what it can no longer do
+        opened={writes && deletion.one.draft !== null}
         title={t("drafts.deleteTitle")}
         message={t("drafts.deleteText", { title: deletion.one.title })}
         confirmLabel={t("common.delete")}
@@ -193,7 +200,7 @@ export default function DraftsPage() {
         onClose={deletion.one.cancel}
       />
       <ConfirmDialog
-        opened={deletion.batch.opened}
+        opened={writes && deletion.batch.opened}
         title={t("drafts.batchDeleteTitle")}
         message={t("drafts.batchDeleteText", { count: deletion.batch.count })}
         confirmLabel={t("drafts.deleteSelected")}

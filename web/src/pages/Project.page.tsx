@@ -15,6 +15,7 @@ import { DeleteProjectDialog } from "../components/ProjectDialogs/DeleteProjectD
 import { EditProjectDialog } from "../components/ProjectDialogs/EditProjectDialog.tsx";
 import { ProjectLoadError } from "../components/ProjectLoadError/ProjectLoadError.tsx";
 import { FullPageLoader } from "../components/FullPageLoader/FullPageLoader.tsx";
+import { useProjectRole } from "../hooks/useProjectRole.ts";
 import { useRouteProject } from "../hooks/useRouteProject.ts";
 import { useT } from "../i18n/i18n.tsx";
 import { firstSteps } from "../lib/firstSteps.ts";
@@ -30,6 +31,7 @@ export default function ProjectPage() {
   const approver = channels.find((channel) => channel.approver)?.approver;
   const { drafts, isLoading: draftsLoading } = useDrafts(project?.id ?? null);
   const overview = useProjectsOverview().overview?.find((card) => card.projectId === project?.id);
+  const { can } = useProjectRole(project?.id ?? null);
   const [editOpened, editDialog] = useDisclosure(false);
   const [deleteOpened, deleteDialog] = useDisclosure(false);
   usePageTitle(project?.name ?? t("project.title"));
@@ -42,15 +44,22 @@ export default function ProjectPage() {
       <PageHeader
         title={project.name}
         description={project.description || undefined}
+        // the project's settings and its deletion are the owner's
         actions={
-          <>
-            <Button variant="default" leftSection={<IconPencil size={16} />} onClick={editDialog.open}>
-              {t("common.edit")}
-            </Button>
-            <Button variant="light" color="red" leftSection={<IconTrash size={16} />} onClick={deleteDialog.open}>
-              {t("common.delete")}
-            </Button>
-          </>
+          can("project.update") || can("project.delete") ? (
+            <>
+              {can("project.update") && (
+                <Button variant="default" leftSection={<IconPencil size={16} />} onClick={editDialog.open}>
+                  {t("common.edit")}
+                </Button>
+              )}
+              {can("project.delete") && (
+                <Button variant="light" color="red" leftSection={<IconTrash size={16} />} onClick={deleteDialog.open}>
+                  {t("common.delete")}
+                </Button>
+              )}
+            </>
+          ) : undefined
         }
       />
 

@@ -20,6 +20,7 @@ import { PostDetailsDialog } from "../components/PostDetailsDialog/PostDetailsDi
 import { ProjectLoadError } from "../components/ProjectLoadError/ProjectLoadError.tsx";
 import { TimezonePill } from "../components/TimezonePill/TimezonePill.tsx";
 import { useFocusFallback } from "../hooks/useFocusFallback.ts";
+import { useProjectRole } from "../hooks/useProjectRole.ts";
 import { useRouteProject } from "../hooks/useRouteProject.ts";
 import { useLanguage, useT } from "../i18n/i18n.tsx";
 import { LOCALES } from "../lib/formatDate.ts";
@@ -66,6 +67,7 @@ export default function PublishedPage() {
   useFocusFallback(toDelete !== null, () =>
     openedFrom.current?.isConnected ? openedFrom.current : list.current?.querySelector<HTMLElement>("button, a"));
 
+  const publishes = useProjectRole(projectId).can("posts.publish");
   const open = (post: Post, editing: boolean) => {
     openedFrom.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     setDetails({ id: post.id, editing });
@@ -121,6 +123,7 @@ export default function PublishedPage() {
                 post={post}
                 reactions={reactions.get(post.id)}
                 timeZone={timeZone}
+                edits={publishes}
                 onOpen={(editing) => open(post, editing)}
               />
             ))}
@@ -182,11 +185,13 @@ type PublishedRowProps = {
   /** Its reactions in the channel, once known. */
   reactions?: number;
   timeZone: string;
+  /** The channel's text is the publishing roles' to change (docs/teams.md): the others only open it. */
+  edits: boolean;
   /** Opens the post's details; `editing`: straight in the edit of its text and buttons. */
   onOpen: (editing: boolean) => void;
 };
 
-function PublishedRow({ post, reactions, timeZone, onOpen }: PublishedRowProps) {
+function PublishedRow({ post, reactions, timeZone, edits, onOpen }: PublishedRowProps) {
   const t = useT();
   const { language } = useLanguage();
   const links = Object.entries(post.publishedLinks ?? {});
@@ -242,7 +247,7 @@ function PublishedRow({ post, reactions, timeZone, onOpen }: PublishedRowProps) 
           <Button variant="subtle" size="xs" color="gray" aria-haspopup="dialog" onClick={() => onOpen(false)} data-testid="published-history">
             {t("published.history")}
           </Button>
-        ) : (
+        ) : !edits ? null : (
           <Button
             variant="subtle"
             size="xs"

@@ -30,6 +30,7 @@ import { TimezonePill } from "../components/TimezonePill/TimezonePill.tsx";
 import { useDetailsParam } from "../hooks/useDetailsParam.ts";
 import { useFocusFallback } from "../hooks/useFocusFallback.ts";
 import { useProjectNow } from "../hooks/useProjectNow.ts";
+import { useProjectRole } from "../hooks/useProjectRole.ts";
 import { useRouteProject } from "../hooks/useRouteProject.ts";
 import { useT } from "../i18n/i18n.tsx";
 import { usePageTitle } from "../lib/pageTitle.ts";
@@ -115,6 +116,8 @@ export default function SchedulePage() {
     [posts, drafts, timeZone, todayKey, untilKey],
   );
   const stopped = stoppedSeries(posts);
+  // a viewer reads the calendar; planning is for the roles that write posts
+  const plans = useProjectRole(projectId).can("posts.write");
 
   // Dialogs. What a closing dialog shows stays put while it animates out.
   const [detailsId, setDetailsId] = useDetailsParam();
@@ -205,7 +208,7 @@ export default function SchedulePage() {
           </>
         }
         actions={
-          ready ? (
+          ready && plans ? (
             <Button ref={newPostButton} leftSection={<IconPlus size={18} />} onClick={() => openCreate(today)} data-testid="new-post">
               {t("schedule.newPost")}
             </Button>
@@ -254,7 +257,7 @@ export default function SchedulePage() {
               today={today}
               timeZone={timeZone}
               posts={shown}
-              onAddPost={openCreate}
+              onAddPost={plans ? openCreate : undefined}
               onOpenPost={(post) => {
                 openedFrom.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
                 setDetailsId(post.id);
@@ -268,7 +271,7 @@ export default function SchedulePage() {
             posts={shown}
             onMonthChange={(months) => setMonthShift((shift) => shift + months)}
             onToday={() => setMonthShift(0)}
-            onAddPost={openCreate}
+            onAddPost={plans ? openCreate : undefined}
             onOpenPost={(post) => {
               openedFrom.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
               setDetailsId(post.id);

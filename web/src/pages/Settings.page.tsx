@@ -1,12 +1,13 @@
-import { Card, type MantineColorScheme, NativeSelect, SegmentedControl, Stack, Text, useMantineColorScheme } from "@mantine/core";
-import "@mantine/core/styles/Card.layer.css";
+import { type MantineColorScheme, NativeSelect, SegmentedControl, Stack, Text, useMantineColorScheme } from "@mantine/core";
 import "@mantine/core/styles/FloatingIndicator.layer.css";
 import "@mantine/core/styles/SegmentedControl.layer.css";
-import { useEffect, useId } from "react";
+import { useEffect } from "react";
 import { LANGUAGES } from "../../../contract/limits.ts";
 import { NotificationSettings } from "../components/NotificationSettings/NotificationSettings.tsx";
 import { ApiTokens } from "../components/ApiTokens/ApiTokens.tsx";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
+import { SectionCard } from "../components/SectionCard/SectionCard.tsx";
+import { ProjectTeams } from "../components/ProjectTeams/ProjectTeams.tsx";
 import { IconGlobe } from "../components/Icons/Icons.tsx";
 import { loadDictionary, useLanguage, useT, type Language } from "../i18n/i18n.tsx";
 import { usePageTitle } from "../lib/pageTitle.ts";
@@ -16,7 +17,6 @@ export default function SettingsPage() {
   const { language, setLanguage } = useLanguage();
   // "auto" follows the system (prefers-color-scheme); the choice is kept in this browser.
   const { colorScheme, setColorScheme } = useMantineColorScheme();
-  const interfaceTitleId = useId();
   usePageTitle(t("settings.title"));
 
   // Each language's dictionary is fetched on first use; fetched ahead here, a switch is instant.
@@ -28,13 +28,7 @@ export default function SettingsPage() {
     <>
       <PageHeader title={t("settings.title")} description={t("settings.description")} />
       <Stack gap="lg" maw={560}>
-        <Card component="section" padding="lg" aria-labelledby={interfaceTitleId}>
-          <Text component="h2" fw={600} m={0} id={interfaceTitleId}>
-            {t("settings.interface")}
-          </Text>
-          <Text size="sm" c="dimmed" mb="md">
-            {t("settings.interfaceHint")}
-          </Text>
+        <SectionCard title={t("settings.interface")} hint={t("settings.interfaceHint")}>
           <NativeSelect
             label={t("settings.language")}
             leftSection={<IconGlobe size={16} />}
@@ -67,8 +61,9 @@ export default function SettingsPage() {
           <Text size="xs" c="dimmed" mt={6}>
             {t("settings.themeHint")}
           </Text>
-        </Card>
+        </SectionCard>
         <NotificationSettings />
+        <ProjectTeams />
         <ApiTokens />
       </Stack>
     </>

@@ -9,7 +9,8 @@ type ChatReplyProps = {
   /** An assistant reply as stored or streamed: the Markdown the model wrote. */
   entry: ChatEntry;
   /** Saves the reply, with its formatting, as a new draft. */
-  onSaveAsDraft: (reply: FormattedText) => Promise<boolean>;
+  /** Saves the reply as a draft; none for a role that cannot write drafts. */
+  onSaveAsDraft?: (reply: FormattedText) => Promise<boolean>;
   /** Makes the reply's text the working text (a plain textarea: the words without formatting). */
   onUseAsText?: (text: string) => void;
 };
@@ -29,7 +30,7 @@ export function ChatReply({ entry, onSaveAsDraft, onUseAsText }: ChatReplyProps)
       timestamp={entry.timestamp}
       content={reply.text === "" ? "" : <FormattedMessage text={reply.text} entities={reply.entities} />}
       copyTextValue={reply.text}
-      onSaveAsDraft={() => onSaveAsDraft(reply)}
+      onSaveAsDraft={onSaveAsDraft && (() => onSaveAsDraft(reply))}
       onUseAsText={onUseAsText ? () => onUseAsText(reply.text) : undefined}
     />
   );

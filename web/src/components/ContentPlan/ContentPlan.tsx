@@ -15,6 +15,7 @@ import { toastError, toastSuccess } from "../../lib/toast.ts";
 import { ConfirmDialog } from "../ConfirmDialog/ConfirmDialog.tsx";
 import { IconFileText, IconPlus, IconShield, IconSparkles } from "../Icons/Icons.tsx";
 import { LoadError } from "../LoadError/LoadError.tsx";
+import { useProjectRole } from "../../hooks/useProjectRole.ts";
 import classes from "./ContentPlan.module.css";
 import { dayNames, lengthText, WEEK_DAYS } from "./days.ts";
 import { SlotDialog, type SlotTarget } from "./SlotDialog.tsx";
@@ -40,6 +41,8 @@ export function ContentPlan({ projectId, projectTimeZone }: ContentPlanProps) {
   const namesOf = dayNames(locale);
   const titleId = useId();
   const { plans, isLoading, error, mutate } = useContentPlans(projectId);
+  // an author or a viewer sees the plan; an owner or an editor changes it
+  const edits = useProjectRole(projectId).can("plans.write");
 
   // What a closing dialog shows stays put while it animates out.
   const [target, setTarget] = useState<SlotTarget | null>(null);
@@ -103,7 +106,7 @@ export function ContentPlan({ projectId, projectTimeZone }: ContentPlanProps) {
               : t("schedule.plan.description")}
           </Text>
         </div>
-        <div className={classes.headActions}>
+        {edits && <div className={classes.headActions}>
           <Button
             variant="default"
             leftSection={<IconSparkles size={16} />}
@@ -126,7 +129,7 @@ export function ContentPlan({ projectId, projectTimeZone }: ContentPlanProps) {
               {t("schedule.plan.add")}
             </Button>
           )}
-        </div>
+        </div>}
       </div>
       {suggesting && (
         <div id={suggestionsId}>
@@ -148,7 +151,7 @@ export function ContentPlan({ projectId, projectTimeZone }: ContentPlanProps) {
           data-testid="content-plan-empty"
         >
           <AutopilotRules />
-          <EmptyState.Actions>
+          {edits && <EmptyState.Actions>
             <Button
               ref={addButton}
               leftSection={<IconPlus size={16} />}
@@ -157,7 +160,7 @@ export function ContentPlan({ projectId, projectTimeZone }: ContentPlanProps) {
             >
               {t("schedule.plan.addFirst")}
             </Button>
-          </EmptyState.Actions>
+          </EmptyState.Actions>}
         </EmptyState>
       ) : (
         <>
@@ -179,11 +182,11 @@ export function ContentPlan({ projectId, projectTimeZone }: ContentPlanProps) {
                         dayName={names.long}
                         locale={locale}
                         projectTimeZone={projectTimeZone}
-                        onOpen={() => setTarget({ mode: "edit", plan })}
+                        onOpen={edits ? () => setTarget({ mode: "edit", plan }) : undefined}
                         onActiveChange={(active) => void setActive(plan, active)}
                       />
                     ))}
-                    <UnstyledButton
+                    {edits && <UnstyledButton
                       className={classes.addSlot}
                       aria-label={t("schedule.plan.addOn", { day: names.long })}
                       title={t("schedule.plan.addOn", { day: names.long })}
@@ -191,7 +194,7 @@ export function ContentPlan({ projectId, projectTimeZone }: ContentPlanProps) {
                       data-testid="content-plan-add-slot"
                     >
                       <IconPlus size={14} />
-                    </UnstyledButton>
+                    </UnstyledButton>}
                   </div>
                 </div>
               );
@@ -232,7 +235,8 @@ type SlotCardProps = {
   dayName: string;
   locale: string;
   projectTimeZone: string;
-  onOpen: () => void;
+  /** Opens the slot for changes; none (and no switch) for a role that cannot change the plan. */
+  onOpen?: () => void;
   onActiveChange: (active: boolean) => void;
 };
 
@@ -249,8 +253,13 @@ function SlotCard({ plan, dayName, locale, projectTimeZone, onOpen, onActiveChan
       data-plan-id={plan.id}
       data-time={plan.time}
     >
-      <UnstyledButton className={classes.slotButton} onClick={onOpen} data-testid="content-plan-slot-edit">
-        <VisuallyHidden>{t("schedule.plan.editSlot", { day: dayName })} </VisuallyHidden>
+      <UnstyledButton
+        component={onOpen ? "button" : "div"}
+        className={classes.slotButton}
+        onClick={onOpen}
+        data-testid={onOpen ? "content-plan-slot-edit" : undefined}
+      >
+        <VisuallyHidden>{onOpen ? t("schedule.plan.editSlot", { day: dayName }) : dayName} </VisuallyHidden>
         <span className={classes.slotTime}>{plan.time}</span>{" "}
         <span className={classes.slotMeta}>
           <span className={classes.metaItem} data-testid="content-plan-slot-length">
@@ -264,14 +273,14 @@ function SlotCard({ plan, dayName, locale, projectTimeZone, onOpen, onActiveChan
           {!plan.active && <span className={`${classes.metaItem} ${classes.slotPaused}`}>{t("schedule.plan.paused")}</span>}
         </span>
       </UnstyledButton>
-      <Switch
+      {onOpen && <Switch
         size="sm"
         className={classes.slotSwitch}
         checked={plan.active}
         onChange={(event) => onActiveChange(event.currentTarget.checked)}
         aria-label={t("schedule.plan.activeLabel", { day: dayName, time: plan.time })}
         data-testid="content-plan-slot-active"
-      />
+      />}
     </div>
   );
 }

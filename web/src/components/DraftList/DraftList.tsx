@@ -53,6 +53,8 @@ const verticalOnly: Modifier = ({ transform }) => ({ ...transform, x: 0 });
 const OVERSCAN_PX = 700;
 
 type DraftListProps = {
+  /** A viewer's list: the drafts in their order, without the handle, the checkbox or the buttons. */
+  readOnly?: boolean;
   drafts: DraftSummary[];
   selected: ReadonlySet<number>;
   onToggle: (draftId: number, checked: boolean) => void;
@@ -69,7 +71,7 @@ type DraftListProps = {
  * drafts only the rows on screen and some around them are in the DOM, plus the row being
  * dragged, whose node dnd-kit keeps using while the page scrolls away from it.
  */
-export function DraftList({ drafts, selected, onToggle, onEdit, onDelete, onMove }: DraftListProps) {
+export function DraftList({ readOnly = false, drafts, selected, onToggle, onEdit, onDelete, onMove }: DraftListProps) {
   const t = useT();
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
@@ -134,6 +136,7 @@ export function DraftList({ drafts, selected, onToggle, onEdit, onDelete, onMove
         total={drafts.length}
         measureRef={rowRef(draft.id)}
         selected={selected.has(draft.id)}
+        readOnly={readOnly}
         onToggle={onToggle}
         onEdit={onEdit}
         onDelete={onDelete}
@@ -163,6 +166,7 @@ export function DraftList({ drafts, selected, onToggle, onEdit, onDelete, onMove
 }
 
 type DraftRowProps = Pick<DraftListProps, "onToggle" | "onEdit" | "onDelete"> & {
+  readOnly: boolean;
   draft: DraftSummary;
   selected: boolean;
   /** 1-based place in the whole list, and its length (rows left out of the DOM still count). */
@@ -171,7 +175,7 @@ type DraftRowProps = Pick<DraftListProps, "onToggle" | "onEdit" | "onDelete"> & 
   measureRef: (node: HTMLElement | null) => void;
 };
 
-function DraftRow({ draft, selected, position, total, measureRef, onToggle, onEdit, onDelete }: DraftRowProps) {
+function DraftRow({ draft, selected, readOnly, position, total, measureRef, onToggle, onEdit, onDelete }: DraftRowProps) {
   const t = useT();
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
     id: draft.id,
@@ -196,7 +200,7 @@ function DraftRow({ draft, selected, position, total, measureRef, onToggle, onEd
       data-testid="draft-row"
       data-draft-id={draft.id}
     >
-      <button
+      {!readOnly && <button
         type="button"
         ref={setActivatorNodeRef}
         className={classes.handle}
@@ -206,8 +210,8 @@ function DraftRow({ draft, selected, position, total, measureRef, onToggle, onEd
         data-testid="drag-handle"
       >
         <IconGripVertical size={18} />
-      </button>
-      <DraftRowContent draft={draft} selected={selected} onToggle={onToggle} onEdit={onEdit} onDelete={onDelete} />
+      </button>}
+      <DraftRowContent draft={draft} selected={selected} readOnly={readOnly} onToggle={onToggle} onEdit={onEdit} onDelete={onDelete} />
     </li>
   );
 }
@@ -220,23 +224,24 @@ function DraftRow({ draft, selected, position, total, measureRef, onToggle, onEd
 const DraftRowContent = memo(function DraftRowContent({
   draft,
   selected,
+  readOnly,
   onToggle,
   onEdit,
   onDelete,
-}: Pick<DraftRowProps, "draft" | "selected" | "onToggle" | "onEdit" | "onDelete">) {
+}: Pick<DraftRowProps, "draft" | "selected" | "readOnly" | "onToggle" | "onEdit" | "onDelete">) {
   const t = useT();
   const preview = draftPreview(draft.excerpt);
   return (
     <>
-      <Checkbox
+      {!readOnly && <Checkbox
         className={classes.checkbox}
         checked={selected}
         onChange={(event) => onToggle(draft.id, event.currentTarget.checked)}
         aria-label={t("drafts.select", { title: draft.title })}
         data-testid="draft-checkbox"
-      />
+      />}
       {/* A click on the text opens the editor too; keyboard users have the edit button. */}
-      <div className={classes.body} onClick={() => onEdit(draft)}>
+      <div className={classes.body} onClick={readOnly ? undefined : () => onEdit(draft)} data-read-only={readOnly || undefined}>
         <div className={classes.title} title={draft.title} data-testid="draft-row-title">
           {draft.title}
         </div>
@@ -246,7 +251,7 @@ const DraftRowContent = memo(function DraftRowContent({
         <DraftUseBadge projectId={draft.projectId} holder={draft} />
       </div>
       {draft.imageUrl && <img src={draft.imageUrl} alt="" className={classes.thumb} loading="lazy" />}
-      <div className={classes.actions}>
+      {!readOnly && <div className={classes.actions}>
         <Tooltip label={t("common.edit")}>
           <ActionIcon
             variant="subtle"
@@ -271,7 +276,7 @@ const DraftRowContent = memo(function DraftRowContent({
             <IconTrash size={17} />
           </ActionIcon>
         </Tooltip>
-      </div>
+      </div>}
     </>
   );
 });

@@ -74,7 +74,7 @@ export function PostActions({ projectId, post, state, onEdit, onDelete }: PostAc
 
   return (
     <div className={classes.actions}>
-      <Tooltip label={t("common.delete")}>
+      {state.canDelete && <Tooltip label={t("common.delete")}>
         <ActionIcon
           variant="subtle"
           color="red"
@@ -86,9 +86,9 @@ export function PostActions({ projectId, post, state, onEdit, onDelete }: PostAc
         >
           <IconTrash size={18} />
         </ActionIcon>
-      </Tooltip>
+      </Tooltip>}
       <Group gap="sm" ml="auto">
-        {state.virtual && (
+        {state.virtual && state.canSkip && (
           // One button for both ways, so the focus has one place to come back to when the date flips.
           <Button
             ref={skipButton}

@@ -7,7 +7,8 @@ import type { DraftSummary } from "../../../../contract/drafts.ts";
 import type { Post } from "../../../../contract/posts.ts";
 import { useIsPhone } from "../../hooks/useIsPhone.ts";
 import { useT } from "../../i18n/i18n.tsx";
-import { postDetailsState } from "../../lib/postDetails.ts";
+import { postDetailsState, withRole } from "../../lib/postDetails.ts";
+import { useProjectRole } from "../../hooks/useProjectRole.ts";
 import { reasonText } from "../../lib/postMessages.ts";
 import type { CalendarPost } from "../../lib/recurrence.ts";
 import { SCHEDULE_DIALOG_WIDTH } from "../../lib/ui.ts";
@@ -49,6 +50,7 @@ type PostDetailsDialogProps = {
 export function PostDetailsDialog({ projectId, post, series, opened, timeZone, drafts, onClose, onEdit, onDelete, startEditing = false }: PostDetailsDialogProps) {
   const t = useT();
   const isPhone = useIsPhone();
+  const { can } = useProjectRole(projectId);
   // Nothing renders until the first post, which would mount the dialog already open: Mantine
   // would not see it open, note what had the focus, or give it back on closing. So that first
   // post renders the dialog closed once.
@@ -59,7 +61,7 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
   }, [hasPost]);
   if (!post) return null;
 
-  const state = postDetailsState(post);
+  const state = withRole(postDetailsState(post), post, can);
   const title = state.skipped
     ? t("schedule.occurrenceSkipped")
     : !state.virtual && post.isRecurring
@@ -88,7 +90,7 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
           <Text size="sm" c="dimmed" mt={8} data-testid="post-details-hint">
             {state.skipped ? t("schedule.details.skippedHint") : t(statusLook(post).hint)}
           </Text>
-          {!state.virtual && post.status === "scheduled" && !post.isRecurring && (
+          {!state.virtual && post.status === "scheduled" && !post.isRecurring && state.canResend && (
             <div style={{ marginTop: 12 }}>
               <AwaitingActions projectId={projectId} post={post} timeZone={timeZone} />
             </div>

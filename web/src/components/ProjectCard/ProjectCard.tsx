@@ -1,15 +1,18 @@
-import { Card, Skeleton, Text } from "@mantine/core";
+import { Badge, Card, Skeleton, Text } from "@mantine/core";
+import "@mantine/core/styles/Badge.layer.css";
 import "@mantine/core/styles/Card.layer.css";
 import "@mantine/core/styles/Skeleton.layer.css";
 import { Link } from "react-router-dom";
 import type { Project } from "../../../../contract/projects.ts";
 import { signedCount } from "../../../../contract/counts.ts";
 import type { ProjectOverview } from "../../../../contract/stats.ts";
+import { roleCan } from "../../../../contract/team.ts";
 import { useLanguage, useT } from "../../i18n/i18n.tsx";
 import { formatDate, LOCALES } from "../../lib/formatDate.ts";
 import { lateDuration, minutesLate } from "../../lib/lateness.ts";
 import { formatUpcoming, projectTimeZone } from "../../lib/projectTime.ts";
 import { projectPath } from "../../lib/projectSections.ts";
+import { ROLE_LABEL_KEYS } from "../../lib/roles.ts";
 import {
   IconAlert,
   IconCalendar,
@@ -51,6 +54,12 @@ export function ProjectCard({ project, figures, figuresLoading, onAddTitles }: P
         <Text component={Link} to={projectPath(project.id)} fw={600} size="md" truncate="end" className={classes.link}>
           {project.name}
         </Text>
+        {/* a shared project says what the account may do in it; the owner's own cards stay quiet */}
+        {project.role !== "owner" && (
+          <Badge variant="light" color="gray" size="sm" tt="none" className={classes.role} data-testid="card-role">
+            {t(ROLE_LABEL_KEYS[project.role])}
+          </Badge>
+        )}
       </div>
       <Text size="sm" c="dimmed" lineClamp={2} className={classes.description}>
         {project.description || t("dashboard.noDescription")}
@@ -67,7 +76,12 @@ export function ProjectCard({ project, figures, figuresLoading, onAddTitles }: P
       ) : (
         figures && <Figures project={project} figures={figures} />
       )}
-      <QueueHealth projectId={project.id} timeZone={project.timezone} variant="card" onAddTitles={onAddTitles} />
+      <QueueHealth
+        projectId={project.id}
+        timeZone={project.timezone}
+        variant="card"
+        onAddTitles={roleCan(project.role, "drafts.write") ? onAddTitles : undefined}
+      />
       <Text size="xs" className={classes.footer}>
         <IconCalendar size={14} />
         {t("dashboard.created", { date: formatDate(project.createdAt, language) })}
@@ -106,6 +120,10 @@ function Figures({ project, figures }: { project: Project; figures: ProjectOverv
               <IconHourglass size={14} />
               <span>{t("dashboard.channelAwaiting", { handle: figures.channelAwaitingHandle })}</span>
             </Link>
+          ) : !figures.channelConnected && !roleCan(project.role, "channel.manage") ? (
+            <Text size="sm" className={classes.quiet} data-testid="card-subscribers" data-state="no-channel">
+              {t("dashboard.noChannel")}
+            </Text>
           ) : !figures.channelConnected ? (
             <Link
               to={projectPath(project.id, "channels")}

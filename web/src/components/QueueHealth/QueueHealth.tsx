@@ -16,8 +16,8 @@ type QueueHealthProps = {
   timeZone: string;
   /** "card": a line (or a compact warning) on the dashboard card; "page": the Drafts page's bar. */
   variant: "card" | "page";
-  /** Opens the bulk-add dialog asking the AI for `count` titles at once. */
-  onAddTitles: (count: number) => void;
+  /** Opens the bulk-add dialog asking the AI for `count` titles at once; none for a role that cannot write drafts. */
+  onAddTitles?: (count: number) => void;
 };
 
 /**
@@ -37,7 +37,7 @@ export function QueueHealth({ projectId, timeZone, variant, onAddTitles }: Queue
   const locale = LOCALES[language];
   const count = titlesForTwoWeeks(health.postsPerWeek);
   const onCard = variant === "card";
-  const addButton = (low: boolean) => (
+  const addButton = (low: boolean) => onAddTitles && (
     <Button
       size={onCard ? "xs" : "sm"}
       variant={low ? "filled" : "light"}
@@ -80,7 +80,7 @@ export function QueueHealth({ projectId, timeZone, variant, onAddTitles }: Queue
         data-state="low"
       >
         {!onCard && t("queueHealth.lowText", { count: health.draftsLeft, perWeek: health.postsPerWeek })}
-        <div className={classes.alertActions}>{addButton(true)}</div>
+        {onAddTitles && <div className={classes.alertActions}>{addButton(true)}</div>}
       </Alert>
     );
   }

@@ -22,7 +22,8 @@ type ScheduleCalendarProps = {
   posts: CalendarPost[];
   onMonthChange: (months: number) => void;
   onToday: () => void;
-  onAddPost: (day: CalendarDate) => void;
+  /** Plans a post on that day; none for a role that cannot plan (docs/teams.md). */
+  onAddPost?: (day: CalendarDate) => void;
   onOpenPost: (post: CalendarPost) => void;
 };
 
@@ -160,7 +161,7 @@ function WideGrid({ month, today, weeks, byDay, locale, onAddPost, onOpenPost }:
                     {day.day}
                   </span>
                   <VisuallyHidden>{dayName(t, day, locale, today, dayPosts.length)}</VisuallyHidden>
-                  {!past && (
+                  {!past && onAddPost && (
                     <Tooltip label={t("schedule.addPostOn", { date: dayLabel })} openDelay={400}>
                       <ActionIcon
                         variant="subtle"
@@ -315,7 +316,7 @@ function CompactGrid({ month, today, weeks, byDay, locale, onAddPost, onOpenPost
             ))}
           </div>
         )}
-        {!selectedPast && (
+        {!selectedPast && onAddPost && (
           <Button
             fullWidth
             variant="default"
@@ -361,7 +362,8 @@ type ScheduleAgendaProps = {
   today: CalendarDate;
   timeZone: string;
   posts: CalendarPost[];
-  onAddPost: (day: CalendarDate) => void;
+  /** Plans a post on that day; none for a role that cannot plan (docs/teams.md). */
+  onAddPost?: (day: CalendarDate) => void;
   onOpenPost: (post: CalendarPost) => void;
 };
 
@@ -393,18 +395,20 @@ export function ScheduleAgenda({ today, timeZone, posts, onAddPost, onOpenPost }
                 <Text component="h3" fw={600} size="sm" className={classes.agendaTitle} data-today={day.compare(today) === 0 || undefined}>
                   {day.compare(today) === 0 ? `${t("schedule.today")}, ${label}` : label}
                 </Text>
-                <Tooltip label={t("schedule.addPostOn", { date: label })} openDelay={400}>
-                  <ActionIcon
-                    variant="subtle"
-                    color="gray"
-                    size="sm"
-                    aria-label={t("schedule.addPostOn", { date: label })}
-                    onClick={() => onAddPost(day)}
-                    data-testid="add-post"
-                  >
-                    <IconPlus size={14} />
-                  </ActionIcon>
-                </Tooltip>
+                {onAddPost && (
+                  <Tooltip label={t("schedule.addPostOn", { date: label })} openDelay={400}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="gray"
+                      size="sm"
+                      aria-label={t("schedule.addPostOn", { date: label })}
+                      onClick={() => onAddPost(day)}
+                      data-testid="add-post"
+                    >
+                      <IconPlus size={14} />
+                    </ActionIcon>
+                  </Tooltip>
+                )}
               </div>
               {dayPosts.length === 0 ? (
                 <Text size="sm" c="dimmed">{t("schedule.noPosts")}</Text>

@@ -7,6 +7,7 @@ import { useDisclosure, useMediaQuery } from "@mantine/hooks";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, Outlet, useLocation } from "react-router-dom";
 import { useFocusOnNavigate } from "../../hooks/useFocusOnNavigate.ts";
+import { useProjectGone } from "../../hooks/useProjectGone.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { FullPageLoader } from "../FullPageLoader/FullPageLoader.tsx";
 import { PressaMark } from "../Icons/Icons.tsx";
@@ -34,6 +35,7 @@ export default function Shell() {
   const isWide = useMediaQuery("(min-width: 62em)");
   const mainRef = useRef<HTMLElement>(null);
   useFocusOnNavigate(mainRef);
+  useProjectGone();
 
   const closeDrawer = drawer.close;
 

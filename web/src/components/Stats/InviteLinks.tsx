@@ -1,3 +1,4 @@
+import { useProjectRole } from "../../hooks/useProjectRole.ts";
 import { Alert, Badge, Button, Card, Group, List, Table, Text, TextInput, Title } from "@mantine/core";
 import "@mantine/core/styles/Alert.layer.css";
 import "@mantine/core/styles/Badge.layer.css";
@@ -38,6 +39,8 @@ export function InviteLinks({ projectId, projectName, links, channel, timeZone }
   const { language } = useLanguage();
   const locale = LOCALES[language];
   const numbers = new Intl.NumberFormat(locale);
+  // every member reads the links' figures; an owner or an editor makes and revokes them
+  const manages = useProjectRole(projectId).can("invite_links.manage");
   const [name, setName] = useState("");
   const [nameError, setNameError] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
@@ -128,7 +131,7 @@ export function InviteLinks({ projectId, projectName, links, channel, timeZone }
 
       {channel === null ? (
         <Text size="sm" c="dimmed" mt="md" data-testid="stats-links-no-channel">{t("statistics.linksNoChannel")}</Text>
-      ) : (
+      ) : !manages ? null : (
         <form onSubmit={create} className={classes.linkForm} noValidate>
           <TextInput
             label={t("statistics.linkName")}
@@ -221,7 +224,7 @@ export function InviteLinks({ projectId, projectName, links, channel, timeZone }
                     )}
                   </Table.Td>
                   <Table.Td>
-                    {!link.revoked && (
+                    {!link.revoked && manages && (
                       <Button
                         variant="subtle"
                         color="red"
