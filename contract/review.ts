@@ -8,7 +8,7 @@ import * as v from "valibot";
 /** A comment's words: 1–2000 characters, not only spaces. */
 export const COMMENT_MAX = 2000;
 const CommentText = v.pipe(
-  v.string("comments.textInvalid"),
+  v.optional(v.string("comments.textInvalid"), ""),
   v.check((text) => text.trim() !== "", "comments.textInvalid"),
   v.maxLength(COMMENT_MAX, "comments.textInvalid"),
 );
