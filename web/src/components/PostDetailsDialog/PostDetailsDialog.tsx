@@ -5,6 +5,8 @@ import "@mantine/core/styles/Modal.layer.css";
 import { useEffect, useState } from "react";
 import type { DraftSummary } from "../../../../contract/drafts.ts";
 import type { Post } from "../../../../contract/posts.ts";
+import { roleCan } from "../../../../contract/team.ts";
+import { useProject } from "../../api/projects.ts";
 import { useIsPhone } from "../../hooks/useIsPhone.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { postDetailsState } from "../../lib/postDetails.ts";
@@ -12,6 +14,7 @@ import { reasonText } from "../../lib/postMessages.ts";
 import type { CalendarPost } from "../../lib/recurrence.ts";
 import { SCHEDULE_DIALOG_WIDTH } from "../../lib/ui.ts";
 import { IconAlert, IconHelpCircle, IconRepeat } from "../Icons/Icons.tsx";
+import { PostComments } from "../PostComments/PostComments.tsx";
 import { PostStatusBadge, seriesName, statusKind, statusLook } from "../PostStatus/PostStatus.tsx";
 import { AwaitingActions } from "./AwaitingActions.tsx";
 import { PostActions } from "./PostActions.tsx";
@@ -49,6 +52,7 @@ type PostDetailsDialogProps = {
 export function PostDetailsDialog({ projectId, post, series, opened, timeZone, drafts, onClose, onEdit, onDelete, startEditing = false }: PostDetailsDialogProps) {
   const t = useT();
   const isPhone = useIsPhone();
+  const { project } = useProject(projectId);
   // Nothing renders until the first post, which would mount the dialog already open: Mantine
   // would not see it open, note what had the focus, or give it back on closing. So that first
   // post renders the dialog closed once.
@@ -115,7 +119,18 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
 
         <PostLinks links={state.links} />
 
-        <PostActions projectId={projectId} post={post} state={state} onEdit={onEdit} onDelete={onDelete} />
+        {!state.virtual && (
+          <PostComments projectId={projectId} postId={post.id} timeZone={timeZone} canWrite={roleCan(project?.role, "comments.write")} />
+        )}
+
+        <PostActions
+          projectId={projectId}
+          post={post}
+          state={state}
+          onEdit={onEdit}
+          onDelete={onDelete}
+          reviewFirst={project !== undefined && !roleCan(project.role, "posts.publish")}
+        />
       </Stack>
     </Modal>
   );
