@@ -132,8 +132,11 @@ begin
   elsif p_approve then
     perform app_private.queue_approval(v_post);
   end if;
-  perform app_private.notify_member(v_post.review_author_id, p_project_id,
-    case when p_approve then 'reviewApproved' else 'reviewReturned' end, p_post_id, p_user_id, v_comment_id);
+  if p_approve then
+    perform app_private.notify_member(v_post.review_author_id, p_project_id, 'reviewApproved', p_post_id, p_user_id, v_comment_id);
+  else
+    perform app_private.notify_member(v_post.review_author_id, p_project_id, 'reviewReturned', p_post_id, p_user_id, v_comment_id);
+  end if;
   return v_post;
 end;
 $function$;
