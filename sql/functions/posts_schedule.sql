@@ -306,7 +306,8 @@ begin
   elsif v_review then
     return app_private.hold_for_review(v_before, p_user_id, false);
   elsif v_before.status = 'in_review' then
-    return app_private.hold_for_review(v_before, v_before.review_author_id, false);
+    -- an editor's fix keeps the author's request (their Publish) for the review to answer
+    return app_private.hold_for_review(v_before, v_before.review_author_id, v_before.review_publish);
   else
     perform app_private.queue_approval(v_post);
   end if;

@@ -143,7 +143,8 @@ function ReviewItem({ projectId, post, timeZone, canReview, canComment, open, on
               pin={post.options?.pin}
             />
           )}
-          <PostComments projectId={projectId} postId={post.id} timeZone={timeZone} canWrite={canComment} />
+          {/* a reviewer's words go with the decision (one field); others comment here */}
+          <PostComments projectId={projectId} postId={post.id} timeZone={timeZone} canWrite={canComment && !canReview} />
           {canReview && (
             <Stack gap="xs">
               <Textarea
