@@ -182,6 +182,19 @@ describe("an author's post waits for review", () => {
   });
 });
 
+test("an approval job that meets a post waiting for review sends nothing and leaves it waiting", async () => {
+  const p = await team(["Held"]);
+  const postId = (await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[0].id, scheduledFor: inDays(1) }, p.author.cookie)).json.id;
+  // a stale job (queued before the author's edit, say) finds it
+  const [claim] = await stack.sql`select app_public.claim_post_for_approval(${postId}, 'stale-job') as d`;
+  expect(claim.d).toBeNull();
+  expect((await stack.sql`select status, approval_preview from app_public.posts where id = ${postId}`)[0]).toEqual({ status: "in_review", approvalPreview: {} });
+  await stack.sql`select graphile_worker.add_job('posts__send_approval', json_build_object('postId', ${postId}::bigint))`;
+  await settle();
+  expect(approverMessages(p)).toEqual([]);
+  expect((await stack.sql`select status from app_public.posts where id = ${postId}`)[0].status).toBe("in_review");
+});
+
 describe("series", () => {
   test("an author's series makes occurrences that wait for review; an editor's skip it", async () => {
     const p = await team(["One", "Two", "Three"]);
