@@ -36,6 +36,8 @@ AS $function$
 declare
   v_post app_public.posts;
 begin
+  -- an approval planned before (an editor's post the author now publishes) is not asked for
+  perform app_private.unqueue_post_jobs(p_post.id);
   update app_public.posts set status = 'in_review', review_author_id = p_author_id, review_publish = p_publish,
     returned_at = null, approval_preview = '{}', last_error_code = null, last_error_params = '{}'
   where id = p_post.id returning * into v_post;
