@@ -56,6 +56,11 @@ test("an author sends a post for review; an editor returns it with a comment fro
   const editorPage = await signedInPage({ stack, browser }, editor.cookie, { language: "ru", viewport: { width: 1440, height: 900 } });
   await editorPage.goto(`${stack.baseUrl}/project/${p.project.id}`);
   await expect.poll(() => editorPage.getByTestId("review-badge").textContent(), soon).toBe("1");
+  // the post's details on the calendar lead there too
+  const editorDetails = await openDetails(editorPage, p.project.id, postId);
+  await editorDetails.getByTestId("post-open-review").click();
+  await expect.poll(() => editorPage.url(), soon).toContain(`/project/${p.project.id}/review`);
+  await editorPage.goto(`${stack.baseUrl}/project/${p.project.id}/schedule`);
   await editorPage.getByTestId("nav-review").click();
   const item = editorPage.locator(`[data-testid="review-item"][data-post-id="${postId}"]`);
   await expect.poll(() => item.count(), soon).toBe(1);

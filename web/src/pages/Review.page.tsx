@@ -14,7 +14,7 @@ import { IconArrowBackUp, IconCheck } from "../components/Icons/Icons.tsx";
 import { LoadError } from "../components/LoadError/LoadError.tsx";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
 import { PostComments } from "../components/PostComments/PostComments.tsx";
-import { PostPreview } from "../components/PostPreview/PostPreview.tsx";
+import { PostPreview, postPreviewProps } from "../components/PostPreview/PostPreview.tsx";
 import { ProjectLoadError } from "../components/ProjectLoadError/ProjectLoadError.tsx";
 import { useRouteProject } from "../hooks/useRouteProject.ts";
 import { useLanguage, useT } from "../i18n/i18n.tsx";
@@ -133,15 +133,7 @@ function ReviewItem({ projectId, post, timeZone, canReview, canComment, open, on
       {open && (
         <Stack gap="md" mt="md" id={panelId} data-testid="review-details">
           {(post.content.trim() || post.imageUrl) && (
-            <PostPreview
-              text={post.content}
-              entities={post.entities ?? []}
-              imageUrls={post.imageUrls}
-              imageUrl={post.imageUrl}
-              buttons={post.options?.buttons}
-              silent={post.options?.silent}
-              pin={post.options?.pin}
-            />
+            <PostPreview {...postPreviewProps(post)} />
           )}
           {/* a reviewer's words go with the decision (one field); others comment here */}
           <PostComments projectId={projectId} postId={post.id} timeZone={timeZone} canWrite={canComment && !canReview} />

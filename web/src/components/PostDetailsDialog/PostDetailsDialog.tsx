@@ -1,8 +1,9 @@
-import { Alert, Badge, Group, Modal, Stack, Text } from "@mantine/core";
+import { Alert, Badge, Button, Group, Modal, Stack, Text } from "@mantine/core";
 import "@mantine/core/styles/Alert.layer.css";
 import "@mantine/core/styles/Badge.layer.css";
 import "@mantine/core/styles/Modal.layer.css";
 import { useEffect, useState } from "react";
+import { Link } from "react-router-dom";
 import type { DraftSummary } from "../../../../contract/drafts.ts";
 import type { Post } from "../../../../contract/posts.ts";
 import { roleCan } from "../../../../contract/team.ts";
@@ -92,6 +93,11 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
           <Text size="sm" c="dimmed" mt={8} data-testid="post-details-hint">
             {state.skipped ? t("schedule.details.skippedHint") : t(statusLook(post).hint)}
           </Text>
+          {!state.virtual && post.status === "in_review" && roleCan(project?.role, "posts.review") && (
+            <Button component={Link} to={`/project/${projectId}/review`} variant="light" size="xs" mt={12} data-testid="post-open-review">
+              {t("review.open")}
+            </Button>
+          )}
           {!state.virtual && post.status === "scheduled" && !post.isRecurring && (
             <div style={{ marginTop: 12 }}>
               <AwaitingActions projectId={projectId} post={post} timeZone={timeZone} />
