@@ -28,6 +28,8 @@ import { contentPlanRoutes, queueHealthRoutes } from "./routes/content_plans.ts"
 import { notificationRoutes } from "./routes/notifications.ts";
 import { draftRoutes } from "./routes/drafts.ts";
 import { postRoutes } from "./routes/posts.ts";
+import { reviewRoutes } from "./routes/review.ts";
+import { commentRoutes } from "./routes/comments.ts";
 import { projectUploadRoutes, uploadServingRoutes } from "./routes/uploads.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { metricsRoutes } from "./routes/metrics.ts";
@@ -82,6 +84,9 @@ export function createApp(deps: ApiDeps) {
   api.route("/projects", projectRoutes(deps));
   api.route("/projects/:projectId/drafts", draftRoutes(deps));
   api.route("/projects/:projectId/channels", channelRoutes(deps));
+  // before the posts' own routes: `GET …/posts/review` is the queue, not a post's id
+  api.route("/projects/:projectId/posts", reviewRoutes(deps));
+  api.route("/projects/:projectId/posts/:postId/comments", commentRoutes(deps));
   api.route("/projects/:projectId/posts", postRoutes(deps));
   api.route("/projects/:projectId/content-plans", contentPlanRoutes(deps));
   api.route("/projects/:projectId/queue-health", queueHealthRoutes(deps));

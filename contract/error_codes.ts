@@ -138,6 +138,9 @@ export const ERROR_CODES = {
   "team.addressBusy": { status: 429, message: "Too many mails to this address. Please wait 10 minutes and try again." },
   "team.roleInvalid": { status: 400, message: "Role must be owner, editor, author or viewer" },
   "team.emailInvalid": { status: 400, message: "Enter the e-mail address to invite" },
+  "review.notWaiting": { status: 409, message: "This post is not waiting for review" },
+  "review.decisionInvalid": { status: 400, message: "Decision must be approve or return" },
+  "comments.textInvalid": { status: 400, message: "A comment is 1 to 2000 characters" },
 
   "activity.queryInvalid": {
     status: 400,

@@ -1,8 +1,15 @@
 /* The e-mails an account wants about its projects (docs/autopilot-and-ai.md "Autopilot": notifications). */
 import * as v from "valibot";
 
-export const NOTIFICATION_KINDS = ["queueLow", "postFailed", "postRejected", "channelLost"] as const;
+export const NOTIFICATION_KINDS = [
+  "queueLow", "postFailed", "postRejected", "channelLost",
+  // a project's team (docs/teams.md): to editors and owners, a post waits for their review; to
+  // its author, the post was approved, returned, or commented on after its return
+  "reviewRequested", "reviewApproved", "reviewReturned", "postCommented",
+] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+/** The kinds mailed to one member (app_private.notify_member), not to the project's owner. */
+export const MEMBER_NOTIFICATION_KINDS = ["reviewRequested", "reviewApproved", "reviewReturned", "postCommented"] as const;
 
 /**
  * The switches of Settings: the kinds of event mail, and the weekly summary (one mail a week
@@ -21,5 +28,9 @@ export const NotificationSettingsSchema = v.strictObject({
   postFailed: Switch,
   postRejected: Switch,
   channelLost: Switch,
+  reviewRequested: Switch,
+  reviewApproved: Switch,
+  reviewReturned: Switch,
+  postCommented: Switch,
   weeklySummary: Switch,
 }, "notifications.invalid");

@@ -5,7 +5,7 @@ import type { PostReasonCode, PostReasonParams } from "./post_reasons.ts";
 import { SERIES_ENDS_AFTER_MAX } from "./limits.ts";
 import { isoDay, isoInstant } from "./time.ts";
 
-export const POST_STATUSES = ["draft", "scheduled", "approved", "sending", "published", "rejected", "failed", "uncertain"] as const;
+export const POST_STATUSES = ["draft", "in_review", "scheduled", "approved", "sending", "published", "rejected", "failed", "uncertain"] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
 export const RECURRING_TYPES = ["none", "daily", "weekly"] as const;
 
@@ -137,6 +137,18 @@ export type Post = {
   occurrencesMade: number;
   /** Future occurrences of a series that are skipped (instants). */
   skippedOccurrences: string[];
+  /** The member who made it; null for the system's posts (autopilot) and posts older than teams. */
+  createdBy: number | null;
+  /**
+   * The author whose change waits for review (status in_review), or waited (told of the
+   * decision); on a series, its occurrences wait for review. Null when an editor or owner wrote it.
+   */
+  reviewAuthorId: number | null;
+  reviewAuthorEmail: string | null;
+  /** The author pressed Publish: once approved, the approver is asked at once. */
+  reviewPublish: boolean;
+  /** When an editor or owner last returned it to draft. */
+  returnedAt: string | null;
 };
 
 /**

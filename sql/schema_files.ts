@@ -40,6 +40,9 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
     "project_channels", "record_admin_chat", "record_approver_asked", "record_channel_rights_checked",
     "request_channel", "withdraw_approvals",
   ],
+  comments: [
+    "add_post_comment", "post_comment_list",
+  ],
   common: [
     "is_supported_timezone", "seconds_to_next_utc_day", "touch_updated_at", "bump_list_version",
   ],
@@ -96,6 +99,10 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
   ],
   projects: [
     "create_project", "delete_project", "get_project", "member_project", "update_project", "user_projects",
+  ],
+  reviews: [
+    "assert_publishable", "hold_for_review", "member_notification", "needs_review", "notify_member", "review_post",
+    "review_queue", "send_for_approval",
   ],
   series: [
     "assert_series_end", "available_series_drafts", "next_occurrence", "queue_series_spawn",

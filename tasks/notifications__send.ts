@@ -1,8 +1,10 @@
 /*
  * Mails the project's owner about something that needs them (app_private.notify_owner
- * decides when: the kinds they want, one mail per project, kind and day). The mail is in
- * the project's language; a post's stored reason is said in it too, from the dictionary the
- * interface shares (texts/reasons.*.json), so there is one wording per reason.
+ * decides when: the kinds they want, one mail per project, kind and day), or one member about
+ * their team's review (app_private.notify_member: a post waits for their review; their post
+ * was approved, returned or commented on). The mail is in the project's language; a post's
+ * stored reason is said in it too, from the dictionary the interface shares
+ * (texts/reasons.*.json), so there is one wording per reason.
  */
 import type { Task } from "graphile-worker";
 import * as v from "valibot";
@@ -16,6 +18,10 @@ const Payload = v.object({
   projectId: v.number(),
   kind: v.picklist(NOTIFICATION_KINDS),
   postId: v.nullable(v.number()),
+  // a member's mail: to whom, who acted, and the comment it quotes
+  userId: v.optional(v.nullable(v.number())),
+  actorId: v.optional(v.nullable(v.number())),
+  commentId: v.optional(v.nullable(v.number())),
 });
 
 /** The mail about one event, in the project's language. */
@@ -39,9 +45,12 @@ export function sendNotification(sql: Sql, mailer: Mailer, publicUrl: string): T
   return async (payload, helpers) => {
     const parsed = v.safeParse(Payload, payload);
     if (!parsed.success) return helpers.logger.error("notifications__send: malformed payload, dropped");
-    const { projectId, kind, postId } = parsed.output;
-    const [facts] = await sql<NotificationFacts[]>`select * from app_public.owner_notification(${projectId}, ${kind}, ${postId})`;
-    if (!facts) return; // the project is gone, or the owner turned this kind off meanwhile
+    const { projectId, kind, postId, userId, actorId, commentId } = parsed.output;
+    const [facts] = userId
+      ? await sql<NotificationFacts[]>`
+          select * from app_public.member_notification(${userId}, ${projectId}, ${kind}, ${postId}, ${actorId ?? null}, ${commentId ?? null})`
+      : await sql<NotificationFacts[]>`select * from app_public.owner_notification(${projectId}, ${kind}, ${postId})`;
+    if (!facts) return; // the project is gone, the member left, or the kind was turned off meanwhile
     await mailer.send(notificationMail(kind, facts, projectId, publicUrl));
   };
 }

@@ -30,6 +30,9 @@ export type NotificationFacts = {
   reasonParams: PostReasonParams | null;
   runsDryAt: string | null;
   draftsLeft: number | null;
+  /** A member's mail (app_public.member_notification): who acted, and the comment quoted. */
+  actorEmail?: string | null;
+  comment?: string | null;
 };
 
 /** What a weekly summary says (app_public.weekly_summary), its numbers and dates already written out. */
@@ -79,6 +82,32 @@ export const NOTIFICATION_WORDS = {
       lines: [`Пост «${f.postTitle}» (${when}) не отправлен: у бота или администратора больше нет нужных прав в канале.`, reason],
       path: "channels" as const,
     }),
+    reviewRequested: (f: NotificationFacts, when: string) => ({
+      subject: `Pressa: пост «${f.postTitle}» ждёт проверки`,
+      lines: [`${f.actorEmail ?? "Автор"} отправил на проверку пост «${f.postTitle}» (${when}) в проекте «${f.projectName}». Пока вы его не одобрите, он не уйдёт в Telegram.`],
+      path: "review" as const,
+    }),
+    reviewApproved: (f: NotificationFacts, when: string) => ({
+      subject: `Pressa: пост «${f.postTitle}» одобрен`,
+      lines: [
+        `${f.actorEmail ?? "Редактор"} одобрил ваш пост «${f.postTitle}» (${when}) в проекте «${f.projectName}». Теперь его согласует администратор канала в Telegram.`,
+        f.comment ? `Комментарий: ${f.comment}` : "",
+      ],
+      path: "schedule" as const,
+    }),
+    reviewReturned: (f: NotificationFacts, when: string) => ({
+      subject: `Pressa: пост «${f.postTitle}» возвращён на доработку`,
+      lines: [
+        `${f.actorEmail ?? "Редактор"} вернул ваш пост «${f.postTitle}» (${when}) в проекте «${f.projectName}» в черновики. Он не уйдёт в Telegram, пока вы не опубликуете его снова.`,
+        f.comment ? `Комментарий: ${f.comment}` : "",
+      ],
+      path: "schedule" as const,
+    }),
+    postCommented: (f: NotificationFacts, when: string) => ({
+      subject: `Pressa: новый комментарий к посту «${f.postTitle}»`,
+      lines: [`${f.actorEmail ?? "Участник проекта"} прокомментировал ваш возвращённый пост «${f.postTitle}» (${when}) в проекте «${f.projectName}»:`, f.comment ?? ""],
+      path: "schedule" as const,
+    }),
     weeklySummary: (w: WeeklySummaryWords) => ({
       subject: `Pressa: итоги недели проекта «${w.projectName}»` + (w.change === null ? "" : `, подписчики ${w.change}`),
       lines: [
@@ -124,6 +153,32 @@ export const NOTIFICATION_WORDS = {
       subject: `Pressa: no right to post in the channel of “${f.projectName}”`,
       lines: [`The post “${f.postTitle}” (${when}) was not sent: the bot or the admin no longer has the rights it needs in the channel.`, reason],
       path: "channels" as const,
+    }),
+    reviewRequested: (f: NotificationFacts, when: string) => ({
+      subject: `Pressa: the post “${f.postTitle}” waits for your review`,
+      lines: [`${f.actorEmail ?? "An author"} sent the post “${f.postTitle}” (${when}) of “${f.projectName}” for review. It does not go to Telegram until you approve it.`],
+      path: "review" as const,
+    }),
+    reviewApproved: (f: NotificationFacts, when: string) => ({
+      subject: `Pressa: the post “${f.postTitle}” was approved`,
+      lines: [
+        `${f.actorEmail ?? "An editor"} approved your post “${f.postTitle}” (${when}) of “${f.projectName}”. The channel's admin now approves it in Telegram.`,
+        f.comment ? `Comment: ${f.comment}` : "",
+      ],
+      path: "schedule" as const,
+    }),
+    reviewReturned: (f: NotificationFacts, when: string) => ({
+      subject: `Pressa: the post “${f.postTitle}” was returned to you`,
+      lines: [
+        `${f.actorEmail ?? "An editor"} returned your post “${f.postTitle}” (${when}) of “${f.projectName}” to draft. It does not go to Telegram until you publish it again.`,
+        f.comment ? `Comment: ${f.comment}` : "",
+      ],
+      path: "schedule" as const,
+    }),
+    postCommented: (f: NotificationFacts, when: string) => ({
+      subject: `Pressa: a new comment on the post “${f.postTitle}”`,
+      lines: [`${f.actorEmail ?? "A member"} commented on your returned post “${f.postTitle}” (${when}) of “${f.projectName}”:`, f.comment ?? ""],
+      path: "schedule" as const,
     }),
     weeklySummary: (w: WeeklySummaryWords) => ({
       subject: `Pressa: the week of “${w.projectName}”` + (w.change === null ? "" : `, subscribers ${w.change}`),

@@ -31,6 +31,9 @@ export const POST_COLUMNS = [
   "is_recurring", "recurring_type", "recurring_last_post", "approval_preview as approval_message_ids", "published_links",
   "published_at", "last_error_code", "last_error_params", "edited_at", "pending_edit", "plan_id", "awaiting_text",
   "series_ends_after as ends_after", "series_ends_on::text as ends_on", "series_made as occurrences_made",
+  // who made it, and the author whose change waits (or waited) for review (docs/teams.md)
+  "created_by", "review_author_id", "(select u.email from app_public.users u where u.id = review_author_id) as review_author_email",
+  "review_publish", "returned_at",
   // a post that went out in a chat that is not the project's channel now: read-only history
   "app_private.post_channel_changed(project_id, status, channel_chat_id, approved_chat_id) as channel_changed",
   // ISO instants, as every other time the API answers

@@ -128,7 +128,7 @@ AS $function$
 declare
   v_draft app_public.drafts := app_private.lock_draft(p_user_id, p_project_id, p_draft_id);
 begin
-  if exists (select 1 from app_public.posts where draft_id = p_draft_id and status = 'draft') then
+  if exists (select 1 from app_public.posts where draft_id = p_draft_id and status in ('draft', 'in_review')) then
     raise exception 'drafts.cannotDeleteScheduled' using errcode = 'DRSCH', hint = 'drafts.cannotDeleteScheduled';
   end if;
   delete from app_public.drafts where id = p_draft_id;

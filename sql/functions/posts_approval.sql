@@ -218,6 +218,7 @@ declare
   v_channel app_public.channels;
 begin
   select * into v_post from app_public.posts where id = p_post_id and not is_recurring for update;
+  -- a post waiting for review (in_review) never reaches the approver, whatever job asks
   if not found or v_post.status not in ('draft', 'scheduled') or v_post.approval_preview ? 'chatId' then
     return null;
   end if;
@@ -338,31 +339,32 @@ AS $function$
  * why: the Publish button. Only a post in status draft can be sent for approval; content
  * over Telegram's maximum (post_text_max) is refused here, naming the length and the maximum. A
  * post already sent for approval (the automatic request 2 hours before came first) answers
- * as it is: what the user asked for is under way.
+ * as it is: what the user asked for is under way. An author's Publish sends the post to
+ * review instead (in_review), remembering that the approver is to be asked at once once it
+ * is approved; pressed again while it waits, it answers the post as it is.
  */
 declare
-  v_post app_public.posts := app_private.lock_post(p_user_id, p_project_id, p_post_id, 'posts.publish');
-  v_length int;
+  v_post app_public.posts := app_private.lock_post(p_user_id, p_project_id, p_post_id, 'posts.write');
+  v_review boolean := app_private.needs_review(app_private.authorize(p_user_id, p_project_id, 'posts.write'));
 begin
   if v_post.is_recurring then
     raise exception 'A recurring series is sent for approval one occurrence at a time' using errcode = 'INVAL', hint = 'schedule.seriesNotPublishable';
   end if;
-  if v_post.status = 'scheduled' then
+  if v_post.status = 'scheduled' or (v_review and v_post.status = 'in_review' and v_post.review_publish) then
+    return v_post;
+  end if;
+  if v_review and v_post.status = 'in_review' then
+    update app_public.posts set review_publish = true where id = p_post_id returning * into v_post;
     return v_post;
   end if;
   if v_post.status <> 'draft' then
     raise exception 'Only a post in status draft can be sent for approval' using errcode = 'INVAL', hint = 'schedule.notPlanned';
   end if;
-  v_length := length(v_post.content);
-  if v_length > app_private.post_text_max() then
-    raise exception 'schedule.captionTooLong: %/%', v_length, app_private.post_text_max() using errcode = 'CLONG', hint = 'schedule.captionTooLong';
+  if v_review then
+    perform app_private.assert_publishable(v_post);
+    return app_private.hold_for_review(v_post, p_user_id, true);
   end if;
-  if app_private.project_channel(p_project_id) is null then
-    raise exception 'Connect a channel before publishing' using errcode = 'NOCHN', hint = 'schedule.noChannelToPublish';
-  end if;
-  update app_public.posts set status = 'scheduled', last_error_code = null, last_error_params = '{}' where id = p_post_id returning * into v_post;
-  perform app_private.queue_approval_at(v_post, now());
-  return v_post;
+  return app_private.send_for_approval(v_post);
 end;
 $function$;
 

@@ -84,7 +84,7 @@ declare
   v_row app_public.posts;
 begin
   -- what reached Telegram (an approver's preview, the channel) is the publishing roles' to take back
-  if v_post.status not in ('draft', 'rejected', 'failed') then
+  if v_post.status not in ('draft', 'in_review', 'rejected', 'failed') then
     perform app_private.authorize(p_user_id, p_project_id, 'posts.publish');
   end if;
   v_series_id := case when v_post.is_recurring then v_post.id else v_post.series_id end;
@@ -184,10 +184,13 @@ AS $function$
  * content, formatting and image it copies, and its options unless the request gives its
  * own. Recurring: a series with placeholder text whose occurrences take drafts in turn. Past times are refused (the client computes the instant in the
  * project's timezone; the comparison is absolute). A project without a channel plans too:
- * its posts wait for one (claim_post_for_approval, queue_waiting_approvals).
+ * its posts wait for one (claim_post_for_approval, queue_waiting_approvals). An author's post
+ * waits for review (in_review, no approval job), and an author's series makes occurrences
+ * that each wait for review; an editor's or owner's skip it.
  */
 declare
   v_role text := app_private.authorize(p_user_id, p_project_id, 'posts.write');
+  v_review boolean := app_private.needs_review(v_role);
   v_project app_public.projects := (select p from app_public.projects p where p.id = p_project_id);
   v_draft app_public.drafts;
   v_post app_public.posts;
@@ -207,19 +210,22 @@ begin
         using errcode = 'QUOTA', hint = 'schedule.tooManySeries';
     end if;
     insert into app_public.posts (project_id, title, content, entities, options, scheduled_for, is_recurring, recurring_type,
-                                  series_ends_after, series_ends_on)
+                                  series_ends_after, series_ends_on, created_by, review_author_id)
     values (p_project_id, coalesce(p_title, ''), coalesce(p_content, ''), coalesce(p_entities, '[]'), coalesce(p_options, '{}'),
-            p_scheduled_for, true, p_recurring_type, p_ends_after, p_ends_on)
+            p_scheduled_for, true, p_recurring_type, p_ends_after, p_ends_on, p_user_id, case when v_review then p_user_id end)
     returning * into v_post;
     perform app_private.queue_series_spawn(v_post, now());
     perform app_private.log_activity(p_project_id, 'post.scheduled', 'post', v_post.id, jsonb_build_object('title', v_post.title, 'scheduledFor', v_post.scheduled_for, 'recurring', v_post.recurring_type), p_user_id);
     return v_post;
   end if;
   v_draft := app_private.draft_for_post(p_project_id, p_draft_id, null);
-  insert into app_public.posts (project_id, draft_id, title, content, entities, image_url, image_urls, options, scheduled_for)
+  insert into app_public.posts (project_id, draft_id, title, content, entities, image_url, image_urls, options, scheduled_for, created_by)
   values (p_project_id, v_draft.id, v_draft.title, v_draft.content, v_draft.entities, v_draft.image_url, v_draft.image_urls,
-          coalesce(p_options, v_draft.options), p_scheduled_for)
+          coalesce(p_options, v_draft.options), p_scheduled_for, p_user_id)
   returning * into v_post;
+  if v_review then
+    return app_private.hold_for_review(v_post, p_user_id, false);
+  end if;
   perform app_private.queue_approval(v_post);
   perform app_private.log_activity(p_project_id, 'post.scheduled', 'post', v_post.id, jsonb_build_object('title', v_post.title, 'scheduledFor', v_post.scheduled_for), p_user_id);
   return v_post;
@@ -237,10 +243,14 @@ AS $function$
  * the admin approved the old version, so they are asked again. An edited series starts
  * again from its new time (and a series that stopped for lack of drafts runs again), with
  * the end the request gives (the occurrences made so far count towards "after N posts";
- * skipped dates stay skipped).
+ * skipped dates stay skipped). An author's change waits for review (a series': each
+ * occurrence it makes); a post waiting for review keeps waiting whoever edits it (the review
+ * decides), and an editor's or owner's change of a series lets its occurrences skip review.
  */
 declare
   v_post app_public.posts := app_private.lock_post(p_user_id, p_project_id, p_post_id, 'posts.write');
+  v_before app_public.posts := v_post;
+  v_review boolean := app_private.needs_review(app_private.authorize(p_user_id, p_project_id, 'posts.write'));
   v_draft app_public.drafts;
   v_recurring boolean := coalesce(p_recurring_type, 'none') <> 'none';
 begin
@@ -292,11 +302,17 @@ begin
     series_ends_after = case when v_recurring then p_ends_after end,
     series_ends_on = case when v_recurring then p_ends_on end,
     approval_preview = '{}',
-    last_error_code = null, last_error_params = '{}'
+    last_error_code = null, last_error_params = '{}',
+    review_author_id = case when not v_recurring then review_author_id when v_review then p_user_id end
   where id = p_post_id
   returning * into v_post;
   if v_recurring then
     perform app_private.queue_series_spawn(v_post, now());
+  elsif v_review then
+    return app_private.hold_for_review(v_before, p_user_id, false);
+  elsif v_before.status = 'in_review' then
+    -- an editor's fix keeps the author's request (their Publish) for the review to answer
+    return app_private.hold_for_review(v_before, v_before.review_author_id, v_before.review_publish);
   else
     perform app_private.queue_approval(v_post);
   end if;

@@ -155,7 +155,8 @@ AS $function$
  * why: the rotation. The series' next occurrence becomes its own post taking the next
  * available draft by order (skipped dates passed over); the series advances
  * (recurring_last_post, series_made) and the next spawn is queued, unless it has ended. With no draft left the series stops and says why (last_error_code). p_now is
- * the clock (tests drive days through it).
+ * the clock (tests drive days through it). An author's series (review_author_id) makes
+ * occurrences that each wait for review instead of asking the approver.
  */
 declare
   v_series app_public.posts;
@@ -182,13 +183,18 @@ begin
     return null;
   end if;
   -- the series' options, when it has any, else the draft's
-  insert into app_public.posts (project_id, draft_id, series_id, title, content, entities, image_url, image_urls, options, scheduled_for)
+  insert into app_public.posts (project_id, draft_id, series_id, title, content, entities, image_url, image_urls, options, scheduled_for,
+                                created_by)
   values (v_series.project_id, v_draft.id, v_series.id, v_draft.title, v_draft.content, v_draft.entities, v_draft.image_url, v_draft.image_urls,
-          case when v_series.options = '{}' then v_draft.options else v_series.options end, v_at)
+          case when v_series.options = '{}' then v_draft.options else v_series.options end, v_at, v_series.created_by)
   returning * into v_occurrence;
   update app_public.posts set recurring_last_post = v_at, series_made = series_made + 1
   where id = v_series.id returning * into v_series;
-  perform app_private.queue_approval(v_occurrence);
+  if v_series.review_author_id is not null then
+    v_occurrence := app_private.hold_for_review(v_occurrence, v_series.review_author_id, false);
+  else
+    perform app_private.queue_approval(v_occurrence);
+  end if;
   perform app_private.queue_series_spawn(v_series, p_now);
   -- made by the series, not by a person
   perform app_private.log_activity(v_occurrence.project_id, 'post.scheduled', 'post', v_occurrence.id,

@@ -48,7 +48,7 @@ afterAll(async () => {
 
 /** A project with a channel, drafts, posts in every colour, a series, a chat; and a bare project. */
 async function seed() {
-  const p = await projectWithChannel(stack, { drafts: ["Утренние новости", "Вечерний дайджест", "Итоги недели", "Анонс выходных", "Опоздавший пост"] });
+  const p = await projectWithChannel(stack, { drafts: ["Утренние новости", "Вечерний дайджест", "Итоги недели", "Анонс выходных", "Опоздавший пост", "Пост автора"] });
   // pinned, silent and with a button, so the draft dialog's preview shows its marks and buttons
   const options = { silent: true, pin: true, buttons: [[{ text: "Подробнее", url: "https://example.com/park" }]] };
   await stack.call("PATCH", `${p.base}/drafts/${p.drafts[0].id}`, { content: "Сегодня в городе солнечно, открылся новый парк.", options }, p.cookie);
@@ -66,6 +66,16 @@ async function seed() {
   const late = await schedule({ draftId: p.drafts[4].id, title: "Опоздавший пост", scheduledFor: hours(30) });
   await stack.sql`select app_private.unqueue_post_jobs(${late})`;
   await stack.sql`update app_public.posts set status = 'scheduled', scheduled_for = now() - interval '21 minutes' where id = ${late}`;
+  // a post an author sent for review (the review page and its badge), with a comment; a comment
+  // on the planned post too, for the details' Comments block
+  await stack.call("PATCH", `${p.base}/drafts/${p.drafts[5].id}`, { content: "Черновик автора: в субботу в парке пройдёт ярмарка." }, p.cookie);
+  const inReview = await schedule({ draftId: p.drafts[5].id, title: "Пост автора", scheduledFor: hours(8) });
+  await stack.sql`update app_public.posts set status = 'in_review', review_publish = true,
+    review_author_id = (select user_id from app_public.projects where id = ${p.project.id}) where id = ${inReview}`;
+  for (const [postId, text] of [[inReview, "Проверьте, пожалуйста, заголовок."], [planned, "Добавить ссылку на карту парка?"]] as const) {
+    const comment = await stack.call("POST", `${p.base}/posts/${postId}/comments`, { text }, p.cookie);
+    if (comment.status !== 201) throw new Error(`comment: ${comment.text}`);
+  }
   // a series with an end, so its dates' details say how it ends
   const series = await schedule({ scheduledFor: hours(5), isRecurring: true, recurringType: "daily", endsAfter: 10 });
   // a series stopped by a failure, for the schedule's banner: made before the content plan's
@@ -325,6 +335,13 @@ async function audit(combination: Combination): Promise<Finding[]> {
   expect(await page.getByTestId("series-stopped").count()).toBe(1);
   // Before a channel: the calendar with the banner linking the channels page.
   await checkScreen(page, "schedule without a channel", `/project/${bareId}/schedule`, "schedule-no-channel", true);
+  // the review queue, and a post opened in it with its preview, comments and decision
+  await checkScreen(page, "review", `${project}/review`, "review-item");
+  await page.getByTestId("review-open").first().click();
+  await expect.poll(() => page.getByTestId("post-comment").count(), soon).toBe(1);
+  await settled(page);
+  await check(page, "review with a post open");
+  await shot(page, "review open");
   await visit(page, `${project}/schedule`, "content-plan-slot");
   // The times the plan suggests, with their "Add" buttons and the badge of the one in the plan.
   await page.getByTestId("content-plan-suggest").click();

@@ -110,7 +110,7 @@ test("a queue running dry within 3 days mails the owner with the date; switched 
   // another account with the kind switched off gets nothing
   const q = await projectWithChannel(stack, { drafts: ["Only one"] });
   const off = await stack.call("PATCH", "/api/notifications", { queueLow: false }, q.cookie);
-  expect(off.json).toEqual({ queueLow: false, postFailed: true, postRejected: true, channelLost: true, weeklySummary: true });
+  expect(off.json).toEqual({ queueLow: false, postFailed: true, postRejected: true, channelLost: true, ...TEAM_KINDS_ON, weeklySummary: true });
   for (let day = 0; day < 7; day += 1) await stack.call("POST", `${q.base}/content-plans`, { dayOfWeek: day, time, postLength: 300 }, q.cookie);
   await expect.poll(async () => (await stack.sql`select count(*)::int as n from app_public.posts where project_id = ${q.project.id}`)[0].n,
     { timeout: 10_000 }).toBe(1);
@@ -118,12 +118,15 @@ test("a queue running dry within 3 days mails the owner with the date; switched 
   expect(stack.smtp.mailsTo(await ownerOf(q))).toHaveLength(1); // the sign-in code only
 }, 60_000);
 
+/** A team's review mails (docs/review.md), on until switched off like the owner's kinds. */
+const TEAM_KINDS_ON = { reviewRequested: true, reviewApproved: true, reviewReturned: true, postCommented: true };
+
 test("notification settings: every kind on at first, changed one at a time; bad input changes nothing", async () => {
   const { cookie } = await stack.signIn(`settings-${crypto.randomUUID()}@example.com`);
   expect((await stack.call("GET", "/api/notifications", undefined, cookie)).json)
-    .toEqual({ queueLow: true, postFailed: true, postRejected: true, channelLost: true, weeklySummary: true });
+    .toEqual({ queueLow: true, postFailed: true, postRejected: true, channelLost: true, ...TEAM_KINDS_ON, weeklySummary: true });
   expect((await stack.call("PATCH", "/api/notifications", { postRejected: false }, cookie)).json)
-    .toEqual({ queueLow: true, postFailed: true, postRejected: false, channelLost: true, weeklySummary: true });
+    .toEqual({ queueLow: true, postFailed: true, postRejected: false, channelLost: true, ...TEAM_KINDS_ON, weeklySummary: true });
   const cases: [unknown, string][] = [
     [{ postRejected: "no" }, "notifications.invalid"],
     [{ weekly: true }, "notifications.invalid"],

@@ -26,6 +26,7 @@ const StatisticsPage = screen(() => import("./pages/Statistics.page.tsx"));
 const ActivityPage = screen(() => import("./pages/Activity.page.tsx"));
 const MembersPage = screen(() => import("./pages/Members.page.tsx"));
 const InvitePage = screen(() => import("./pages/Invite.page.tsx"));
+const ReviewPage = screen(() => import("./pages/Review.page.tsx"));
 const SettingsPage = screen(() => import("./pages/Settings.page.tsx"));
 const SandboxPage = screen(() => import("./pages/Sandbox.page.tsx"));
 const BillingPage = lazy(() => import("./pages/Billing.page.tsx"));
@@ -55,6 +56,7 @@ function screenAt(pathname: string): { page?: ReturnType<typeof screen>; inShell
   if (pathname.startsWith("/invite/")) return { page: InvitePage, inShell: true };
   const project = /^\/project\/\d+(?:\/([a-z-]+))?/.exec(pathname);
   if (!project) return { inShell: false };
+  if (project[1] === "review") return { page: ReviewPage, inShell: true };
   const section = project[1] as ProjectSectionPath | undefined;
   return { page: section ? SECTION_PAGES[section] : ProjectPage, inShell: true };
 }
@@ -103,6 +105,8 @@ export function AppRoutes() {
               <Route key={path} path={`project/:id/${path}`} element={Page ? <Page /> : <ProjectSectionPage section={path} />} />
             );
           })}
+          {/* The posts authors sent for review (the navigation shows it to those who review). */}
+          <Route path="project/:id/review" element={<ReviewPage />} />
           {/* The schedule links to a draft: the drafts page opens with its editor. */}
           <Route path="project/:id/drafts/:draftId" element={<DraftsPage />} />
           {/* an invitation mail's link (docs/teams.md) */}

@@ -119,7 +119,7 @@ function writeBody(projectId: number, input: PostWriteInput) {
  * A post changes what the drafts list and the Published page show, and which drafts the
  * queue has left (its forecast), so all of them refresh.
  */
-async function refreshAfterChange(projectId: number) {
+export async function refreshAfterChange(projectId: number) {
   await Promise.all([
     mutate(anyPostsList(projectId)),
     mutate(anyWholePost(projectId)),

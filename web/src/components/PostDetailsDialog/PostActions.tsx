@@ -18,13 +18,15 @@ type PostActionsProps = {
   /** Opens the post's schedule; without it (the Published page) there is no such button. */
   onEdit?: (post: CalendarPost<Post>) => void;
   onDelete: (post: CalendarPost<Post>) => void;
+  /** The member's role sends posts to review, not to the approver (an author): Publish says so. */
+  reviewFirst?: boolean;
 };
 
 /**
  * The dialog's buttons: delete; skip a series' date or bring it back; open the schedule
  * (read-only once published); and Publish, which sends a planned one-time post for approval.
  */
-export function PostActions({ projectId, post, state, onEdit, onDelete }: PostActionsProps) {
+export function PostActions({ projectId, post, state, onEdit, onDelete, reviewFirst = false }: PostActionsProps) {
   const t = useT();
   const [publishing, setPublishing] = useState(false);
   const [skipping, setSkipping] = useState(false);
@@ -44,7 +46,8 @@ export function PostActions({ projectId, post, state, onEdit, onDelete }: PostAc
     try {
       await publishPost(projectId, post.id);
       justPublished.current = true;
-      toastSuccess(t("schedule.publishSuccess"), t("schedule.publishSuccessText"));
+      if (reviewFirst) toastSuccess(t("review.sentForReview"), t("review.sentForReviewText"));
+      else toastSuccess(t("schedule.publishSuccess"), t("schedule.publishSuccessText"));
     } catch (error) {
       toastError(t("schedule.publishFailed"), serverMessage(t, error));
     } finally {
@@ -117,7 +120,7 @@ export function PostActions({ projectId, post, state, onEdit, onDelete }: PostAc
         )}
         {canPublish && (
           <Button leftSection={<IconSend size={16} />} onClick={() => void handlePublish()} loading={publishing} data-testid="post-publish">
-            {t("schedule.publish")}
+            {reviewFirst ? t("review.sendForReview") : t("schedule.publish")}
           </Button>
         )}
       </Group>

@@ -1,8 +1,9 @@
-import { Alert, Badge, Group, Modal, Stack, Text } from "@mantine/core";
+import { Alert, Badge, Button, Group, Modal, Stack, Text } from "@mantine/core";
 import "@mantine/core/styles/Alert.layer.css";
 import "@mantine/core/styles/Badge.layer.css";
 import "@mantine/core/styles/Modal.layer.css";
 import { useEffect, useState } from "react";
+import { Link } from "react-router-dom";
 import type { DraftSummary } from "../../../../contract/drafts.ts";
 import type { Post } from "../../../../contract/posts.ts";
 import { useIsPhone } from "../../hooks/useIsPhone.ts";
@@ -13,6 +14,7 @@ import { reasonText } from "../../lib/postMessages.ts";
 import type { CalendarPost } from "../../lib/recurrence.ts";
 import { SCHEDULE_DIALOG_WIDTH } from "../../lib/ui.ts";
 import { IconAlert, IconHelpCircle, IconRepeat } from "../Icons/Icons.tsx";
+import { PostComments } from "../PostComments/PostComments.tsx";
 import { PostStatusBadge, seriesName, statusKind, statusLook } from "../PostStatus/PostStatus.tsx";
 import { AwaitingActions } from "./AwaitingActions.tsx";
 import { PostActions } from "./PostActions.tsx";
@@ -50,7 +52,7 @@ type PostDetailsDialogProps = {
 export function PostDetailsDialog({ projectId, post, series, opened, timeZone, drafts, onClose, onEdit, onDelete, startEditing = false }: PostDetailsDialogProps) {
   const t = useT();
   const isPhone = useIsPhone();
-  const { can } = useProjectRole(projectId);
+  const { role, can } = useProjectRole(projectId);
   // Nothing renders until the first post, which would mount the dialog already open: Mantine
   // would not see it open, note what had the focus, or give it back on closing. So that first
   // post renders the dialog closed once.
@@ -90,6 +92,11 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
           <Text size="sm" c="dimmed" mt={8} data-testid="post-details-hint">
             {state.skipped ? t("schedule.details.skippedHint") : t(statusLook(post).hint)}
           </Text>
+          {!state.virtual && post.status === "in_review" && can("posts.review") && (
+            <Button component={Link} to={`/project/${projectId}/review`} variant="light" size="xs" mt={12} data-testid="post-open-review">
+              {t("review.open")}
+            </Button>
+          )}
           {!state.virtual && post.status === "scheduled" && !post.isRecurring && state.canResend && (
             <div style={{ marginTop: 12 }}>
               <AwaitingActions projectId={projectId} post={post} timeZone={timeZone} />
@@ -117,7 +124,18 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
 
         <PostLinks links={state.links} />
 
-        <PostActions projectId={projectId} post={post} state={state} onEdit={onEdit} onDelete={onDelete} />
+        {!state.virtual && (
+          <PostComments projectId={projectId} postId={post.id} timeZone={timeZone} canWrite={can("comments.write")} />
+        )}
+
+        <PostActions
+          projectId={projectId}
+          post={post}
+          state={state}
+          onEdit={onEdit}
+          onDelete={onDelete}
+          reviewFirst={role !== undefined && !can("posts.publish")}
+        />
       </Stack>
     </Modal>
   );

@@ -6,7 +6,7 @@ import { useT } from "../../i18n/i18n.tsx";
 import { type PostDetailsState, TEXT_EDIT_CLOSED, textEditReducer } from "../../lib/postDetails.ts";
 import type { CalendarPost } from "../../lib/recurrence.ts";
 import { IconAlert, IconClock, IconPencil } from "../Icons/Icons.tsx";
-import { PostPreview } from "../PostPreview/PostPreview.tsx";
+import { PostPreview, postPreviewProps } from "../PostPreview/PostPreview.tsx";
 import { PublishedPostEdit } from "../PublishedPostEdit/PublishedPostEdit.tsx";
 
 type PostTextSectionProps = {
@@ -45,15 +45,7 @@ export function PostTextSection({ projectId, post, state, opened, startEditing }
       {edit.editing && isPublished ? (
         <PublishedPostEdit projectId={projectId} post={post} onDone={() => dispatch({ type: "done" })} />
       ) : (post.content.trim() || post.imageUrl) && (
-        <PostPreview
-          text={post.content}
-          entities={post.entities ?? []}
-          imageUrls={post.imageUrls}
-          imageUrl={post.imageUrl}
-          buttons={post.options?.buttons}
-          silent={post.options?.silent}
-          pin={post.options?.pin}
-        />
+        <PostPreview {...postPreviewProps(post)} />
       )}
 
       {history && (

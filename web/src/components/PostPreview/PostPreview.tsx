@@ -1,4 +1,5 @@
 import { useState, type KeyboardEvent, type ReactNode } from "react";
+import type { Post } from "../../../../contract/posts.ts";
 import { isAllowedLink, type MessageEntity, sortEntities } from "../../../../contract/entities.ts";
 import type { UrlButton } from "../../../../contract/post_options.ts";
 import { type PlannedMessage, planPost } from "../../../../contract/post_plan.ts";
@@ -162,6 +163,19 @@ function ButtonRows({ rows }: { rows: UrlButton[][] }) {
       ))}
     </div>
   );
+}
+
+/** What the preview of a post's own text, images and options takes (the details, the review page). */
+export function postPreviewProps(post: Pick<Post, "content" | "entities" | "imageUrl" | "imageUrls" | "options">): PostPreviewProps {
+  return {
+    text: post.content,
+    entities: post.entities ?? [],
+    imageUrls: post.imageUrls,
+    imageUrl: post.imageUrl,
+    buttons: post.options?.buttons,
+    silent: post.options?.silent,
+    pin: post.options?.pin,
+  };
 }
 
 /**

@@ -34,6 +34,7 @@ type StatusKind = PostStatus | "virtual" | "stopped" | "late";
 
 const STATUS_LOOK: Record<StatusKind, { label: TranslationKey; hint: TranslationKey; Icon: ComponentType<{ size?: number; className?: string }> }> = {
   draft: { label: "schedule.status.draft", hint: "schedule.statusHint.draft", Icon: IconClock },
+  in_review: { label: "schedule.status.in_review", hint: "schedule.statusHint.in_review", Icon: IconHourglass },
   scheduled: { label: "schedule.status.scheduled", hint: "schedule.statusHint.scheduled", Icon: IconHourglass },
   approved: { label: "schedule.status.approved", hint: "schedule.statusHint.approved", Icon: IconCheck },
   sending: { label: "schedule.status.sending", hint: "schedule.statusHint.sending", Icon: IconSend },

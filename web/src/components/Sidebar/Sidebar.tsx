@@ -6,6 +6,8 @@ import "@mantine/core/styles/Tooltip.layer.css";
 import { useState } from "react";
 import { Link, useLocation } from "react-router-dom";
 import type { Project } from "../../../../contract/projects.ts";
+import { roleCan } from "../../../../contract/team.ts";
+import { useReviewQueue } from "../../api/review.ts";
 import { logout, useUser } from "../../api/auth.ts";
 import { useProjects } from "../../api/projects.ts";
 import { useSandbox } from "../../api/sandbox.ts";
@@ -17,6 +19,7 @@ import {
   IconCreditCard,
   IconFolder,
   IconHome,
+  IconHourglass,
   IconLogout,
   IconPlus,
   IconSend,
@@ -195,8 +198,35 @@ function ProjectNavItem({ project, pathname }: { project: Project; pathname: str
               />
             );
           })}
+          {roleCan(project.role, "posts.review") && <ReviewNavLink projectId={project.id} pathname={pathname} />}
         </div>
       )}
     </>
+  );
+}
+
+/** The review queue of a project, with how many posts wait (for those who review). */
+function ReviewNavLink({ projectId, pathname }: { projectId: number; pathname: string }) {
+  const t = useT();
+  const { queue } = useReviewQueue(projectId);
+  const to = `${projectPath(projectId)}/review`;
+  return (
+    <NavLink
+      component={Link}
+      to={to}
+      className={classes.subLink}
+      label={t("review.title")}
+      leftSection={<IconHourglass size={15} />}
+      rightSection={queue.length > 0
+        ? (
+          <Badge size="sm" variant="filled" color="blue" circle data-testid="review-badge">
+            {queue.length}
+          </Badge>
+        )
+        : undefined}
+      active={pathname === to}
+      aria-current={pathname === to ? "page" : undefined}
+      data-testid="nav-review"
+    />
   );
 }
