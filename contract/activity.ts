@@ -9,7 +9,7 @@ export const ACTIVITY_ACTIONS = [
   "member.invited", "member.joined", "member.roleChanged", "member.removed",
   "channel.connected", "channel.disconnected",
   "draft.created", "draft.deleted",
-  "post.scheduled", "post.approvalRequested", "post.reviewed", "post.approved", "post.rejected", "post.published", "post.failed", "post.edited",
+  "post.scheduled", "post.inReview", "post.reviewed", "post.approvalRequested", "post.approved", "post.rejected", "post.published", "post.failed", "post.edited",
   "post.deleted",
   "project.updated", "webhook.disabled",
 ] as const;

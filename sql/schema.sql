@@ -541,6 +541,21 @@ create table app_public.invite_links (
 );
 CREATE INDEX invite_links_project_idx ON app_public.invite_links USING btree (project_id, id);
 
+create table app_public.post_comments (
+  id bigint generated always as identity not null,
+  project_id bigint not null,
+  post_id bigint not null,
+  user_id bigint,
+  text text not null,
+  created_at timestamp with time zone default now() not null,
+  constraint post_comments_pkey PRIMARY KEY (id),
+  constraint post_comments_post_id_fkey FOREIGN KEY (post_id) REFERENCES app_public.posts(id) ON DELETE CASCADE,
+  constraint post_comments_project_id_fkey FOREIGN KEY (project_id) REFERENCES app_public.projects(id) ON DELETE CASCADE,
+  constraint post_comments_text_check CHECK ((((length(text) >= 1) AND (length(text) <= 2000)) AND (btrim(text) <> ''::text))),
+  constraint post_comments_user_id_fkey FOREIGN KEY (user_id) REFERENCES app_public.users(id) ON DELETE SET NULL
+);
+CREATE INDEX post_comments_post_idx ON app_public.post_comments USING btree (post_id, id);
+
 create table app_public.posts (
   id bigint generated always as identity not null,
   project_id bigint not null,
@@ -579,9 +594,14 @@ create table app_public.posts (
   series_made integer default 0 not null,
   last_error_code text,
   last_error_params jsonb default '{}'::jsonb not null,
+  created_by bigint,
+  review_author_id bigint,
+  review_publish boolean default false not null,
+  returned_at timestamp with time zone,
   constraint posts_approval_preview_check CHECK ((jsonb_typeof(approval_preview) = 'object'::text)),
   constraint posts_channel_message_ids_check CHECK ((jsonb_typeof(channel_message_ids) = 'array'::text)),
   constraint posts_content_check CHECK ((length(content) <= 20000)),
+  constraint posts_created_by_fkey FOREIGN KEY (created_by) REFERENCES app_public.users(id) ON DELETE SET NULL,
   constraint posts_draft_id_fkey FOREIGN KEY (draft_id) REFERENCES app_public.drafts(id) ON DELETE SET NULL,
   constraint posts_entities_check CHECK (((jsonb_typeof(entities) = 'array'::text) AND (jsonb_array_length(entities) <= 100))),
   constraint posts_image_upload_fkey FOREIGN KEY (image_key, project_id) REFERENCES app_private.uploads(key, project_id) NOT VALID,
@@ -595,10 +615,11 @@ create table app_public.posts (
   constraint posts_published_links_check CHECK ((jsonb_typeof(published_links) = 'object'::text)),
   constraint posts_recurring_type_check CHECK ((recurring_type = ANY (ARRAY['none'::text, 'daily'::text, 'weekly'::text]))),
   constraint posts_recurring_type_matches CHECK ((is_recurring = (recurring_type <> 'none'::text))),
+  constraint posts_review_author_id_fkey FOREIGN KEY (review_author_id) REFERENCES app_public.users(id) ON DELETE SET NULL,
   constraint posts_series_ends_after_check CHECK (((series_ends_after >= 1) AND (series_ends_after <= 1000))),
   constraint posts_series_id_fkey FOREIGN KEY (series_id) REFERENCES app_public.posts(id) ON DELETE SET NULL,
   constraint posts_series_skips_check CHECK ((cardinality(series_skips) <= 100)),
-  constraint posts_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'scheduled'::text, 'approved'::text, 'sending'::text, 'published'::text, 'rejected'::text, 'failed'::text, 'uncertain'::text]))),
+  constraint posts_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'in_review'::text, 'scheduled'::text, 'approved'::text, 'sending'::text, 'published'::text, 'rejected'::text, 'failed'::text, 'uncertain'::text]))),
   constraint posts_title_check CHECK ((length(title) <= 500)),
   constraint posts_title_unless_recurring CHECK ((is_recurring OR (btrim(title) <> ''::text)))
 );
@@ -606,6 +627,7 @@ CREATE INDEX posts_draft_idx ON app_public.posts USING btree (draft_id) WHERE (d
 CREATE INDEX posts_due_idx ON app_public.posts USING btree (scheduled_for) WHERE (status = ANY (ARRAY['draft'::text, 'scheduled'::text]));
 CREATE INDEX posts_image_key_idx ON app_public.posts USING btree (image_key) WHERE (image_key IS NOT NULL);
 CREATE INDEX posts_image_urls_idx ON app_public.posts USING gin (image_urls);
+CREATE INDEX posts_in_review_idx ON app_public.posts USING btree (project_id, scheduled_for) WHERE (status = 'in_review'::text);
 CREATE INDEX posts_plan_idx ON app_public.posts USING btree (plan_id) WHERE (plan_id IS NOT NULL);
 CREATE INDEX posts_project_attention_idx ON app_public.posts USING btree (project_id, status) WHERE (status = ANY (ARRAY['scheduled'::text, 'failed'::text, 'uncertain'::text]));
 CREATE INDEX posts_project_live_draft_idx ON app_public.posts USING btree (project_id) WHERE ((draft_id IS NOT NULL) AND (status = ANY (ARRAY['draft'::text, 'scheduled'::text, 'approved'::text, 'sending'::text, 'uncertain'::text])));

@@ -223,11 +223,12 @@ begin
   values (p_project_id, v_draft.id, v_draft.title, v_draft.content, v_draft.entities, v_draft.image_url, v_draft.image_urls,
           coalesce(p_options, v_draft.options), p_scheduled_for, p_user_id)
   returning * into v_post;
+  -- planned, whoever planned it; an author's then waits for review
+  perform app_private.log_activity(p_project_id, 'post.scheduled', 'post', v_post.id, jsonb_build_object('title', v_post.title, 'scheduledFor', v_post.scheduled_for), p_user_id);
   if v_review then
     return app_private.hold_for_review(v_post, p_user_id, false);
   end if;
   perform app_private.queue_approval(v_post);
-  perform app_private.log_activity(p_project_id, 'post.scheduled', 'post', v_post.id, jsonb_build_object('title', v_post.title, 'scheduledFor', v_post.scheduled_for), p_user_id);
   return v_post;
 end;
 $function$;

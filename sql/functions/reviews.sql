@@ -42,6 +42,9 @@ begin
     returned_at = null, approval_preview = '{}', last_error_code = null, last_error_params = '{}'
   where id = p_post.id returning * into v_post;
   if p_post.status is distinct from 'in_review' then
+    -- the author sent it (or Pressa, for an author's series): the activity and the webhooks' post.in_review
+    perform app_private.log_activity(v_post.project_id, 'post.inReview', 'post', v_post.id,
+      jsonb_build_object('title', v_post.title, 'scheduledFor', v_post.scheduled_for), p_author_id);
     perform app_private.notify_member(m.user_id, v_post.project_id, 'reviewRequested', v_post.id, p_author_id, null)
     from app_public.project_members m
     where m.project_id = v_post.project_id and m.user_id is distinct from p_author_id
@@ -80,6 +83,23 @@ begin
   end if;
   perform graphile_worker.add_job('notifications__send', json_build_object('projectId', p_project_id, 'kind', p_kind,
     'postId', p_post_id, 'userId', p_user_id, 'actorId', p_actor_id, 'commentId', p_comment_id), max_attempts := 5);
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.send_for_approval(p_post app_public.posts)
+ RETURNS app_public.posts
+ LANGUAGE plpgsql
+AS $function$
+/* why: a publishing member's Publish (or their approval of an author's Publish): the post is
+   scheduled and its approver asked at once */
+declare
+  v_post app_public.posts;
+begin
+  perform app_private.assert_publishable(p_post);
+  update app_public.posts set status = 'scheduled', last_error_code = null, last_error_params = '{}'
+  where id = p_post.id returning * into v_post;
+  perform app_private.queue_approval_at(v_post, now());
+  return v_post;
 end;
 $function$;
 
@@ -129,6 +149,9 @@ begin
     insert into app_public.post_comments (project_id, post_id, user_id, text)
     values (p_project_id, p_post_id, p_user_id, p_comment) returning id into v_comment_id;
   end if;
+  perform app_private.log_activity(p_project_id, 'post.reviewed', 'post', p_post_id,
+    jsonb_build_object('title', v_post.title, 'decision', case when p_approve then 'approve' else 'return' end,
+                       'comment', nullif(btrim(coalesce(p_comment, '')), '')), p_user_id);
   if p_approve and v_locked.review_publish then
     v_post := app_private.send_for_approval(v_post);
   elsif p_approve then
@@ -154,21 +177,4 @@ AS $function$
   where po.project_id = p_project_id and po.status = 'in_review'
     and app_private.authorize(p_user_id, p_project_id, 'project.read') is not null
   order by po.scheduled_for, po.id
-$function$;
-
-CREATE OR REPLACE FUNCTION app_private.send_for_approval(p_post app_public.posts)
- RETURNS app_public.posts
- LANGUAGE plpgsql
-AS $function$
-/* why: a publishing member's Publish (or their approval of an author's Publish): the post is
-   scheduled and its approver asked at once */
-declare
-  v_post app_public.posts;
-begin
-  perform app_private.assert_publishable(p_post);
-  update app_public.posts set status = 'scheduled', last_error_code = null, last_error_params = '{}'
-  where id = p_post.id returning * into v_post;
-  perform app_private.queue_approval_at(v_post, now());
-  return v_post;
-end;
 $function$;

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { ActivityItem } from "../../contract/activity.ts";
-import { buttonData, failedInTelegram, postReaches, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
+import { buttonData, failedInTelegram, hasButton, postReaches, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
 import { addMember } from "../helpers/team.ts";
 
@@ -99,5 +99,42 @@ describe("activity", () => {
       expect(bad.status, query).toBe(400);
       expect(bad.json.code, query).toBe("activity.queryInvalid");
     }
+  });
+});
+
+describe("a post's whole life with a team", () => {
+  test("invited, joined, written, sent for review, reviewed, asked in Telegram, approved, published: each with its actor, in order", async () => {
+    const p = await projectWithChannel(stack);
+    const [owner] = await stack.sql`select u.id, u.email from app_public.users u join app_public.projects pr on pr.user_id = u.id where pr.id = ${p.project.id}`;
+    const author = await addMember(stack, p.project.id, p.cookie, "author");
+    // due in 10 s: once approved it goes out at once
+    const at = new Date(Date.now() + 10_000).toISOString();
+    const created = await stack.call("POST", `${p.base}/posts`, { scheduledFor: at, title: "Team story", content: "Written by the author", writeDraft: true }, author.cookie);
+    expect(created.json.status).toBe("in_review");
+    const postId = created.json.id;
+    await stack.call("POST", `${p.base}/posts/${postId}/publish`, undefined, author.cookie);
+    expect((await stack.call("POST", `${p.base}/posts/${postId}/review`, { decision: "approve" }, p.cookie)).status).toBe(200);
+    const preview = await stack.telegram!.waitFor(() => stack.telegram!.messages(p.admin.id).find((m) => hasButton(m, "approve", postId)), 20_000);
+    await postReaches(stack, postId, "scheduled");
+    await expect.poll(async () => (await stack.sql`select approval_preview ? 'chatId' as sent from app_public.posts where id = ${postId}`)[0].sent, { timeout: 10_000 }).toBe(true);
+    stack.telegram!.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
+    await postReaches(stack, postId, "published", 30_000);
+
+    const { items } = await activity(p.base, author.cookie, "?limit=100");
+    const life = items.reverse().filter((i) => i.action !== "channel.connected").map((i) => {
+      const who = i.actor.type === "user" ? (i.actor.userId === owner.id ? "owner" : i.actor.userId === author.user.id ? "author" : "?") : i.actor.type;
+      return `${i.action} by ${who}`;
+    });
+    expect(life).toEqual([
+      "member.invited by owner",
+      "member.joined by author",
+      "draft.created by author",
+      "post.scheduled by author",
+      "post.inReview by author",
+      "post.reviewed by owner",
+      "post.approvalRequested by system",
+      "post.approved by telegram",
+      "post.published by system",
+    ]);
   });
 });

@@ -51,6 +51,8 @@ export function activitySentence(t: TFunction, item: ActivityItem, when: (iso: s
       return t("activity.post.scheduled", { title, when: typeof d.scheduledFor === "string" ? when(d.scheduledFor) : "" });
     case "project.updated":
       return t("activity.project.updated");
+    case "post.reviewed":
+      return t(d.decision === "return" ? "activity.post.reviewedReturned" : "activity.post.reviewedApproved", { title });
     default:
       return t(`activity.${item.action}`, { title });
   }
