@@ -8,7 +8,8 @@
  */
 import { Hono } from "hono";
 import { connect } from "../core/db.ts";
-import { CALENDAR_COLUMNS, POST_COLUMNS } from "../api/routes/posts.ts";
+import { CALENDAR_COLUMNS } from "../api/routes/posts.ts";
+import { POST_COLUMNS } from "../api/post_columns.ts";
 import { DRAFT_COLUMNS, SUMMARY_COLUMNS } from "../api/routes/drafts.ts";
 
 const [port, url, user] = Deno.args;

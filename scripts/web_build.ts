@@ -32,6 +32,9 @@ export async function buildWeb(root: string) {
     args: [join(root, "node_modules/vite/bin/vite.js"), "build", "--config", join(root, "web/vite.config.ts"), "--logLevel", "warn"],
     cwd: root,
     stdin: "null",
+    // a build started from inside vitest inherits NODE_ENV=test, and Vite then bundles React's
+    // development build (60 kB more, and not what users get): the build is always production's
+    env: { NODE_ENV: "production" },
   }).spawn().status;
   if (!status.success) throw new Error("vite build failed");
 }

@@ -11,7 +11,7 @@ import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { requireUser } from "../middleware/session.ts";
 import { body, idParam } from "../validate.ts";
-import { POST_COLUMNS } from "./posts.ts";
+import { POST_COLUMNS } from "../post_columns.ts";
 
 export function reviewRoutes({ sql }: ApiDeps) {
   return new Hono<AppEnv>()

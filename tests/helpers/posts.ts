@@ -8,6 +8,11 @@ import type { Post } from "../../contract/posts.ts";
 export const post = (fields: Partial<Post> & { id: number; scheduledFor: string }): Post => ({
   projectId: 1,
   draftId: null,
+  createdBy: null,
+  reviewAuthorId: null,
+  reviewAuthorEmail: null,
+  reviewPublish: false,
+  returnedAt: null,
   seriesId: null,
   title: "",
   content: "",

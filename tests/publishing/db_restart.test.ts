@@ -58,7 +58,7 @@ beforeAll(async () => {
   await until("both workers beat", async () => {
     const [{ pools }] = await stack.sql`select count(*)::int as pools from app_private.worker_heartbeats
                                         where worker_id not like 'bot:%' and seen_at > now() - interval '5 seconds'`;
-    return pools === 6; // three runners' pools per worker (tasks/worker.ts)
+    return pools === 8; // four runners' pools per worker (tasks/worker.ts)
   });
   await until("the API listens", () => fetch(`${apiUrl}/api/health`).then((r) => r.status === 200, () => false));
 }, 180_000);

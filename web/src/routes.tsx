@@ -24,6 +24,7 @@ const SchedulePage = screen(() => import("./pages/Schedule.page.tsx"));
 const PublishedPage = screen(() => import("./pages/Published.page.tsx"));
 const StatisticsPage = screen(() => import("./pages/Statistics.page.tsx"));
 const ActivityPage = screen(() => import("./pages/Activity.page.tsx"));
+const WebhooksPage = screen(() => import("./pages/Webhooks.page.tsx"));
 const MembersPage = screen(() => import("./pages/Members.page.tsx"));
 const InvitePage = screen(() => import("./pages/Invite.page.tsx"));
 const ReviewPage = screen(() => import("./pages/Review.page.tsx"));
@@ -43,6 +44,7 @@ const SECTION_PAGES: Partial<Record<ProjectSectionPath, ReturnType<typeof screen
   published: PublishedPage,
   statistics: StatisticsPage,
   activity: ActivityPage,
+  webhooks: WebhooksPage,
   members: MembersPage,
 };
 

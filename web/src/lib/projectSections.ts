@@ -1,5 +1,5 @@
 import type { TranslationKey } from "../i18n/i18n.tsx";
-import { IconCalendar, IconChartBar, IconClock, IconFileText, IconMegaphone, IconSend, IconSparkles, IconUsers } from "../components/Icons/Icons.tsx";
+import { IconCalendar, IconChartBar, IconClock, IconFileText, IconMegaphone, IconSend, IconSparkles, IconUsers, IconLink } from "../components/Icons/Icons.tsx";
 import { PROJECT_SECTION_PATHS, type ProjectSectionPath } from "./projectPaths.ts";
 
 export { projectPath, type ProjectSectionPath } from "./projectPaths.ts";
@@ -45,6 +45,11 @@ const SECTION_DETAILS = {
     titleKey: "section.activity",
     descriptionKey: "section.activity.description",
     Icon: IconClock,
+  },
+  webhooks: {
+    titleKey: "section.webhooks",
+    descriptionKey: "section.webhooks.description",
+    Icon: IconLink,
   },
 } as const satisfies Record<
   ProjectSectionPath,
