@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { SIGN_IN_CODE_LENGTH } from "./limits.ts";
+import { LANGUAGES, SIGN_IN_CODE_LENGTH } from "./limits.ts";
 
 /** Spec §5: sign-in e-mail and code; messages are codes of error_codes.ts (the spec's words). */
 // A missing field is read as "" so it fails with the field's own message, not valibot's.
@@ -22,3 +22,6 @@ export const VerifyCodeSchema = v.object({ email: EmailSchema, code: CodeSchema 
 
 /** The signed-in user as GET /api/auth/user and verify-otp answer it. */
 export type SessionUser = { id: number; email: string; isAdmin: boolean };
+
+/** The language a signed-in person reads Pressa in; the mails to them follow it. */
+export const LanguageUpdateSchema = v.object({ language: v.picklist(LANGUAGES, "auth.languageInvalid") });

@@ -99,6 +99,7 @@ export const ERROR_CODES = {
   },
   "auth.invalidCode": { status: 400, message: "Invalid or expired code" },
   "auth.notSignedIn": { status: 401, message: "Not signed in" },
+  "auth.languageInvalid": { status: 400, message: "language must be ru or en" },
   "auth.tooManyCodes": { status: 429, message: "Too many codes requested for this e-mail. Please wait 10 minutes and try again." },
   "auth.tooManyAttempts": {
     status: 429,

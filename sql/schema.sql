@@ -711,8 +711,10 @@ create table app_public.users (
   updated_at timestamp with time zone default now() not null,
   notifications jsonb default '{"queueLow": true, "postFailed": true, "channelLost": true, "postRejected": true}'::jsonb not null,
   weekly_summary boolean default true not null,
+  language text,
   constraint users_email_check CHECK (((email = lower(btrim(email))) AND (email ~ '^[^@\s]+@[^@\s]+$'::text) AND (length(email) <= 254))),
   constraint users_email_key UNIQUE (email),
+  constraint users_language_check CHECK ((language = ANY (ARRAY['ru'::text, 'en'::text]))),
   constraint users_notifications_check CHECK ((jsonb_typeof(notifications) = 'object'::text)),
   constraint users_pkey PRIMARY KEY (id)
 );

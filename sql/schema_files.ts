@@ -74,7 +74,7 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
     "add_telegram_call_metrics", "observe_metric", "read_metrics", "record_sign_in_mail_metric",
   ],
   notifications: [
-    "notification_settings", "notify_owner", "owner_notification", "update_notification_settings",
+    "notification_settings", "notify_owner", "set_user_language", "owner_notification", "update_notification_settings",
     "queue_weekly_summaries", "weekly_summary",
   ],
   posts_approval: [

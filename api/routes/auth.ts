@@ -4,7 +4,7 @@
  * IP) live in the SQL functions.
  */
 import { Hono } from "hono";
-import { RequestCodeSchema, VerifyCodeSchema } from "../../contract/auth.ts";
+import { LanguageUpdateSchema, RequestCodeSchema, VerifyCodeSchema } from "../../contract/auth.ts";
 import type { ApiDeps } from "../deps.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../../core/errors.ts";
@@ -59,6 +59,12 @@ export function authRoutes({ sql, config }: ApiDeps) {
       const user = c.get("user");
       if (!user) throw new ApiError("auth.notSignedIn");
       return c.json(user);
+    })
+    .put("/language", body(LanguageUpdateSchema), async (c) => {
+      const user = c.get("user");
+      if (!user) throw new ApiError("auth.notSignedIn");
+      await sql`select app_public.set_user_language(${user.id}, ${c.req.valid("json").language})`;
+      return c.json({ ok: true });
     })
     // Deleting the account: its own projects go with it; it leaves shared ones, and is refused
     // while it is the last owner of one (account.ownsSharedProject). Its sessions end with it.

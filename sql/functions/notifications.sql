@@ -50,7 +50,7 @@ CREATE OR REPLACE FUNCTION app_public.owner_notification(p_project_id bigint, p_
 AS $function$
   /* why: what the mail about one event says, read when it is sent; nothing when the owner
      has switched that kind off meanwhile */
-  select u.email, p.name, p.language, p.timezone, po.title, po.scheduled_for, po.last_error_code, po.last_error_params,
+  select u.email, p.name, coalesce(u.language, p.language), p.timezone, po.title, po.scheduled_for, po.last_error_code, po.last_error_params,
          f.runs_dry_at, f.drafts_left
   from app_public.projects p
   join app_public.users u on u.id = p.user_id
@@ -99,6 +99,14 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION app_public.set_user_language(p_user_id bigint, p_language text)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  /* why: the mails to a person are in the language they read Pressa in, not their project's */
+  update app_public.users set language = p_language where id = p_user_id and language is distinct from p_language
+$function$;
+
 CREATE OR REPLACE FUNCTION app_public.update_notification_settings(p_user_id bigint, p_changes jsonb)
  RETURNS jsonb
  LANGUAGE sql
@@ -123,7 +131,7 @@ AS $function$
      brought the most joins, and the queue: drafts left, posts planned for the week from p_week
      (one-off posts and series dates), and what needs the owner. Nothing when the owner has
      switched it off meanwhile or the channel is gone. */
-  select u.email, p.name, p.language, p.timezone, w.since, w.until,
+  select u.email, p.name, coalesce(u.language, p.language), p.timezone, w.since, w.until,
     s.subscribers, app_private.subscribers_at(c.id, now() - interval '7 days'),
     coalesce(m.joins, 0), coalesce(m.leaves, 0), coalesce(pub.posts, 0),
     top.title, top.reactions, top.url, link.name, link.joins,

@@ -110,7 +110,7 @@ CREATE OR REPLACE FUNCTION app_public.member_notification(p_user_id bigint, p_pr
 AS $function$
   /* why: what a member's mail says, read when it is sent: nothing once they left the project
      or switched that kind off meanwhile */
-  select u.email, p.name, p.language, p.timezone, po.title, po.scheduled_for, null::text, null::jsonb,
+  select u.email, p.name, coalesce(u.language, p.language), p.timezone, po.title, po.scheduled_for, null::text, null::jsonb,
          null::timestamptz, null::int, a.email, c.text
   from app_public.project_members m
   join app_public.users u on u.id = m.user_id

@@ -239,3 +239,24 @@ describe("accounts", () => {
     expect(counted.n).toBe(0);
   });
 });
+
+describe("each member's language", () => {
+  test("a member's mail is in the language they read Pressa in, not the project's", async () => {
+    const p = await ownedProject("Русский канал");
+    const author = await addMember(stack, p.id, p.cookie, "author");
+    const bad = await stack.call("PUT", "/api/auth/language", { language: "de" }, author.cookie);
+    expect(bad.json.code).toBe("auth.languageInvalid");
+    expect((await stack.call("PUT", "/api/auth/language", { language: "en" }, author.cookie)).status).toBe(200);
+    const at = new Date(Date.now() + 86_400_000).toISOString();
+    const post = (await stack.call("POST", `${p.base}/posts`, { scheduledFor: at, title: "Draft of mine", content: "Text", writeDraft: true }, author.cookie)).json;
+    expect(post.status).toBe("in_review");
+    // the owner has chosen nothing: the project's language
+    const toOwner = await stack.smtp.waitForMail(p.user.email, 2);
+    expect(toOwner.subject).toMatch(/проверк/i);
+    const before = stack.smtp.mailsTo(author.email).length;
+    await stack.call("POST", `${p.base}/posts/${post.id}/review`, { decision: "return", comment: "Shorter" }, p.cookie);
+    const returned = await stack.smtp.waitForMail(author.email, before + 1);
+    expect(returned.subject).toBe("Pressa: the post “Draft of mine” was returned to you");
+    expect(returned.text).toContain("Comment: Shorter");
+  });
+});

@@ -8,6 +8,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, Outlet, useLocation } from "react-router-dom";
 import { useFocusOnNavigate } from "../../hooks/useFocusOnNavigate.ts";
 import { useProjectGone } from "../../hooks/useProjectGone.ts";
+import { useLanguageOnServer } from "../../hooks/useLanguageOnServer.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { FullPageLoader } from "../FullPageLoader/FullPageLoader.tsx";
 import { PressaMark } from "../Icons/Icons.tsx";
@@ -36,6 +37,7 @@ export default function Shell() {
   const mainRef = useRef<HTMLElement>(null);
   useFocusOnNavigate(mainRef);
   useProjectGone();
+  useLanguageOnServer();
 
   const closeDrawer = drawer.close;
 
