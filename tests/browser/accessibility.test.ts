@@ -408,6 +408,7 @@ async function audit(combination: Combination): Promise<Finding[]> {
   }, "option-button-text");
   await checkScreen(page, "statistics", `${project}/statistics`, "stats-post", true);
   await checkScreen(page, "activity", `${project}/activity`, "activity-list", true);
+  await checkScreen(page, "webhooks", `${project}/webhooks`, "webhook-add", true);
   await checkScreen(page, "assistant", `${project}/ai-assistant`, "chat-message", true);
   await checkScreen(page, "members", `${project}/members`, "invitation-row", true);
   await checkDialog(page, "remove member dialog", () => page.getByTestId("remove-member").first().click());

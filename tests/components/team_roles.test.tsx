@@ -137,9 +137,9 @@ async function postButtons(role: Role, post: Post) {
   return shown;
 }
 
-test("a post's details: an editor publishes; an author edits but neither publishes nor takes back what reached Telegram; a viewer only reads", async () => {
+test("a post's details: an editor publishes; an author sends for review and edits but does not take back what reached Telegram; a viewer only reads", async () => {
   expect(await postButtons("editor", planned)).toEqual(["post-publish", "post-edit", "post-delete"]);
-  expect(await postButtons("author", planned)).toEqual(["post-edit", "post-delete"]);
+  expect(await postButtons("author", planned)).toEqual(["post-publish", "post-edit", "post-delete"]);
   expect(await postButtons("author", scheduled)).toEqual(["post-edit"]);
   expect(await postButtons("viewer", planned)).toEqual([]);
 });

@@ -37,19 +37,21 @@ export type PostDetailsState = {
 };
 
 /** Statuses an author may still take back: nothing of them reached Telegram (sql delete_post). */
-const UNSENT = new Set(["draft", "rejected", "failed"]);
+const UNSENT = new Set(["draft", "in_review", "rejected", "failed"]);
 
 /**
  * What the dialog offers, narrowed to the caller's role (docs/teams.md): a viewer only reads;
- * an author writes and plans but does not send to Telegram, answer its questions or change
- * what reached it. The database refuses the same; this only leaves the buttons out.
+ * an author writes and plans, and their Publish sends the post to review (docs/review.md), but
+ * does not answer Telegram's questions or change what reached it. The database refuses the
+ * same; this only leaves the buttons out.
  */
 export function withRole(state: PostDetailsState, post: CalendarPost<Post>, can: (action: Action) => boolean): PostDetailsState {
   const writes = can("posts.write");
   const publishes = can("posts.publish");
   return {
     ...state,
-    canPublish: state.canPublish && publishes,
+    // an author's Publish is "Send for review"
+    canPublish: state.canPublish && writes,
     canEditSchedule: state.canEditSchedule && writes && (!state.isPublished || publishes),
     asksUncertain: state.asksUncertain && publishes,
     canEditText: state.canEditText && publishes,
