@@ -18,6 +18,7 @@ import { loadApiToken, tokenScope } from "./middleware/api_token.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { mcpRoutes } from "./routes/mcp.ts";
+import { docsRoutes } from "./routes/docs.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { aiRoutes } from "./routes/ai.ts";
 import { authRoutes } from "./routes/auth.ts";
@@ -99,6 +100,7 @@ export function createApp(deps: ApiDeps) {
   api.route("/invitations", acceptInvitationRoutes(deps));
   api.route("/notifications", notificationRoutes(deps));
   api.route("/tokens", tokenRoutes(deps));
+  api.route("/docs", docsRoutes());
   // each MCP tool is a request to this very app, with the caller's token
   api.route("/mcp", mcpRoutes((request) => app.fetch(request)));
   api.route("/projects/:projectId", aiRoutes(deps));

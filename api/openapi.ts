@@ -17,7 +17,7 @@ import { SESSION_COOKIE } from "./session_token.ts";
 type RouteEntry = { method: string; path: string; handler: unknown };
 
 /** Routes that are not the public API: Telegram's own door, the local sandbox, the catch-all. */
-export const UNDOCUMENTED = [/^\/api\/telegram\/webhook/, /^\/api\/sandbox/, /\*$/, /^\/api\/openapi\.json$/, /^\/api\/mcp/];
+export const UNDOCUMENTED = [/^\/api\/telegram\/webhook/, /^\/api\/sandbox/, /\*$/, /^\/api\/openapi\.json$/, /^\/api\/mcp/, /^\/api\/docs\//];
 
 const json = (schema: GenericSchema) => toJsonSchema(schema, { errorMode: "ignore" }) as Record<string, unknown>;
 

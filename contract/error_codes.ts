@@ -114,6 +114,7 @@ export const ERROR_CODES = {
   "webhooks.eventsInvalid": { status: 400, message: "events must name at least one event Pressa sends" },
   "webhooks.targetRefused": { status: 400, message: "Webhooks go only to public https:// addresses" },
   "webhooks.notFound": { status: 404, message: "Webhook not found" },
+  "comments.notFound": { status: 404, message: "Comment not found" },
   "webhooks.deliveryNotFound": { status: 404, message: "Delivery not found" },
   "webhooks.quotaReached": { status: 409, message: "A project can have at most {max} webhooks" },
   "tokens.invalid": { status: 401, message: "The API token is unknown or revoked" },

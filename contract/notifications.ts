@@ -3,6 +3,8 @@ import * as v from "valibot";
 
 export const NOTIFICATION_KINDS = [
   "queueLow", "postFailed", "postRejected", "channelLost",
+  // an endpoint that failed for 3 days was switched off (docs/api.md "Webhooks")
+  "webhookDisabled",
   // a project's team (docs/teams.md): to editors and owners, a post waits for their review; to
   // its author, the post was approved, returned, or commented on after its return
   "reviewRequested", "reviewApproved", "reviewReturned", "postCommented",
@@ -28,6 +30,7 @@ export const NotificationSettingsSchema = v.strictObject({
   postFailed: Switch,
   postRejected: Switch,
   channelLost: Switch,
+  webhookDisabled: Switch,
   reviewRequested: Switch,
   reviewApproved: Switch,
   reviewReturned: Switch,

@@ -10,8 +10,13 @@ export const TOKEN_PREFIX = "prs_";
 export const TOKEN_PATTERN = /^prs_[A-Za-z0-9_-]{43}$/;
 export const TOKEN_NAME_MAX = 100;
 
+const NameSchema = v.pipe(v.optional(v.string("tokens.nameRequired"), ""), v.trim(), v.nonEmpty("tokens.nameRequired"), v.maxLength(TOKEN_NAME_MAX, "tokens.nameTooLong"));
+
+/** PATCH: a token's name only; its scope and project never change. */
+export const TokenRenameSchema = v.object({ name: NameSchema });
+
 export const TokenCreateSchema = v.object({
-  name: v.pipe(v.optional(v.string("tokens.nameRequired"), ""), v.trim(), v.nonEmpty("tokens.nameRequired"), v.maxLength(TOKEN_NAME_MAX, "tokens.nameTooLong")),
+  name: NameSchema,
   projectId: v.optional(v.nullable(v.pipe(v.number("tokens.projectInvalid"), v.integer("tokens.projectInvalid"), v.minValue(1, "tokens.projectInvalid")))),
   scopes: v.pipe(
     v.array(v.picklist(["read", "write"], "tokens.scopesInvalid"), "tokens.scopesInvalid"),

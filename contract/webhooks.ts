@@ -10,15 +10,17 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
-export const WebhookCreateSchema = v.object({
-  url: v.pipe(v.string("webhooks.urlInvalid"), v.trim(), v.maxLength(2000, "webhooks.urlInvalid"), v.url("webhooks.urlInvalid"),
-    v.regex(/^https?:\/\//i, "webhooks.urlInvalid")),
-  events: v.pipe(
-    v.array(v.picklist(WEBHOOK_EVENTS, "webhooks.eventsInvalid"), "webhooks.eventsInvalid"),
-    v.minLength(1, "webhooks.eventsInvalid"),
-    v.transform((events) => [...new Set(events)]),
-  ),
-});
+const UrlSchema = v.pipe(v.string("webhooks.urlInvalid"), v.trim(), v.maxLength(2000, "webhooks.urlInvalid"), v.url("webhooks.urlInvalid"),
+  v.regex(/^https?:\/\//i, "webhooks.urlInvalid"));
+const EventsSchema = v.pipe(
+  v.array(v.picklist(WEBHOOK_EVENTS, "webhooks.eventsInvalid"), "webhooks.eventsInvalid"),
+  v.minLength(1, "webhooks.eventsInvalid"),
+  v.transform((events) => [...new Set(events)]),
+);
+
+export const WebhookCreateSchema = v.object({ url: UrlSchema, events: EventsSchema });
+/** PATCH: the address or the events, or both. */
+export const WebhookUpdateSchema = v.object({ url: v.optional(UrlSchema), events: v.optional(EventsSchema) });
 
 export type Webhook = { id: number; url: string; events: WebhookEvent[]; createdAt: string; disabledAt: string | null };
 export type CreatedWebhook = { id: number; url: string; events: WebhookEvent[]; secret: string; createdAt: string };

@@ -162,7 +162,7 @@ create table app_private.notifications_sent (
   day date not null,
   post_id bigint,
   created_at timestamp with time zone default now() not null,
-  constraint notifications_sent_kind_check CHECK ((kind = ANY (ARRAY['queueLow'::text, 'postFailed'::text, 'postRejected'::text, 'channelLost'::text]))),
+  constraint notifications_sent_kind_check CHECK ((kind = ANY (ARRAY['queueLow'::text, 'postFailed'::text, 'postRejected'::text, 'channelLost'::text, 'webhookDisabled'::text]))),
   constraint notifications_sent_pkey PRIMARY KEY (project_id, kind, day),
   constraint notifications_sent_post_id_fkey FOREIGN KEY (post_id) REFERENCES app_public.posts(id) ON DELETE SET NULL,
   constraint notifications_sent_project_id_fkey FOREIGN KEY (project_id) REFERENCES app_public.projects(id) ON DELETE CASCADE

@@ -41,7 +41,7 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
     "request_channel", "withdraw_approvals",
   ],
   comments: [
-    "add_post_comment", "post_comment_list",
+    "add_post_comment", "delete_post_comment", "edit_post_comment", "post_comment_list",
   ],
   common: [
     "is_supported_timezone", "seconds_to_next_utc_day", "touch_updated_at", "bump_list_version",
@@ -122,10 +122,10 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
     "open_invitations", "project_members", "remove_member", "withdraw_invitation",
   ],
   webhooks: [
-    "create_webhook", "delete_webhook", "post_json", "project_webhooks", "queue_webhook_deliveries", "record_webhook_attempt",
+    "create_webhook", "delete_webhook", "update_webhook", "post_json", "project_webhooks", "queue_webhook_deliveries", "record_webhook_attempt",
     "redeliver_webhook", "webhook_delivery_log", "webhook_delivery_to_send", "webhook_event_type",
   ],
-  tokens: ["create_api_token", "revoke_api_token", "token_user", "user_api_tokens"],
+  tokens: ["create_api_token", "rename_api_token", "revoke_api_token", "token_user", "user_api_tokens"],
   telegram: [
     "claim_telegram_updates", "record_telegram_update_handled", "record_telegram_webhook", "reserve_telegram_send",
     "store_telegram_updates", "telegram_chat_wait_ms", "telegram_webhook_secret_digest",

@@ -82,6 +82,11 @@ export const NOTIFICATION_WORDS = {
       lines: [`Пост «${f.postTitle}» (${when}) не отправлен: у бота или администратора больше нет нужных прав в канале.`, reason],
       path: "channels" as const,
     }),
+    webhookDisabled: (f: NotificationFacts) => ({
+      subject: `Pressa: вебхук проекта «${f.projectName}» отключён`,
+      lines: ["Адрес вебхука не принимал доставки 3 дня, и Pressa перестала на него отправлять. Проверьте получателя и повторите любую доставку из журнала, чтобы включить его снова."],
+      path: "webhooks" as const,
+    }),
     reviewRequested: (f: NotificationFacts, when: string) => ({
       subject: `Pressa: пост «${f.postTitle}» ждёт проверки`,
       lines: [`${f.actorEmail ?? "Автор"} отправил на проверку пост «${f.postTitle}» (${when}) в проекте «${f.projectName}». Пока вы его не одобрите, он не уйдёт в Telegram.`],
@@ -153,6 +158,11 @@ export const NOTIFICATION_WORDS = {
       subject: `Pressa: no right to post in the channel of “${f.projectName}”`,
       lines: [`The post “${f.postTitle}” (${when}) was not sent: the bot or the admin no longer has the rights it needs in the channel.`, reason],
       path: "channels" as const,
+    }),
+    webhookDisabled: (f: NotificationFacts) => ({
+      subject: `Pressa: a webhook of “${f.projectName}” was switched off`,
+      lines: ["The webhook's address has not taken a delivery for 3 days, so Pressa stopped sending to it. Check the receiver, then redeliver any delivery from its log to switch it on again."],
+      path: "webhooks" as const,
     }),
     reviewRequested: (f: NotificationFacts, when: string) => ({
       subject: `Pressa: the post “${f.postTitle}” waits for your review`,

@@ -25,5 +25,17 @@ export function commentRoutes({ sql }: ApiDeps) {
         select * from app_public.add_post_comment(${currentUser(c).id}, ${idParam(c.req.param("projectId"))}, ${idParam(c.req.param("postId"))},
           ${c.req.valid("json").text})`;
       return c.json(shaped(row), 201);
+    })
+    // a writer corrects or takes back their own comment; an owner may remove anyone's
+    .patch("/:commentId", body(CommentWriteSchema), async (c) => {
+      const [row] = await sql<CommentRow[]>`
+        select * from app_public.edit_post_comment(${currentUser(c).id}, ${idParam(c.req.param("projectId"))}, ${idParam(c.req.param("postId"))},
+          ${idParam(c.req.param("commentId"))}, ${c.req.valid("json").text})`;
+      return c.json(shaped(row));
+    })
+    .delete("/:commentId", async (c) => {
+      await sql`select app_public.delete_post_comment(${currentUser(c).id}, ${idParam(c.req.param("projectId"))}, ${idParam(c.req.param("postId"))},
+        ${idParam(c.req.param("commentId"))})`;
+      return c.json({ ok: true });
     });
 }

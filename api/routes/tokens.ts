@@ -3,7 +3,7 @@
  * leaked token cannot mint or keep itself. Each handler is one SQL call.
  */
 import { Hono } from "hono";
-import { TOKEN_PREFIX, TokenCreateSchema, type ApiToken, type CreatedToken } from "../../contract/tokens.ts";
+import { TOKEN_PREFIX, TokenCreateSchema, TokenRenameSchema, type ApiToken, type CreatedToken } from "../../contract/tokens.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { requireUser } from "../middleware/session.ts";
@@ -30,6 +30,11 @@ export function tokenRoutes({ sql, config }: ApiDeps) {
           ${config.limits.apiTokensPerAccount})`;
       // the one time the token is shown: only its hash is kept
       return c.json({ ...row, token } satisfies CreatedToken, 201);
+    })
+    .patch("/:tokenId", body(TokenRenameSchema), async (c) => {
+      const [row] = await sql<ApiToken[]>`
+        select * from app_public.rename_api_token(${currentUser(c).id}, ${idParam(c.req.param("tokenId"))}, ${c.req.valid("json").name})`;
+      return c.json(row);
     })
     .delete("/:tokenId", async (c) => {
       await sql`select app_public.revoke_api_token(${currentUser(c).id}, ${idParam(c.req.param("tokenId"))})`;

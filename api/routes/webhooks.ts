@@ -4,7 +4,7 @@
  * target is checked to be a public https:// address first (and again at each send).
  */
 import { Hono } from "hono";
-import { type CreatedWebhook, type Webhook, WebhookCreateSchema, type WebhookDelivery } from "../../contract/webhooks.ts";
+import { type CreatedWebhook, type Webhook, WebhookCreateSchema, type WebhookDelivery, WebhookUpdateSchema } from "../../contract/webhooks.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { requireUser } from "../middleware/session.ts";
@@ -41,6 +41,16 @@ export function webhookRoutes({ sql, config }: ApiDeps) {
           ${config.limits.webhooksPerProject})`;
       // the one time the secret is shown
       return c.json({ id: row.id, url: row.url, events: row.events, secret, createdAt: row.createdAt } satisfies CreatedWebhook, 201);
+    })
+    .patch("/:webhookId", body(WebhookUpdateSchema), async (c) => {
+      const { projectId, webhookId } = ids(c);
+      const { url, events } = c.req.valid("json");
+      // the role first, then a new address is checked as a new endpoint's is
+      await sql`select app_public.project_webhooks(${currentUser(c).id}, ${projectId})`;
+      if (url !== undefined && await refuseTarget(url, config.webhooksAllowPrivate)) throw new ApiError("webhooks.targetRefused");
+      const [row] = await sql<Webhook[]>`
+        select * from app_public.update_webhook(${currentUser(c).id}, ${projectId}, ${webhookId}, ${url ?? null}, ${events ?? null}::text[])`;
+      return c.json(row);
     })
     .delete("/:webhookId", async (c) => {
       const { projectId, webhookId } = ids(c);

@@ -31,6 +31,41 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION app_public.delete_post_comment(p_user_id bigint, p_project_id bigint, p_post_id bigint, p_comment_id bigint)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/* why: a writer takes back their own comment; an owner may remove anyone's (moderation of the project) */
+declare
+  v_role text := app_private.authorize(p_user_id, p_project_id, 'comments.write');
+begin
+  delete from app_public.post_comments c
+  where c.id = p_comment_id and c.post_id = p_post_id and c.project_id = p_project_id
+    and (c.user_id = p_user_id or v_role = 'owner');
+  if not found then
+    raise exception 'Comment not found' using errcode = 'NTFND', hint = 'comments.notFound';
+  end if;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.edit_post_comment(p_user_id bigint, p_project_id bigint, p_post_id bigint, p_comment_id bigint, p_text text)
+ RETURNS TABLE(id bigint, user_id bigint, email text, text text, created_at timestamp with time zone)
+ LANGUAGE plpgsql
+AS $function$
+/* why: a comment is its writer's to correct (while they may still comment); another's is "not found" */
+#variable_conflict use_column
+begin
+  perform app_private.authorize(p_user_id, p_project_id, 'comments.write');
+  update app_public.post_comments c set text = p_text
+  where c.id = p_comment_id and c.post_id = p_post_id and c.project_id = p_project_id and c.user_id = p_user_id;
+  if not found then
+    raise exception 'Comment not found' using errcode = 'NTFND', hint = 'comments.notFound';
+  end if;
+  return query select c.id, c.user_id, u.email, c.text, c.created_at
+  from app_public.post_comments c left join app_public.users u on u.id = c.user_id where c.id = p_comment_id;
+end;
+$function$;
+
 CREATE OR REPLACE FUNCTION app_public.post_comment_list(p_user_id bigint, p_project_id bigint, p_post_id bigint)
  RETURNS TABLE(id bigint, user_id bigint, email text, text text, created_at timestamp with time zone)
  LANGUAGE plpgsql

@@ -37,7 +37,7 @@ CREATE OR REPLACE FUNCTION app_public.notification_settings(p_user_id bigint)
 AS $function$
   /* why: the kinds of mail the account wants; a kind not stored yet is on. The weekly summary
      is a column of its own: off for accounts older than it, on for newer ones (migration 46) */
-  select '{"queueLow": true, "postFailed": true, "postRejected": true, "channelLost": true, "reviewRequested": true,
+  select '{"queueLow": true, "postFailed": true, "postRejected": true, "channelLost": true, "webhookDisabled": true, "reviewRequested": true,
            "reviewApproved": true, "reviewReturned": true, "postCommented": true}'::jsonb || notifications
     || jsonb_build_object('weeklySummary', weekly_summary)
   from app_public.users where id = p_user_id

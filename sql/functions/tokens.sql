@@ -28,6 +28,23 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION app_public.rename_api_token(p_user_id bigint, p_token_id bigint, p_name text)
+ RETURNS TABLE(id bigint, name text, project_id bigint, scopes text[], created_at timestamp with time zone, last_used_at timestamp with time zone)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public'
+AS $function$
+/* why: a token's name says where it is used; its scope and project never change (make a new one) */
+#variable_conflict use_column
+begin
+  update app_private.api_tokens t set name = btrim(p_name) where t.id = p_token_id and t.user_id = p_user_id and t.revoked_at is null;
+  if not found then
+    raise exception 'Token not found' using errcode = 'NTFND', hint = 'tokens.notFound';
+  end if;
+  return query select t.id, t.name, t.project_id, t.scopes, t.created_at, t.last_used_at from app_private.api_tokens t where t.id = p_token_id;
+end;
+$function$;
+
 CREATE OR REPLACE FUNCTION app_public.revoke_api_token(p_user_id bigint, p_token_id bigint)
  RETURNS void
  LANGUAGE plpgsql

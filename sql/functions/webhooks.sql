@@ -158,6 +158,7 @@ begin
     update app_public.webhooks set disabled_at = now() where id = v_hook.id;
     perform app_private.log_activity(v_hook.project_id, 'webhook.disabled', 'webhook', v_hook.id,
       jsonb_build_object('url', v_hook.url), null);
+    perform app_private.notify_owner(v_hook.project_id, 'webhookDisabled', null);
   end if;
 end;
 $function$;
@@ -183,6 +184,25 @@ begin
     job_key_mode := 'replace');
   return query select d.id, d.event_type, d.status, d.attempts, d.last_status, d.created_at
   from app_public.webhook_deliveries d where d.id = p_delivery_id;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.update_webhook(p_user_id bigint, p_project_id bigint, p_webhook_id bigint, p_url text, p_events text[])
+ RETURNS TABLE(id bigint, url text, events text[], created_at timestamp with time zone, disabled_at timestamp with time zone)
+ LANGUAGE plpgsql
+AS $function$
+/* why: an endpoint's address or events change in place (its secret and log stay); only the
+   fields given change; a new address starts afresh, switched on */
+#variable_conflict use_column
+begin
+  perform app_private.authorize(p_user_id, p_project_id, 'webhooks.manage');
+  update app_public.webhooks w set url = coalesce(p_url, w.url), events = coalesce(p_events, w.events),
+    disabled_at = case when p_url is not null and p_url <> w.url then null else w.disabled_at end
+  where w.id = p_webhook_id and w.project_id = p_project_id;
+  if not found then
+    raise exception 'Webhook not found' using errcode = 'NTFND', hint = 'webhooks.notFound';
+  end if;
+  return query select w.id, w.url, w.events, w.created_at, w.disabled_at from app_public.webhooks w where w.id = p_webhook_id;
 end;
 $function$;
 

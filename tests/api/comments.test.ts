@@ -90,3 +90,21 @@ test("a post's comments go with it", async () => {
   expect(await count(p.postId)).toBe(0);
   expect((await stack.call("GET", p.comments, undefined, p.cookie)).status).toBe(404);
 });
+
+test("a writer corrects or takes back their own comment; another's is not theirs; an owner may remove any", async () => {
+  const p = await projectWithPost();
+  const editor = await addMember(stack, p.project.id, p.cookie, "editor");
+  const author = await addMember(stack, p.project.id, p.cookie, "author");
+  const mine = (await stack.call("POST", p.comments, { text: "Typo here" }, author.cookie)).json;
+  const theirs = (await stack.call("POST", p.comments, { text: "The editor's" }, editor.cookie)).json;
+
+  const fixed = await stack.call("PATCH", `${p.comments}/${mine.id}`, { text: "No typo here" }, author.cookie);
+  expect(fixed.json).toMatchObject({ id: mine.id, text: "No typo here" });
+  expect((await stack.call("PATCH", `${p.comments}/${theirs.id}`, { text: "Hijacked" }, author.cookie)).json.code).toBe("comments.notFound");
+  expect((await stack.call("PATCH", `${p.comments}/${mine.id}`, { text: "" }, author.cookie)).status).toBe(400);
+  expect((await stack.call("DELETE", `${p.comments}/${theirs.id}`, undefined, author.cookie)).status).toBe(404);
+  expect((await stack.call("DELETE", `${p.comments}/${mine.id}`, undefined, author.cookie)).status).toBe(200);
+  // the owner moderates
+  expect((await stack.call("DELETE", `${p.comments}/${theirs.id}`, undefined, p.cookie)).status).toBe(200);
+  expect(await count(p.postId)).toBe(0);
+});

@@ -33,6 +33,7 @@ type Ids = {
   invitationId: number;
   webhookId: number;
   deliveryId: number;
+  commentId: number;
 };
 type Request = { path?: (ids: Ids) => string; body?: (ids: Ids) => unknown; form?: () => FormData };
 type RouteEntry = { action: string } & Request;
@@ -76,6 +77,8 @@ const ROUTES: Record<string, RouteEntry> = {
   "POST /api/projects/:projectId/posts/:postId/review": { action: "posts.review", body: () => ({ decision: "approve" }) },
   "GET /api/projects/:projectId/posts/:postId/comments": { action: "project.read" },
   "POST /api/projects/:projectId/posts/:postId/comments": { action: "comments.write", body: () => ({ text: "A remark" }) },
+  "PATCH /api/projects/:projectId/posts/:postId/comments/:commentId": { action: "comments.write", body: () => ({ text: "Corrected" }) },
+  "DELETE /api/projects/:projectId/posts/:postId/comments/:commentId": { action: "comments.write" },
   "POST /api/projects/:projectId/posts/:postId/resend": { action: "posts.publish" },
   "POST /api/projects/:projectId/posts/:postId/resolve": { action: "posts.publish", body: () => ({ inChannel: true }) },
   "DELETE /api/projects/:projectId/posts/:postId": { action: "posts.write" },
@@ -93,6 +96,7 @@ const ROUTES: Record<string, RouteEntry> = {
   "GET /api/projects/:projectId/activity": { action: "project.read" },
   "GET /api/projects/:projectId/webhooks": { action: "webhooks.manage" },
   "POST /api/projects/:projectId/webhooks": { action: "webhooks.manage", body: () => ({ url: "https://hooks.example.com/pressa", events: ["post.published"] }) },
+  "PATCH /api/projects/:projectId/webhooks/:webhookId": { action: "webhooks.manage", body: () => ({ events: ["post.published", "post.failed"] }) },
   "DELETE /api/projects/:projectId/webhooks/:webhookId": { action: "webhooks.manage" },
   "GET /api/projects/:projectId/webhooks/:webhookId/deliveries": { action: "webhooks.manage" },
   "POST /api/projects/:projectId/webhooks/:webhookId/deliveries/:deliveryId/redeliver": { action: "webhooks.manage" },
@@ -144,7 +148,8 @@ function pathOf(key: string, ids: Ids): string {
     .replace(":planId", String(ids.planId)).replace(":linkId", String(ids.linkId))
     .replace(":channelId", String(ids.channelId)).replace(":jobId", String(ids.jobId))
     .replace(":userId", String(ids.spareUserId)).replace(":invitationId", String(ids.invitationId))
-    .replace(":webhookId", String(ids.webhookId)).replace(":deliveryId", String(ids.deliveryId));
+    .replace(":webhookId", String(ids.webhookId)).replace(":deliveryId", String(ids.deliveryId))
+    .replace(":commentId", String(ids.commentId));
 }
 
 async function send(key: string, ids: Ids, cookie: string) {
@@ -206,6 +211,7 @@ async function teamProject() {
     insert into app_public.webhook_deliveries (webhook_id, message_id, event_type, payload, status)
     values (${hook.id}, 'msg_walk', 'draft.created', '{}', 'failed') returning id`;
   ids.deliveryId = delivery.id;
+  ids.commentId = (await stack.call("POST", `${p.base}/posts/${ids.postId}/comments`, { text: "The owner's note" }, p.cookie)).json.id;
   return { ids, members };
 }
 

@@ -45,6 +45,9 @@ describe("tokens", () => {
     expect(listed).toEqual([{ id: made.json.id, name: "Sheets", projectId: null, scopes: ["read", "write"], createdAt: expect.any(String), lastUsedAt: expect.any(String) }]);
     expect(JSON.stringify(listed)).not.toContain(made.json.token);
 
+    const renamed = await stack.call("PATCH", `/api/tokens/${made.json.id}`, { name: "Sheets (finance)" }, a.cookie);
+    expect(renamed.json).toMatchObject({ id: made.json.id, name: "Sheets (finance)", scopes: ["read", "write"] });
+    expect((await stack.call("PATCH", `/api/tokens/${made.json.id}`, { name: " " }, a.cookie)).json.code).toBe("tokens.nameRequired");
     expect((await stack.call("DELETE", `/api/tokens/${made.json.id}`, undefined, a.cookie)).status).toBe(200);
     const revoked = await bearer("GET", "/api/projects", made.json.token);
     expect(revoked.status).toBe(401);

@@ -141,6 +141,13 @@ describe("webhooks", () => {
     expect((await stack.call("POST", `${p.base}/webhooks`, { url: "ftp://x", events: ["post.published"] }, p.cookie)).json.code).toBe("webhooks.urlInvalid");
     expect((await stack.call("POST", `${p.base}/webhooks`, { url: receiver.url(), events: ["post.exploded"] }, p.cookie)).json.code).toBe("webhooks.eventsInvalid");
     expect((await stack.call("POST", `${p.base}/webhooks`, { url: receiver.url(), events: [] }, p.cookie)).json.code).toBe("webhooks.eventsInvalid");
+    // an endpoint's events and address change in place
+    const hook = (await stack.call("POST", `${p.base}/webhooks`, { url: receiver.url("/a"), events: ["post.published"] }, p.cookie)).json;
+    const changed = await stack.call("PATCH", `${p.base}/webhooks/${hook.id}`, { events: ["post.published", "post.failed"] }, p.cookie);
+    expect(changed.json).toMatchObject({ id: hook.id, url: receiver.url("/a"), events: ["post.published", "post.failed"] });
+    expect((await stack.call("PATCH", `${p.base}/webhooks/${hook.id}`, { url: receiver.url("/b") }, p.cookie)).json.url).toBe(receiver.url("/b"));
+    expect((await stack.call("PATCH", `${p.base}/webhooks/${hook.id}`, { events: [] }, p.cookie)).json.code).toBe("webhooks.eventsInvalid");
+    expect((await stack.call("PATCH", `${p.base}/webhooks/${hook.id}`, { events: ["post.failed"] }, stranger)).status).toBe(404);
   });
 });
 
@@ -184,5 +191,26 @@ describe("where a webhook may go", () => {
     } finally {
       await strict.close();
     }
+  });
+});
+
+describe("an endpoint that keeps failing", () => {
+  test("after 3 days of failures it is switched off, the activity says so and the owner is mailed; a redelivery switches it on", async () => {
+    const p = await projectWithChannel(stack);
+    const hook = (await stack.call("POST", `${p.base}/webhooks`, { url: receiver.url("/dead"), events: ["draft.created"] }, p.cookie)).json;
+    const [delivery] = await stack.sql`
+      insert into app_public.webhook_deliveries (webhook_id, message_id, event_type, payload, created_at)
+      values (${hook.id}, 'msg_old', 'draft.created', '{}', now() - interval '4 days') returning id`;
+    await stack.sql`select app_public.record_webhook_attempt(${delivery.id}, false, 500, 'down', false)`;
+    const listed = (await stack.call("GET", `${p.base}/webhooks`, undefined, p.cookie)).json;
+    expect(listed[0].disabledAt).toEqual(expect.any(String));
+    const activity = (await stack.call("GET", `${p.base}/activity?action=webhook.disabled`, undefined, p.cookie)).json;
+    expect(activity.items).toHaveLength(1);
+    const [owner] = await stack.sql`select u.email from app_public.users u join app_public.projects pr on pr.user_id = u.id where pr.id = ${p.project.id}`;
+    const mail = await until(() => stack.smtp.mailsTo(owner.email).find((m) => m.subject.includes("вебхук")));
+    expect(mail.text).toContain(`/project/${p.project.id}/webhooks`);
+
+    await stack.call("POST", `${p.base}/webhooks/${hook.id}/deliveries/${delivery.id}/redeliver`, undefined, p.cookie);
+    expect((await stack.call("GET", `${p.base}/webhooks`, undefined, p.cookie)).json[0].disabledAt).toBeNull();
   });
 });

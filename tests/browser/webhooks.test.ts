@@ -13,7 +13,7 @@ import { closeBrowserStack, openBrowserStack, signedInPage } from "../helpers/we
 let stack: Stack;
 let browser: Browser;
 const received: { id: string | null; body: string }[] = [];
-let receiver: Deno.HttpServer;
+let receiver: Deno.HttpServer<Deno.NetAddr>;
 beforeAll(async () => {
   ({ stack, browser } = await openBrowserStack({ env: { WEBHOOKS_ALLOW_PRIVATE: "true" } }));
   receiver = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {

@@ -34,6 +34,7 @@ const BillingPage = lazy(() => import("./pages/Billing.page.tsx"));
 const AdminPage = screen(() => import("./pages/Admin.page.tsx"));
 const AdminBugReportsPage = lazy(() => import("./pages/AdminBugReports.page.tsx"));
 const NotFoundPage = lazy(() => import("./pages/NotFound.page.tsx"));
+const ApiDocsPage = lazy(() => import("./pages/ApiDocs.page.tsx"));
 
 // Project sections that have their screen; the others still show the placeholder.
 const SECTION_PAGES: Partial<Record<ProjectSectionPath, ReturnType<typeof screen>>> = {
@@ -122,6 +123,15 @@ export function AppRoutes() {
           </Route>
         </Route>
       </Route>
+      {/* the API reference: public, as the document it renders */}
+      <Route
+        path="/api-docs"
+        element={
+          <Standalone>
+            <ApiDocsPage />
+          </Standalone>
+        }
+      />
       <Route
         path="*"
         element={

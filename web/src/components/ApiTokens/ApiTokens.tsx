@@ -1,4 +1,4 @@
-import { Button, Card, Code, Group, Modal, NativeSelect, SegmentedControl, Stack, Table, Text, TextInput, VisuallyHidden } from "@mantine/core";
+import { Anchor, Button, Card, Code, Group, Modal, NativeSelect, SegmentedControl, Stack, Table, Text, TextInput, VisuallyHidden } from "@mantine/core";
 import "@mantine/core/styles/Card.layer.css";
 import "@mantine/core/styles/Code.layer.css";
 import "@mantine/core/styles/Modal.layer.css";
@@ -72,7 +72,9 @@ export function ApiTokens() {
   return (
     <Card component="section" padding="lg" aria-labelledby={titleId} data-testid="api-tokens">
       <Text component="h2" fw={600} m={0} id={titleId}>{t("settings.tokens.title")}</Text>
-      <Text size="sm" c="dimmed" mt={4}>{t("settings.tokens.hint")}</Text>
+      <Text size="sm" c="dimmed" mt={4}>
+        {t("settings.tokens.hint")} <Anchor href="/api-docs" data-testid="api-docs-link">{t("apiDocs.title")}</Anchor>
+      </Text>
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Group align="flex-end" mt="md" gap="sm" wrap="wrap">
           <TextInput label={t("settings.tokens.name")} value={name} onChange={(e) => setName(e.currentTarget.value)} error={nameError}
