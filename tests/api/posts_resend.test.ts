@@ -30,7 +30,9 @@ test("another account, a post not awaiting approval, a past or malformed time: 4
   const foreignMove = await stack.call("POST", `${p.base}/posts/${postId}/resend`, { scheduledFor: new Date(Date.now() + 7200_000).toISOString() }, other);
   expect(foreignMove.status).toBe(404);
 
-  const draft = await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[1].id, scheduledFor: new Date(Date.now() + 7200_000).toISOString() }, p.cookie);
+  // 3 hours ahead: its preview goes 2 hours before, so it is surely not awaiting approval yet
+  // (exactly 2 hours ahead, the worker could send its preview before the resend below)
+  const draft = await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[1].id, scheduledFor: new Date(Date.now() + 3 * 3600_000).toISOString() }, p.cookie);
   const notWaiting = await stack.call("POST", `${p.base}/posts/${draft.json.id}/resend`, undefined, p.cookie);
   expect(notWaiting.status).toBe(409);
   expect(notWaiting.json).toEqual({ message: "Only a post awaiting approval can be sent again or moved", code: "schedule.notAwaitingApproval" });

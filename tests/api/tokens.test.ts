@@ -74,7 +74,7 @@ describe("tokens", () => {
     const written = await bearer("POST", `/api/projects/${a.first}/drafts`, one, { title: "From a script", content: "" });
     expect(written.status, written.text).toBe(201);
 
-    for (const [method, path] of [["GET", "/api/tokens"], ["POST", "/api/tokens"], ["DELETE", "/api/tokens/1"]] as const) {
+    for (const [method, path] of [["GET", "/api/tokens"], ["POST", "/api/tokens"], ["DELETE", "/api/tokens/1"], ["DELETE", "/api/auth/user"]] as const) {
       const answer = await bearer(method, path, one, method === "POST" ? { name: "Minted", scopes: ["read"] } : undefined);
       expect(answer.status, `${method} ${path}`).toBe(403);
       expect(answer.json.code).toBe("tokens.sessionOnly");

@@ -73,7 +73,9 @@ export function ApiTokens() {
     <Card component="section" padding="lg" aria-labelledby={titleId} data-testid="api-tokens">
       <Text component="h2" fw={600} m={0} id={titleId}>{t("settings.tokens.title")}</Text>
       <Text size="sm" c="dimmed" mt={4}>
-        {t("settings.tokens.hint")} <Anchor href="/api-docs" data-testid="api-docs-link">{t("apiDocs.title")}</Anchor>
+        {t("settings.tokens.hint")} <Anchor href="/api-docs" data-testid="api-docs-link" c="var(--mantine-color-text)" underline="always">
+          {t("apiDocs.title")}
+        </Anchor>
       </Text>
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Group align="flex-end" mt="md" gap="sm" wrap="wrap">
