@@ -79,6 +79,11 @@ export function createApp(deps: ApiDeps) {
   api.use(loadApiToken(deps.sql, deps.config.limits.apiTokenRequestsPerMinute));
   api.use(async (c, next) => c.get("apiToken") ? await next() : await session(c, next));
   api.use(tokenScope);
+  // Each MCP tool is a request to this very app, with the caller's token, and that request
+  // takes its account's share itself. The MCP exchange around it holds no connection while
+  // it waits, so it is mounted before the share: holding a slot there, two exchanges of one
+  // account at once would each wait for the other's slot for their tools, for ever.
+  api.route("/mcp", mcpRoutes((request) => app.fetch(request)));
   api.use(accountShare());
   api.route("/health", healthRoutes(deps));
   api.route("/auth", authRoutes(deps));
@@ -101,8 +106,6 @@ export function createApp(deps: ApiDeps) {
   api.route("/notifications", notificationRoutes(deps));
   api.route("/tokens", tokenRoutes(deps));
   api.route("/docs", docsRoutes());
-  // each MCP tool is a request to this very app, with the caller's token
-  api.route("/mcp", mcpRoutes((request) => app.fetch(request)));
   api.route("/projects/:projectId", aiRoutes(deps));
   api.route("/telegram/bot", botRoutes(deps));
   api.route("/telegram/webhook", telegramWebhookRoutes(deps));

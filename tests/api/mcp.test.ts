@@ -84,3 +84,16 @@ test("a tool is refused as its route is: another project, a read token's write; 
   expect((await stack.sql`select count(*)::int as n from app_public.drafts where project_id in (${a.first}, ${a.second})`)[0].n).toBe(0);
   await expect(connect(undefined)).rejects.toThrow();
 });
+
+test("several exchanges of one account at once all finish: the exchange holds no share of the account's requests its tools need", async () => {
+  const a = await account();
+  const token = await a.token({ scopes: ["read", "write"] });
+  const clients = await Promise.all([0, 1, 2, 3].map(() => connect(token)));
+  try {
+    const results = await Promise.all(clients.map((client, i) =>
+      client.callTool({ name: "create_draft", arguments: { projectId: a.first, title: `At once ${i}` } })));
+    expect(results.map((r) => answerOf(r).title).sort()).toEqual(["At once 0", "At once 1", "At once 2", "At once 3"]);
+  } finally {
+    await Promise.all(clients.map((client) => client.close()));
+  }
+});
