@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { type Ad, AdSchema } from "./ads.ts";
 import { EntitiesSchema, formattingFits, type MessageEntity } from "./entities.ts";
 import { BULK_ADD_MAX_LINES } from "./limits.ts";
 import { POST_IMAGES_MAX, type PostOptions, PostOptionsSchema } from "./post_options.ts";
@@ -41,6 +42,8 @@ export const DraftCreateSchema = v.pipe(
     imageUrl: v.optional(ImageUrlSchema, ""),
     imageUrls: v.optional(ImageUrlsSchema),
     options: v.optional(PostOptionsSchema),
+    /** A sold post's format and label (contract/ads.ts); null or absent: no ad. */
+    ad: v.optional(AdSchema),
     order: v.optional(OrderSchema, 0),
   }),
   formattingFits(),
@@ -55,6 +58,7 @@ export const DraftUpdateSchema = v.pipe(
     imageUrl: v.optional(ImageUrlSchema),
     imageUrls: v.optional(ImageUrlsSchema),
     options: v.optional(PostOptionsSchema),
+    ad: v.optional(AdSchema),
     order: v.optional(OrderSchema),
   }),
   formattingFits(),
@@ -115,6 +119,8 @@ export type Draft = {
   imageUrls: string[];
   /** How a post made from it goes out (contract/post_options.ts). */
   options: PostOptions;
+  /** The sale it carries (contract/ads.ts), or null. */
+  ad: Ad | null;
   order: number;
   status: "draft";
   createdAt: string;

@@ -20,6 +20,7 @@
  * English words, and clients have always received it so.
  */
 import { ACTIVITY_PAGE_MAX } from "./activity.ts";
+import { AD_ADVERTISER_MAX, AD_ERID_MAX, AD_FEED_MINUTES_MAX, AD_TOP_MINUTES_MAX } from "./ads.ts";
 import { TOKEN_NAME_MAX } from "./tokens.ts";
 import { ADMIN_PAGE_MAX, ADMIN_USER_SEARCH_MAX } from "./admin.ts";
 import { BUG_REPORT_DESCRIPTION_MAX, BUG_REPORT_STATUSES } from "./bug_reports.ts";
@@ -268,6 +269,18 @@ export const ERROR_CODES = {
   "posts.editAlbumButtons": { status: 400, message: "An album sent with its text as the caption cannot get buttons" },
   "posts.editTooLong": { status: 400, message: "The edited text is longer than the message it edits allows: {current}/{max}" },
   "posts.unpinWithoutPin": { status: 400, message: "Unpinning needs a pinned post: set pin too" },
+  // advertising posts (contract/ads.ts, docs/ads.md)
+  "ads.invalid": { status: 400, message: "The ad is not valid: it needs an advertiser, an erid and its minutes on top and in the feed" },
+  "ads.advertiserRequired": { status: 400, message: "An ad names its advertiser (1 to {max} characters)", params: { max: AD_ADVERTISER_MAX } },
+  "ads.advertiserTooLong": { status: 400, message: "The advertiser's name is at most {max} characters", params: { max: AD_ADVERTISER_MAX } },
+  "ads.innInvalid": { status: 400, message: "The advertiser's INN has 10 or 12 digits" },
+  "ads.eridInvalid": { status: 400, message: "The erid is 1 to {max} Latin letters and digits", params: { max: AD_ERID_MAX } },
+  "ads.topMinutesInvalid": { status: 400, message: "Minutes on top: a whole number from 0 to {max}", params: { max: AD_TOP_MINUTES_MAX } },
+  "ads.feedMinutesInvalid": { status: 400, message: "Minutes in the feed: 0 to keep the post, or a whole number up to {max}", params: { max: AD_FEED_MINUTES_MAX } },
+  "ads.priceInvalid": { status: 400, message: "The price is an amount of 0 or more with at most two decimals" },
+  "ads.currencyInvalid": { status: 400, message: "The price's currency is RUB, USD, EUR or XTR" },
+  "ads.labelDoesNotFit": { status: 400, message: "The post with its ad label is {current} characters; Telegram allows {max}" },
+  "ads.notInSeries": { status: 400, message: "An advertising post is one post: it cannot repeat" },
 
   // ── the content plan (contract/content_plans.ts) ──
   "contentPlans.notFound": { status: 404, message: "Content plan slot not found" },

@@ -11,6 +11,7 @@
  * The post's URL buttons go under its last message; a pinned post pins its first message
  * (an album's first photo); a silent post goes out with every message silent.
  */
+import { type Ad, withAdLabel } from "./ads.ts";
 import type { MessageEntity } from "./entities.ts";
 import { PHOTO_CAPTION_MAX, POST_CONTENT_MAX } from "./limits.ts";
 import type { PostOptions, UrlButton } from "./post_options.ts";
@@ -23,6 +24,9 @@ export type PlannedPost = {
   /** The album, first image first; when absent, imageUrl alone. */
   imageUrls?: readonly string[];
   options?: PostOptions;
+  /** A sold post's label goes out as its last line, in the project's language (contract/ads.ts). */
+  ad?: Ad | null;
+  projectLanguage?: string;
 };
 
 export type PostPart = "text" | "photo" | "photo+caption" | "album" | "album+caption";
@@ -42,10 +46,14 @@ export type PlannedMessage = {
   silent: boolean;
 };
 
-/** The text that goes out with its entities: the content, or the title (plain) when the content is empty. */
+/**
+ * The text that goes out with its entities: the content, or the title (plain) when the content
+ * is empty, then an ad's label as the last line (plain: the entities end before it).
+ */
 export function plannedText(post: PlannedPost): PlannedText {
-  if (post.content.trim() === "") return { text: post.title, entities: [] };
-  return { text: post.content, entities: post.entities ?? [] };
+  const language = post.projectLanguage ?? "ru";
+  if (post.content.trim() === "") return { text: withAdLabel(post.title, post.ad, language), entities: [] };
+  return { text: withAdLabel(post.content, post.ad, language), entities: post.entities ?? [] };
 }
 
 export function plannedImages(post: PlannedPost): string[] {

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { type Ad, AdSchema, type AdState } from "./ads.ts";
 import { EntitiesSchema, formattingFits, type MessageEntity } from "./entities.ts";
 import { type PostOptions, PostOptionsSchema } from "./post_options.ts";
 import type { PostReasonCode, PostReasonParams } from "./post_reasons.ts";
@@ -49,6 +50,8 @@ export const PostWriteSchema = v.pipe(v.object({
   content: v.optional(v.pipe(v.string(), v.maxLength(20000)), ""),
   entities: v.optional(EntitiesSchema),
   options: v.optional(PostOptionsSchema),
+  /** A sold post (contract/ads.ts): absent takes the draft's, null none. A series is never an ad (ads.notInSeries). */
+  ad: v.optional(AdSchema),
   /** A series' end (docs/autopilot-and-ai.md "Autopilot"): after this many posts, or on this day in the project's zone; one of them at most. */
   endsAfter: v.optional(SeriesEndsAfterSchema),
   endsOn: v.optional(SeriesEndsOnSchema),
@@ -100,6 +103,9 @@ export type Post = {
   imageUrl: string | null;
   imageUrls: string[];
   options: PostOptions;
+  /** The sale it carries (contract/ads.ts), or null; adState says where it stands in its format. */
+  ad: Ad | null;
+  adState: AdState | null;
   status: PostStatus;
   createdAt: string;
   scheduledFor: string;

@@ -4,6 +4,7 @@
  * or speaks to its approver. Its fields keep the names of the columns they come from;
  * tests/sql/post_deliveries.test.ts compares DELIVERY_FIELDS with the view's columns.
  */
+import type { Ad } from "../contract/ads.ts";
 import type { MessageEntity } from "../contract/entities.ts";
 import type { PostOptions } from "../contract/post_options.ts";
 import type { PostReasonParams } from "../contract/post_reasons.ts";
@@ -42,6 +43,8 @@ export type Delivery = {
   approverUserId: number | null;
   approverHandle: string | null;
   rightsCheckedAt: string | null;
+  /** A sold post: its label goes out as the last line (contract/ads.ts), in projectLanguage. */
+  ad: Ad | null;
 };
 
 /** The record's fields in the view's order: what the test holds against the database. */
@@ -49,7 +52,7 @@ export const DELIVERY_FIELDS = [
   "postId", "status", "title", "content", "entities", "options", "imageUrl", "imageUrls", "scheduledFor",
   "approvalPreview", "channelChatId", "channelMessageIds", "lastErrorCode", "lastErrorParams",
   "projectLanguage", "projectTimezone", "channelId", "connectedChatId", "channelLink",
-  "approverUserId", "approverHandle", "rightsCheckedAt",
+  "approverUserId", "approverHandle", "rightsCheckedAt", "ad",
 ] as const satisfies readonly (keyof Delivery)[];
 
 // every field of Delivery is listed: a field added to one and not the other fails the type check

@@ -485,6 +485,8 @@ create table app_public.drafts (
   entities jsonb default '[]'::jsonb not null,
   options jsonb default '{}'::jsonb not null,
   image_urls text[] default '{}'::text[] not null,
+  ad jsonb,
+  constraint drafts_ad_check CHECK (((ad IS NULL) OR (jsonb_typeof(ad) = 'object'::text))),
   constraint drafts_content_check CHECK ((length(content) <= 20000)),
   constraint drafts_entities_check CHECK (((jsonb_typeof(entities) = 'array'::text) AND (jsonb_array_length(entities) <= 100))),
   constraint drafts_image_upload_fkey FOREIGN KEY (image_key, project_id) REFERENCES app_private.uploads(key, project_id) NOT VALID,
@@ -598,6 +600,11 @@ create table app_public.posts (
   review_author_id bigint,
   review_publish boolean default false not null,
   returned_at timestamp with time zone,
+  ad jsonb,
+  ad_removed_at timestamp with time zone,
+  ad_removal_reminded_at timestamp with time zone,
+  constraint posts_ad_check CHECK (((ad IS NULL) OR (jsonb_typeof(ad) = 'object'::text))),
+  constraint posts_ad_not_recurring CHECK (((ad IS NULL) OR (NOT is_recurring))),
   constraint posts_approval_preview_check CHECK ((jsonb_typeof(approval_preview) = 'object'::text)),
   constraint posts_channel_message_ids_check CHECK ((jsonb_typeof(channel_message_ids) = 'array'::text)),
   constraint posts_content_check CHECK ((length(content) <= 20000)),
@@ -629,6 +636,7 @@ CREATE INDEX posts_image_key_idx ON app_public.posts USING btree (image_key) WHE
 CREATE INDEX posts_image_urls_idx ON app_public.posts USING gin (image_urls);
 CREATE INDEX posts_in_review_idx ON app_public.posts USING btree (project_id, scheduled_for) WHERE (status = 'in_review'::text);
 CREATE INDEX posts_plan_idx ON app_public.posts USING btree (plan_id) WHERE (plan_id IS NOT NULL);
+CREATE INDEX posts_project_ads_idx ON app_public.posts USING btree (project_id, scheduled_for) WHERE (ad IS NOT NULL);
 CREATE INDEX posts_project_attention_idx ON app_public.posts USING btree (project_id, status) WHERE (status = ANY (ARRAY['scheduled'::text, 'failed'::text, 'uncertain'::text]));
 CREATE INDEX posts_project_live_draft_idx ON app_public.posts USING btree (project_id) WHERE ((draft_id IS NOT NULL) AND (status = ANY (ARRAY['draft'::text, 'scheduled'::text, 'approved'::text, 'sending'::text, 'uncertain'::text])));
 CREATE INDEX posts_project_published_idx ON app_public.posts USING btree (project_id, published_at DESC) WHERE (status = 'published'::text);

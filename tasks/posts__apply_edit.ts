@@ -11,7 +11,7 @@ import type { Task } from "graphile-worker";
 import * as v from "valibot";
 import type { Sql } from "../core/db.ts";
 import { describeTelegramError, refusedForGood } from "../core/telegram/errors.ts";
-import { linkPreview, telegramEntities } from "../core/telegram/post_message.ts";
+import { linkPreview, postText } from "../core/telegram/post_message.ts";
 import { EditPayload, postWithEdit } from "./post_edit.ts";
 
 export function applyEdit(sql: Sql, telegram: Api | undefined): Task {
@@ -25,13 +25,15 @@ export function applyEdit(sql: Sql, telegram: Api | undefined): Task {
     const chatId = post.channelChatId!;
     const ids = post.channelMessageIds;
     const markup = { inline_keyboard: edit.buttons.map((row) => row.map(({ text, url }) => ({ text, url }))) };
+    // the words as the channel reads them: an ad keeps its label as the last line
+    const { text, entities } = postText({ ...post, content: edit.content, entities: edit.entities });
     try {
       // the text went out as the caption of the photo or album when there is one message per image
       if (post.imageUrls.length > 0 && ids.length === post.imageUrls.length) {
-        await telegram.editMessageCaption(chatId, ids[0], { caption: edit.content, caption_entities: telegramEntities(edit.entities), reply_markup: markup }, helpers.abortSignal);
+        await telegram.editMessageCaption(chatId, ids[0], { caption: text, caption_entities: entities, reply_markup: markup }, helpers.abortSignal);
       } else {
-        await telegram.editMessageText(chatId, ids.at(-1)!, edit.content, {
-          entities: telegramEntities(edit.entities),
+        await telegram.editMessageText(chatId, ids.at(-1)!, text, {
+          entities,
           link_preview_options: linkPreview(post.options),
           reply_markup: markup,
         }, helpers.abortSignal);

@@ -18,7 +18,7 @@ const HOLDER_COLUMNS = `scheduled_post_id, held_by_series_id, held_by_plan_id, n
 
 /** The whole draft as the spec's list answers it. */
 export const DRAFT_COLUMNS =
-  `id, project_id, title, content, entities, image_url, image_urls, options, sort_order as "order", status, created_at, ${HOLDER_COLUMNS}`;
+  `id, project_id, title, content, entities, image_url, image_urls, options, ad, sort_order as "order", status, created_at, ${HOLDER_COLUMNS}`;
 
 /**
  * The list's lean view (DraftSummary): the excerpt is one character longer than the list
@@ -37,6 +37,7 @@ export function toDraft(r: DraftRow): Draft {
     imageUrl: r.imageUrl,
     imageUrls: r.imageUrls,
     options: r.options,
+    ad: r.ad ?? null,
     order: r.sortOrder,
     status: r.status,
     createdAt: r.createdAt,
@@ -84,7 +85,7 @@ export function draftRoutes({ sql, config }: ApiDeps) {
       const [row] = await dbOf(c, sql)<DraftRow[]>`
         select * from app_public.create_draft(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
           ${d.title}, ${d.content}, ${d.imageUrl}, ${d.order}, ${maxDrafts}, ${sql.json(d.entities ?? [])}, ${sql.json(d.options ?? {})},
-          ${d.imageUrls ?? null}::text[])`;
+          ${d.imageUrls ?? null}::text[], ${d.ad ? sql.json(d.ad) : null})`;
       return c.json(toDraft(row), 201);
     })
     .post("/bulk", idempotent(sql), body(BulkAddSchema), async (c) => {

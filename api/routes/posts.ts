@@ -85,6 +85,8 @@ export function postRoutes({ sql, telegram, log, config }: ApiDeps) {
       content: p.content,
       entities: p.entities === undefined ? null : sql.json(p.entities),
       options: p.options === undefined ? null : sql.json(p.options),
+      // absent: the draft's ad (SQL's null); null: none (JSON's null, which sql.json would send as SQL's)
+      ad: p.ad === undefined ? null : JSON.stringify(p.ad),
       endsAfter: recurring ? p.endsAfter ?? null : null,
       endsOn: recurring ? p.endsOn ?? null : null,
     };
@@ -151,13 +153,13 @@ export function postRoutes({ sql, telegram, log, config }: ApiDeps) {
         if (p.title.trim() === "") throw new ApiError("drafts.titleRequired");
         const [written] = await db<Post[]>`
           select ${sql.unsafe(POST_COLUMNS)} from app_public.write_and_schedule_post(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
-            ${p.scheduledFor}, ${p.title}, ${p.content}, ${p.entities}, ${p.options}, ${config.limits.draftsPerProject})`;
+            ${p.scheduledFor}, ${p.title}, ${p.content}, ${p.entities}, ${p.options}, ${config.limits.draftsPerProject}, ${p.ad}::text::jsonb)`;
         return c.json(written, 201);
       }
       const [row] = await db<Post[]>`
         select ${sql.unsafe(POST_COLUMNS)} from app_public.schedule_post(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
           ${p.draftId}, ${p.scheduledFor}, ${p.recurringType}, ${p.title}, ${p.content}, ${p.entities}, ${p.options},
-          ${p.endsAfter}, ${p.endsOn})`;
+          ${p.endsAfter}, ${p.endsOn}, ${p.ad}::text::jsonb)`;
       return c.json(row, 201);
     })
     .put("/:postId", ifMatch(sql, "post", "postId"), body(PostWriteSchema), async (c) => {
@@ -165,7 +167,7 @@ export function postRoutes({ sql, telegram, log, config }: ApiDeps) {
       const [row] = await dbOf(c, sql)<Post[]>`
         select ${sql.unsafe(POST_COLUMNS)} from app_public.update_post(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
           ${idParam(c.req.param("postId"))}, ${p.draftId}, ${p.scheduledFor}, ${p.recurringType}, ${p.title}, ${p.content},
-          ${p.entities}, ${p.options}, ${p.endsAfter}, ${p.endsOn})`;
+          ${p.entities}, ${p.options}, ${p.endsAfter}, ${p.endsOn}, ${p.ad}::text::jsonb)`;
       return c.json(row);
     })
     .post("/:postId/skip", body(SeriesSkipSchema), async (c) => {

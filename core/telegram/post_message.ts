@@ -9,6 +9,7 @@
  */
 import { type Api, InputFile, InputMediaBuilder } from "grammy";
 import type { InlineKeyboardMarkup, LinkPreviewOptions, MessageEntity as TelegramEntity } from "grammy/types";
+import type { Ad } from "../../contract/ads.ts";
 import type { MessageEntity } from "../../contract/entities.ts";
 import { plannedImages, plannedText, type PostPart, postParts } from "../../contract/post_plan.ts";
 import type { PostOptions } from "../../contract/post_options.ts";
@@ -23,6 +24,9 @@ export type PostForTelegram = {
   /** The album, first image first; when absent, imageUrl alone. */
   imageUrls?: string[];
   options?: PostOptions;
+  /** A sold post's label is its last line, in the project's language (contract/ads.ts). */
+  ad?: Ad | null;
+  projectLanguage?: string;
 };
 
 /** Our entities as grammY types them (the same objects: ours are a checked subset of Telegram's). */

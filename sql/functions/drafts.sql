@@ -94,11 +94,12 @@ begin
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.create_draft(p_user_id bigint, p_project_id bigint, p_title text, p_content text, p_image_url text, p_order integer, p_max_drafts integer DEFAULT NULL::integer, p_entities jsonb DEFAULT '[]'::jsonb, p_options jsonb DEFAULT '{}'::jsonb, p_image_urls text[] DEFAULT NULL::text[])
+CREATE OR REPLACE FUNCTION app_public.create_draft(p_user_id bigint, p_project_id bigint, p_title text, p_content text, p_image_url text, p_order integer, p_max_drafts integer DEFAULT NULL::integer, p_entities jsonb DEFAULT '[]'::jsonb, p_options jsonb DEFAULT '{}'::jsonb, p_image_urls text[] DEFAULT NULL::text[], p_ad jsonb DEFAULT NULL::jsonb)
  RETURNS app_public.drafts
  LANGUAGE plpgsql
 AS $function$
-/* why: ownership first (NTFND), the project's room (QUOTA), then the row; order defaults to 0 as in the spec's data */
+/* why: ownership first (NTFND), the project's room (QUOTA), then the row; order defaults to 0
+   as in the spec's data; an ad's text must leave room for its label (assert_ad_fits) */
 declare
   v_draft app_public.drafts;
   v_images text[];
@@ -107,9 +108,10 @@ begin
   perform app_private.assert_draft_room(p_project_id, 1, p_max_drafts);
   -- an album when one is given, else the one image
   v_images := app_private.assert_project_uploads(p_project_id, coalesce(p_image_urls, array_remove(array[nullif(p_image_url, '')], null)));
-  insert into app_public.drafts (project_id, title, content, entities, image_url, image_urls, options, sort_order)
+  perform app_private.assert_ad_fits(p_project_id, btrim(p_title), p_content, nullif(p_ad, 'null'));
+  insert into app_public.drafts (project_id, title, content, entities, image_url, image_urls, options, sort_order, ad)
   values (p_project_id, btrim(p_title), coalesce(p_content, ''), coalesce(p_entities, '[]'), v_images[1], v_images,
-          coalesce(p_options, '{}'), coalesce(p_order, 0))
+          coalesce(p_options, '{}'), coalesce(p_order, 0), nullif(p_ad, 'null'))
   returning * into v_draft;
   perform app_private.log_activity(p_project_id, 'draft.created', 'draft', v_draft.id, jsonb_build_object('title', v_draft.title), p_user_id);
   return v_draft;
@@ -257,7 +259,7 @@ end;
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.project_drafts(p_user_id bigint, p_project_id bigint)
- RETURNS TABLE(id bigint, project_id bigint, title text, content text, entities jsonb, image_url text, image_urls text[], options jsonb, sort_order integer, status text, created_at timestamp with time zone, updated_at timestamp with time zone, scheduled_post_id bigint, held_by_series_id bigint, held_by_plan_id bigint, next_for_series_id bigint)
+ RETURNS TABLE(id bigint, project_id bigint, title text, content text, entities jsonb, image_url text, image_urls text[], options jsonb, ad jsonb, sort_order integer, status text, created_at timestamp with time zone, updated_at timestamp with time zone, scheduled_post_id bigint, held_by_series_id bigint, held_by_plan_id bigint, next_for_series_id bigint)
  LANGUAGE sql
  STABLE
 AS $function$
@@ -277,7 +279,7 @@ AS $function$
   ), first_free as (
     select f.id from app_public.available_series_drafts(p_project_id) f limit 1
   )
-  select d.id, d.project_id, d.title, d.content, d.entities, d.image_url, d.image_urls, d.options, d.sort_order, d.status,
+  select d.id, d.project_id, d.title, d.content, d.entities, d.image_url, d.image_urls, d.options, d.ad, d.sort_order, d.status,
     d.created_at, d.updated_at, po.id, po.series_id, po.plan_id,
     case when d.id = (select id from first_free) then (select id from next_series) end
   from app_public.drafts d
@@ -325,7 +327,8 @@ CREATE OR REPLACE FUNCTION app_public.update_draft(p_user_id bigint, p_project_i
 AS $function$
 /* why: PATCH semantics; imageUrls replaces the album; imageUrl replaces its first image (an
    explicit null or "" removes it, as with one image); new content without its entities is
-   plain (the old formatting would not fit it) */
+   plain (the old formatting would not fit it); an ad's text must leave room for its label
+   (checked on the row as changed: a shorter label or a longer text both count) */
 declare
   v_draft app_public.drafts := app_private.lock_draft(p_user_id, p_project_id, p_draft_id);
   v_images text[];
@@ -343,11 +346,13 @@ begin
     entities = case when p_changes ? 'entities' then p_changes -> 'entities'
                     when p_changes ? 'content' then '[]' else d.entities end,
     options = coalesce(p_changes -> 'options', d.options),
+    ad = case when p_changes ? 'ad' then nullif(p_changes -> 'ad', 'null') else d.ad end,
     image_url = v_images[1],
     image_urls = v_images,
     sort_order = coalesce((p_changes ->> 'order')::int, d.sort_order)
   where d.id = p_draft_id
   returning d.* into v_draft;
+  perform app_private.assert_ad_fits(p_project_id, v_draft.title, v_draft.content, v_draft.ad);
   return v_draft;
 end;
 $function$;

@@ -21,19 +21,22 @@ AS $function$
  * approves the edit in Telegram. The edit waits in pending_edit (a newer one replaces it,
  * and the older preview's buttons stop counting) and its preview is queued. The new text
  * must fit the message it edits: a photo's caption stays within Telegram's caption limit,
- * and an album's caption gets no buttons.
+ * and an album's caption gets no buttons. An ad keeps its label as the last line, so the
+ * label counts towards the limit.
  */
 declare
   -- the post went out as a photo or an album carrying the text as its caption
   v_caption boolean := cardinality(p_post.image_urls) > 0 and jsonb_array_length(p_post.channel_message_ids) = cardinality(p_post.image_urls);
   v_max int := case when v_caption then app_private.photo_caption_max() else app_private.post_text_max() end;
   v_post app_public.posts;
+  v_label text := app_private.ad_label(p_post.ad, (select language from app_public.projects where id = p_post.project_id));
+  v_length int := length(p_content) + coalesce(2 + length(v_label), 0);
 begin
   if btrim(coalesce(p_content, '')) = '' then
     raise exception 'The edited post needs its text' using errcode = 'INVAL', hint = 'posts.editEmpty';
   end if;
-  if length(p_content) > v_max then
-    raise exception 'The edited text is longer than the message it edits allows: %/%', length(p_content), v_max
+  if v_length > v_max then
+    raise exception 'The edited text is longer than the message it edits allows: %/%', v_length, v_max
       using errcode = 'INVAL', hint = 'posts.editTooLong';
   end if;
   -- an album's messages cannot carry buttons (Telegram refuses them), so an album that went

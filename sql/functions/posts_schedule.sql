@@ -175,7 +175,7 @@ AS $function$
   order by po.published_at desc nulls last, po.id desc
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.schedule_post(p_user_id bigint, p_project_id bigint, p_draft_id bigint, p_scheduled_for timestamp with time zone, p_recurring_type text, p_title text, p_content text, p_entities jsonb DEFAULT NULL::jsonb, p_options jsonb DEFAULT NULL::jsonb, p_ends_after integer DEFAULT NULL::integer, p_ends_on date DEFAULT NULL::date)
+CREATE OR REPLACE FUNCTION app_public.schedule_post(p_user_id bigint, p_project_id bigint, p_draft_id bigint, p_scheduled_for timestamp with time zone, p_recurring_type text, p_title text, p_content text, p_entities jsonb DEFAULT NULL::jsonb, p_options jsonb DEFAULT NULL::jsonb, p_ends_after integer DEFAULT NULL::integer, p_ends_on date DEFAULT NULL::date, p_ad jsonb DEFAULT NULL::jsonb)
  RETURNS app_public.posts
  LANGUAGE plpgsql
 AS $function$
@@ -186,7 +186,9 @@ AS $function$
  * project's timezone; the comparison is absolute). A project without a channel plans too:
  * its posts wait for one (claim_post_for_approval, queue_waiting_approvals). An author's post
  * waits for review (in_review, no approval job), and an author's series makes occurrences
- * that each wait for review; an editor's or owner's skip it.
+ * that each wait for review; an editor's or owner's skip it. An ad (p_ad: SQL null takes
+ * the draft's, JSON null none) is one sold post, never a series, and its text must leave room
+ * for its label.
  */
 declare
   v_role text := app_private.authorize(p_user_id, p_project_id, 'posts.write');
@@ -200,6 +202,9 @@ begin
     raise exception 'Cannot schedule posts in the past. Please select a future time.' using errcode = 'PASTT', hint = 'schedule.pastTime';
   end if;
   if v_recurring then
+    if jsonb_typeof(p_ad) = 'object' then
+      raise exception 'An advertising post is one post: it cannot repeat' using errcode = 'INVAL', hint = 'ads.notInSeries';
+    end if;
     if not exists (select 1 from app_public.available_series_drafts(p_project_id)) then
       raise exception 'schedule.noDraftsForRecurring' using errcode = 'INVAL', hint = 'schedule.noDraftsForRecurring';
     end if;
@@ -219,9 +224,10 @@ begin
     return v_post;
   end if;
   v_draft := app_private.draft_for_post(p_project_id, p_draft_id, null);
-  insert into app_public.posts (project_id, draft_id, title, content, entities, image_url, image_urls, options, scheduled_for, created_by)
+  perform app_private.assert_ad_fits(p_project_id, v_draft.title, v_draft.content, nullif(coalesce(p_ad, v_draft.ad), 'null'));
+  insert into app_public.posts (project_id, draft_id, title, content, entities, image_url, image_urls, options, scheduled_for, created_by, ad)
   values (p_project_id, v_draft.id, v_draft.title, v_draft.content, v_draft.entities, v_draft.image_url, v_draft.image_urls,
-          coalesce(p_options, v_draft.options), p_scheduled_for, p_user_id)
+          coalesce(p_options, v_draft.options), p_scheduled_for, p_user_id, nullif(coalesce(p_ad, v_draft.ad), 'null'))
   returning * into v_post;
   -- planned, whoever planned it; an author's then waits for review
   perform app_private.log_activity(p_project_id, 'post.scheduled', 'post', v_post.id, jsonb_build_object('title', v_post.title, 'scheduledFor', v_post.scheduled_for), p_user_id);
@@ -233,7 +239,7 @@ begin
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.update_post(p_user_id bigint, p_project_id bigint, p_post_id bigint, p_draft_id bigint, p_scheduled_for timestamp with time zone, p_recurring_type text, p_title text, p_content text, p_entities jsonb DEFAULT NULL::jsonb, p_options jsonb DEFAULT NULL::jsonb, p_ends_after integer DEFAULT NULL::integer, p_ends_on date DEFAULT NULL::date)
+CREATE OR REPLACE FUNCTION app_public.update_post(p_user_id bigint, p_project_id bigint, p_post_id bigint, p_draft_id bigint, p_scheduled_for timestamp with time zone, p_recurring_type text, p_title text, p_content text, p_entities jsonb DEFAULT NULL::jsonb, p_options jsonb DEFAULT NULL::jsonb, p_ends_after integer DEFAULT NULL::integer, p_ends_on date DEFAULT NULL::date, p_ad jsonb DEFAULT NULL::jsonb)
  RETURNS app_public.posts
  LANGUAGE plpgsql
 AS $function$
@@ -247,6 +253,8 @@ AS $function$
  * skipped dates stay skipped). An author's change waits for review (a series': each
  * occurrence it makes); a post waiting for review keeps waiting whoever edits it (the review
  * decides), and an editor's or owner's change of a series lets its occurrences skip review.
+ * A one-time post takes its draft's ad unless p_ad gives one (JSON null: none); a published
+ * ad keeps its sale and label whatever the request says (the channel's edit keeps the label).
  */
 declare
   v_post app_public.posts := app_private.lock_post(p_user_id, p_project_id, p_post_id, 'posts.write');
@@ -282,6 +290,9 @@ begin
   end if;
   if not v_recurring then
     v_draft := app_private.draft_for_post(p_project_id, p_draft_id, p_post_id);
+    perform app_private.assert_ad_fits(p_project_id, v_draft.title, v_draft.content, nullif(coalesce(p_ad, v_draft.ad), 'null'));
+  elsif jsonb_typeof(p_ad) = 'object' then
+    raise exception 'An advertising post is one post: it cannot repeat' using errcode = 'INVAL', hint = 'ads.notInSeries';
   else
     perform app_private.assert_series_end(app_public.get_project(p_user_id, p_project_id), p_scheduled_for, p_ends_after, p_ends_on);
   end if;
@@ -296,6 +307,7 @@ begin
     image_url = case when v_recurring then null else v_draft.image_url end,
     image_urls = case when v_recurring then '{}' else v_draft.image_urls end,
     options = coalesce(p_options, case when v_recurring then options else v_draft.options end),
+    ad = case when v_recurring then null else nullif(coalesce(p_ad, v_draft.ad), 'null') end,
     scheduled_for = p_scheduled_for,
     recurring_type = coalesce(p_recurring_type, 'none'),
     status = 'draft',
@@ -322,7 +334,7 @@ begin
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_public.write_and_schedule_post(p_user_id bigint, p_project_id bigint, p_scheduled_for timestamp with time zone, p_title text, p_content text, p_entities jsonb, p_options jsonb, p_max_drafts integer)
+CREATE OR REPLACE FUNCTION app_public.write_and_schedule_post(p_user_id bigint, p_project_id bigint, p_scheduled_for timestamp with time zone, p_title text, p_content text, p_entities jsonb, p_options jsonb, p_max_drafts integer, p_ad jsonb DEFAULT NULL::jsonb)
  RETURNS app_public.posts
  LANGUAGE plpgsql
 AS $function$
@@ -336,7 +348,7 @@ declare
   v_draft app_public.drafts;
 begin
   select * into v_draft from app_public.create_draft(p_user_id, p_project_id, p_title, p_content, '', -1, p_max_drafts,
-    coalesce(p_entities, '[]'), coalesce(p_options, '{}'), null);
-  return app_public.schedule_post(p_user_id, p_project_id, v_draft.id, p_scheduled_for, 'none', null, null, null, p_options);
+    coalesce(p_entities, '[]'), coalesce(p_options, '{}'), null, p_ad);
+  return app_public.schedule_post(p_user_id, p_project_id, v_draft.id, p_scheduled_for, 'none', null, null, null, p_options, null, null, p_ad);
 end;
 $function$;
