@@ -104,6 +104,7 @@ export function withAdLabel(text: string, ad: Ad | null | undefined, language: s
  * bot removed it, and when the owner was told to remove it by hand (a term the bot cannot keep).
  */
 export type AdState = {
+  topFrom: string;
   topUntil: string;
   removeAt: string | null;
   removedAt: string | null;

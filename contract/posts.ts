@@ -166,4 +166,5 @@ export type CalendarPostRow = Pick<
   Post,
   | "id" | "draftId" | "seriesId" | "title" | "status" | "scheduledFor" | "isRecurring" | "recurringType" | "recurringLastPost"
   | "lastErrorCode" | "lastErrorParams" | "planId" | "awaitingText" | "endsAfter" | "endsOn" | "occurrencesMade" | "skippedOccurrences"
+  | "adState"
 > & { hasImage: boolean };

@@ -28,6 +28,8 @@ export const CALENDAR_COLUMNS = [
   "series_made as occurrences_made",
   `array(select to_char(s at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') from unnest(series_skips) s order by s) as skipped_occurrences`,
   "coalesce(image_url, '') <> '' as has_image",
+  // an ad and its top window, which the grid draws and the schedule form warns of (contract/ads.ts)
+  "app_private.ad_state(ad, published_at, scheduled_for, ad_removed_at, ad_removal_reminded_at) as ad_state",
 ].join(", ");
 
 /** Where a post's messages are: the chat they went to, their ids, and the links shown. */

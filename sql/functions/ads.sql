@@ -34,10 +34,11 @@ CREATE OR REPLACE FUNCTION app_private.ad_state(p_ad jsonb, p_published_at times
  IMMUTABLE
 AS $function$
   /* why: where an ad stands in its format, as the API answers it (AdState in contract/ads.ts):
-     its top window's end, when it leaves the feed (null when it is kept), when the bot removed
+     its top window (from its send, or its planned time until then, to its end), when it leaves the feed (null when it is kept), when the bot removed
      it, when the owner was told to remove it by hand; null for a post that is no ad. Its
      columns, not the row: the routes answer it from whatever function made the row */
   select case when p_ad is not null then jsonb_build_object(
+    'topFrom', app_private.stats_iso(app_private.ad_sent_at(p_published_at, p_scheduled_for)),
     'topUntil', app_private.stats_iso(app_private.ad_sent_at(p_published_at, p_scheduled_for) + make_interval(mins => (p_ad ->> 'topMinutes')::int)),
     'removeAt', case when (p_ad ->> 'feedMinutes')::int > 0
                   then app_private.stats_iso(app_private.ad_sent_at(p_published_at, p_scheduled_for) + make_interval(mins => (p_ad ->> 'feedMinutes')::int)) end,

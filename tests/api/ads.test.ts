@@ -82,11 +82,15 @@ describe("a post carries its draft's sale", () => {
     expect(post.status).toBe(201);
     expect(post.json.ad).toEqual(AD);
     expect(post.json.adState).toEqual({
+      topFrom: at.toISOString(),
       topUntil: new Date(at.getTime() + 60 * 60_000).toISOString(),
       removeAt: new Date(at.getTime() + 1440 * 60_000).toISOString(),
       removedAt: null,
       removalRemindedAt: null,
     });
+    // the calendar's grid reads the window too
+    const [row] = (await stack.call("GET", `${p.base}/posts?view=calendar`, undefined, p.cookie)).json;
+    expect(row.adState).toEqual(post.json.adState);
     const own = await stack.call("PUT", `${p.base}/posts/${post.json.id}`, { draftId: draft.id, scheduledFor: at.toISOString(), ad: null }, p.cookie);
     expect(own.status).toBe(200);
     expect(own.json).toMatchObject({ ad: null, adState: null });

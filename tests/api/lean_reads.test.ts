@@ -106,7 +106,7 @@ describe("lean views", () => {
     expect(lean.status).toBe(200);
     const [row] = lean.json;
     expect(Object.keys(row).sort()).toEqual([
-      "awaitingText", "draftId", "endsAfter", "endsOn", "hasImage", "id", "isRecurring", "lastErrorCode", "lastErrorParams", "occurrencesMade", "planId",
+      "adState", "awaitingText", "draftId", "endsAfter", "endsOn", "hasImage", "id", "isRecurring", "lastErrorCode", "lastErrorParams", "occurrencesMade", "planId",
       "recurringLastPost", "recurringType", "scheduledFor", "seriesId", "skippedOccurrences", "status", "title",
     ]);
     const whole = await get(`/api/projects/${projectId}/posts/${row.id}`);
