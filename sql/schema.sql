@@ -745,6 +745,7 @@ create table app_public.webhook_deliveries (
   constraint webhook_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text]))),
   constraint webhook_deliveries_webhook_id_fkey FOREIGN KEY (webhook_id) REFERENCES app_public.webhooks(id) ON DELETE CASCADE
 );
+CREATE INDEX webhook_deliveries_created_idx ON app_public.webhook_deliveries USING btree (created_at) WHERE (status <> 'pending'::text);
 CREATE INDEX webhook_deliveries_webhook_idx ON app_public.webhook_deliveries USING btree (webhook_id, id DESC);
 
 create table app_public.webhooks (

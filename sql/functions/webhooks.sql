@@ -130,6 +130,20 @@ AS $function$
   order by w.id
 $function$;
 
+CREATE OR REPLACE FUNCTION app_public.prune_webhook_deliveries()
+ RETURNS integer
+ LANGUAGE sql
+AS $function$
+  /* why: the delivery log is for looking back over recent sends and redelivering them; after
+     30 days a finished delivery is only weight (a busy project writes one per event per
+     endpoint). A delivery still pending is kept whatever its age: its retries own it */
+  with gone as (
+    delete from app_public.webhook_deliveries
+    where created_at < now() - interval '30 days' and status <> 'pending'
+    returning 1)
+  select count(*)::int from gone
+$function$;
+
 CREATE OR REPLACE FUNCTION app_public.record_webhook_attempt(p_delivery_id bigint, p_ok boolean, p_status integer, p_error text, p_final boolean)
  RETURNS void
  LANGUAGE plpgsql

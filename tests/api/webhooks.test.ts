@@ -9,8 +9,10 @@
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { refuseTarget } from "../../core/public_address.ts";
+import { cleanupSessions } from "../../tasks/sessions__cleanup.ts";
 import { buttonData, postReaches, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
+import { arrives } from "../helpers/until.ts";
 
 type Received = { path: string; headers: Headers; body: string; at: number };
 
@@ -40,16 +42,6 @@ function expectedSignature(secret: string, r: Received) {
   return `v1,${mac}`;
 }
 
-async function until<T>(read: () => T | undefined, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 let stack: Stack;
 let receiver: ReturnType<typeof startReceiver>;
 beforeAll(async () => {
@@ -75,7 +67,7 @@ describe("webhooks", () => {
     const { postId, preview } = await sentForApproval(stack, p, p.drafts[0].id, 3000);
     stack.telegram!.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
     await postReaches(stack, postId, "published");
-    const life = await until(() => {
+    const life = await arrives(() => {
       const got = receiver.received.filter((r) => r.path === "/life");
       return got.length >= 3 ? got : undefined;
     });
@@ -96,7 +88,7 @@ describe("webhooks", () => {
     let calls = 0;
     receiver.reply((r) => r.path === "/flaky" && ++calls === 1 ? new Response("down", { status: 500 }) : new Response("ok"));
     await stack.call("POST", `${p.base}/drafts`, { title: "Retried", content: "" }, p.cookie);
-    const tries = await until(() => {
+    const tries = await arrives(() => {
       const got = receiver.received.filter((r) => r.path === "/flaky");
       return got.length >= 2 ? got : undefined;
     }, 30_000);
@@ -106,7 +98,7 @@ describe("webhooks", () => {
 
     const again = await stack.call("POST", `${p.base}/webhooks/${hook.id}/deliveries/${deliveries[0].id}/redeliver`, undefined, p.cookie);
     expect(again.status, again.text).toBe(200);
-    const third = await until(() => receiver.received.filter((r) => r.path === "/flaky")[2]);
+    const third = await arrives(() => receiver.received.filter((r) => r.path === "/flaky")[2]);
     expect(third.headers.get("webhook-id")).toBe(tries[0].headers.get("webhook-id"));
     receiver.reply(() => new Response("ok"));
   });
@@ -123,12 +115,12 @@ describe("webhooks", () => {
     await stack.call("POST", `${hanging.base}/webhooks`, { url: receiver.url("/moved"), events: ["draft.created"] }, hanging.cookie);
     await stack.call("POST", `${other.base}/webhooks`, { url: receiver.url("/prompt"), events: ["draft.created"] }, other.cookie);
     for (let i = 0; i < 8; i++) await stack.call("POST", `${hanging.base}/drafts`, { title: `Stuck ${i}`, content: "" }, hanging.cookie);
-    await until(() => receiver.received.find((r) => r.path === "/hang"));
+    await arrives(() => receiver.received.find((r) => r.path === "/hang"));
     const asked = Date.now();
     await stack.call("POST", `${other.base}/drafts`, { title: "Not held back", content: "" }, other.cookie);
-    const prompt = await until(() => receiver.received.find((r) => r.path === "/prompt"));
+    const prompt = await arrives(() => receiver.received.find((r) => r.path === "/prompt"));
     expect(prompt.at - asked).toBeLessThan(5_000);
-    await until(() => receiver.received.find((r) => r.path === "/moved"));
+    await arrives(() => receiver.received.find((r) => r.path === "/moved"));
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.received.filter((r) => r.path === "/elsewhere")).toEqual([]);
     receiver.reply(() => new Response("ok"));
@@ -207,10 +199,26 @@ describe("an endpoint that keeps failing", () => {
     const activity = (await stack.call("GET", `${p.base}/activity?action=webhook.disabled`, undefined, p.cookie)).json;
     expect(activity.items).toHaveLength(1);
     const [owner] = await stack.sql`select u.email from app_public.users u join app_public.projects pr on pr.user_id = u.id where pr.id = ${p.project.id}`;
-    const mail = await until(() => stack.smtp.mailsTo(owner.email).find((m) => m.subject.includes("вебхук")));
+    const mail = await arrives(() => stack.smtp.mailsTo(owner.email).find((m) => m.subject.includes("вебхук")));
     expect(mail.text).toContain(`/project/${p.project.id}/webhooks`);
 
     await stack.call("POST", `${p.base}/webhooks/${hook.id}/deliveries/${delivery.id}/redeliver`, undefined, p.cookie);
     expect((await stack.call("GET", `${p.base}/webhooks`, undefined, p.cookie)).json[0].disabledAt).toBeNull();
+  });
+
+  test("the daily cleanup drops finished deliveries older than 30 days and keeps recent and pending ones", async () => {
+    const p = await projectWithChannel(stack);
+    const hook = (await stack.call("POST", `${p.base}/webhooks`, { url: receiver.url("/kept"), events: ["draft.created"] }, p.cookie)).json;
+    const rows = [["old_delivered", "delivered", 31], ["old_failed", "failed", 40], ["old_pending", "pending", 31], ["recent", "delivered", 29]] as const;
+    for (const [id, status, days] of rows) {
+      await stack.sql`insert into app_public.webhook_deliveries (webhook_id, message_id, event_type, payload, status, created_at)
+        values (${hook.id}, ${id}, 'draft.created', '{}', ${status}, now() - make_interval(days => ${days}))`;
+    }
+    await cleanupSessions(stack.sql)({}, {} as never);
+    const log = (await stack.call("GET", `${p.base}/webhooks/${hook.id}/deliveries`, undefined, p.cookie)).json;
+    const [{ ids }] = await stack.sql`select array_agg(message_id order by message_id) as ids from app_public.webhook_deliveries where webhook_id = ${hook.id}`;
+    expect(ids).toEqual(["old_pending", "recent"]);
+    // the endpoint's log shows the two left
+    expect(log).toHaveLength(2);
   });
 });

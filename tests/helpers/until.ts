@@ -8,3 +8,8 @@ export async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** Until `read` answers something (a message received, a mail delivered), answering it. */
+export async function arrives<T>(read: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+  return await until(async () => read(), (value) => value !== undefined, timeoutMs) as T;
+}
