@@ -62,3 +62,29 @@ test("a token made in Settings is shown once, works for a script, shows its last
   expect((await script()).status).toBe(401);
   await page.context().close();
 });
+
+test("deleting the account in Settings: refused while it is a shared project's last owner, naming it; then gone, back at sign-in", async () => {
+  const email = uniqueEmail("leaving");
+  const { cookie } = await stack.signIn(email);
+  const shared = (await stack.call("POST", "/api/projects", { name: "Team channel", adminHandle: "del_admin" }, cookie)).json;
+  const { user: other } = await stack.signIn(uniqueEmail("teammate"));
+  await stack.sql`insert into app_public.project_members (project_id, user_id, role) values (${shared.id}, ${other.id}, 'editor')`;
+  const page = await signedInPage({ stack, browser }, cookie, { language: "en" });
+  await page.goto(`${stack.baseUrl}/settings`);
+  await page.getByTestId("delete-account").getByRole("button", { name: "Delete my account…" }).click();
+  const confirm = page.getByTestId("delete-account-confirm");
+  expect(await confirm.isDisabled()).toBe(true);
+  await page.getByTestId("delete-account-email").fill(email.toUpperCase());
+  await confirm.click();
+  await expect.poll(async () => (await page.getByRole("dialog").textContent()) ?? "", soon).toContain("last owner of «Team channel»");
+  await screenshot(page, "delete-account-refused");
+
+  await stack.sql`update app_public.project_members set role = 'owner' where project_id = ${shared.id} and user_id = ${other.id}`;
+  await confirm.click();
+  await page.waitForURL((url) => !url.pathname.startsWith("/settings"), soon);
+  await expect.poll(async () => await page.getByLabel("Email").count(), soon).toBeGreaterThan(0);
+  expect((await stack.sql`select 1 from app_public.users where email = ${email}`).length).toBe(0);
+  // the shared project stays with its team
+  expect((await stack.sql`select 1 from app_public.projects where id = ${shared.id}`).length).toBe(1);
+  await page.context().close();
+});

@@ -45,10 +45,20 @@ export async function verifyCode(email: string, code: string): Promise<SessionUs
   return user;
 }
 
-/** Ends the session and forgets everything cached for the previous user. */
-export async function logout(): Promise<void> {
-  await apiFetch("/api/auth/logout", { method: "POST" });
+/** Deletes the signed-in account; then nobody is signed in, as after logout. */
+export async function deleteAccount(): Promise<void> {
+  await apiFetch(USER_KEY, { method: "DELETE" });
+  await forgetUser();
+}
+
+async function forgetUser() {
   // Signed-out first, so the protected pages leave before their data is dropped.
   await mutate(USER_KEY, null, { revalidate: false });
   await mutate((key) => key !== USER_KEY, undefined, { revalidate: false });
+}
+
+/** Ends the session and forgets everything cached for the previous user. */
+export async function logout(): Promise<void> {
+  await apiFetch("/api/auth/logout", { method: "POST" });
+  await forgetUser();
 }

@@ -5,6 +5,7 @@ import { useEffect } from "react";
 import { LANGUAGES } from "../../../contract/limits.ts";
 import { NotificationSettings } from "../components/NotificationSettings/NotificationSettings.tsx";
 import { ApiTokens } from "../components/ApiTokens/ApiTokens.tsx";
+import { DeleteAccount } from "../components/DeleteAccount/DeleteAccount.tsx";
 import { PageHeader } from "../components/PageHeader/PageHeader.tsx";
 import { SectionCard } from "../components/SectionCard/SectionCard.tsx";
 import { ProjectTeams } from "../components/ProjectTeams/ProjectTeams.tsx";
@@ -65,6 +66,7 @@ export default function SettingsPage() {
         <NotificationSettings />
         <ProjectTeams />
         <ApiTokens />
+        <DeleteAccount />
       </Stack>
     </>
   );
