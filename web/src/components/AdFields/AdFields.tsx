@@ -37,6 +37,9 @@ function formatLabel(t: ReturnType<typeof useT>, id: AdFormatId): string {
   return id === "keep" ? t("adForm.formatKeep") : id;
 }
 
+/** The hint under the input, so the inputs of a pair line up whatever their hints' length. */
+const UNDER: ("label" | "input" | "description" | "error")[] = ["label", "input", "description", "error"];
+
 /** An ad's format as the owner sold it: a preset's name, else its hours ("1.5/36"). */
 export function adFormatText(t: ReturnType<typeof useT>, ad: Pick<Ad, "topMinutes" | "feedMinutes">): string {
   const name = formatName(ad);
@@ -99,6 +102,7 @@ export function AdFields({ value, onChange, opened, onToggle, errors, disabled }
                   onChange={(event) => set("advertiserInn", event.currentTarget.value)}
                   error={error("advertiserInn")}
                   disabled={disabled}
+                  inputWrapperOrder={UNDER}
                   data-testid="ad-inn"
                 />
                 <TextInput
@@ -112,6 +116,7 @@ export function AdFields({ value, onChange, opened, onToggle, errors, disabled }
                   onChange={(event) => set("erid", event.currentTarget.value)}
                   error={error("erid")}
                   disabled={disabled}
+                  inputWrapperOrder={UNDER}
                   data-testid="ad-erid"
                 />
               </div>
@@ -153,6 +158,7 @@ export function AdFields({ value, onChange, opened, onToggle, errors, disabled }
                   onChange={(next) => set("topMinutes", next)}
                   error={error("topMinutes")}
                   disabled={disabled}
+                  inputWrapperOrder={UNDER}
                   data-testid="ad-top-minutes"
                 />
                 <NumberInput
@@ -166,6 +172,7 @@ export function AdFields({ value, onChange, opened, onToggle, errors, disabled }
                   onChange={(next) => set("feedMinutes", next)}
                   error={error("feedMinutes")}
                   disabled={disabled}
+                  inputWrapperOrder={UNDER}
                   data-testid="ad-feed-minutes"
                 />
               </div>
@@ -182,6 +189,7 @@ export function AdFields({ value, onChange, opened, onToggle, errors, disabled }
                   onChange={(next) => set("priceAmount", next)}
                   error={error("price")}
                   disabled={disabled}
+                  inputWrapperOrder={UNDER}
                   data-testid="ad-price"
                 />
                 <NativeSelect

@@ -4,7 +4,7 @@ import { useLanguage, useT } from "../../i18n/i18n.tsx";
 import { durationText } from "../../lib/adForm.ts";
 import { adStanding, priceText } from "../../lib/adDisplay.ts";
 import { LOCALES } from "../../lib/formatDate.ts";
-import { formatInstant } from "../../lib/projectTime.ts";
+import { clockText, formatInstant, zonedAt } from "../../lib/projectTime.ts";
 import { IconArrowUp, IconMegaphone, IconTrash } from "../Icons/Icons.tsx";
 import { adFormatText } from "../AdFields/AdFields.tsx";
 import classes from "./PostDetailsDialog.module.css";
@@ -26,6 +26,11 @@ export function AdFacts({ ad, adState, timeZone }: AdFactsProps) {
     ad.feedMinutes === 0 ? t("adForm.formatKeep") : t("schedule.details.adFeedFor", { duration: durationText(ad.feedMinutes, locale) }),
   ].join(", ");
   const standing = adState ? adStanding(ad, adState) : null;
+  // a window within one day ends at a time of that day: "from 30 Nov, 12:00 until 14:00"
+  const until = (from: string, to: string) => {
+    const [start, end] = [zonedAt(from, timeZone), zonedAt(to, timeZone)];
+    return start.toString().slice(0, 10) === end.toString().slice(0, 10) ? clockText(end) : at(to);
+  };
 
   return (
     <>
@@ -62,7 +67,7 @@ export function AdFacts({ ad, adState, timeZone }: AdFactsProps) {
             <span className={classes.factLabel}>{t("schedule.details.adTop")}</span>
           </dt>
           <dd data-testid="post-details-ad-top">
-            {t("schedule.details.adTopWindow", { from: at(adState.topFrom), until: at(adState.topUntil) })}
+            {t("schedule.details.adTopWindow", { from: at(adState.topFrom), until: until(adState.topFrom, adState.topUntil) })}
           </dd>
         </>
       )}
