@@ -61,6 +61,10 @@ async function seed() {
   const planned = await schedule({ draftId: p.drafts[1].id, title: "Вечерний дайджест", scheduledFor: hours(3) });
   const published = await schedule({ draftId: p.drafts[2].id, title: "Итоги недели", scheduledFor: hours(4) });
   const rejected = await schedule({ draftId: p.drafts[3].id, title: "Анонс выходных", scheduledFor: hours(30) });
+  // an ad sold as 1/72 with a price: its draft opens on the Advertising section, its details
+  // show the sale; far from the other posts, so its top window holds none of them
+  const ad = { advertiser: "ООО «Ромашка»", advertiserInn: "7707083893", erid: "2VtzqvXYZ1", topMinutes: 60, feedMinutes: 4320, price: { amount: 15000, currency: "RUB" } };
+  const adPost = await schedule({ writeDraft: true, title: "Кофейня у парка", content: "Новая кофейня у парка: скидка 20% до воскресенья.", ad, scheduledFor: hours(50) });
   // a post 21 minutes past its time that the approver has not decided: late on the home card,
   // the calendar and its details (with resend and move)
   const late = await schedule({ draftId: p.drafts[4].id, title: "Опоздавший пост", scheduledFor: hours(30) });
@@ -145,9 +149,11 @@ async function seed() {
   if (joined.status !== 200) throw new Error(`accept: ${joined.text}`);
   const [plannedRow] = await stack.sql`select scheduled_for from app_public.posts where id = ${planned}`;
   const [seriesRow] = await stack.sql`select scheduled_for from app_public.posts where id = ${series}`;
+  const [adRow] = await stack.sql`select draft_id, scheduled_for from app_public.posts where id = ${adPost}`;
   return {
     p, bareId: bare.json.id as number, waitingId: waiting.json.id as number, planned, plannedAt: new Date(plannedRow.scheduledFor as string),
     series, seriesAt: new Date(seriesRow.scheduledFor as string), late,
+    adPost, adPostAt: new Date(adRow.scheduledFor as string), adDraft: adRow.draftId as number,
   };
 }
 
@@ -328,6 +334,7 @@ async function audit(combination: Combination): Promise<Finding[]> {
   await checkScreen(page, "drafts", `${project}/drafts`, "draft-row", true);
   await checkDialog(page, "create draft dialog", () => page.getByTestId("new-draft").click());
   await checkDialog(page, "edit draft dialog", () => page.getByTestId("edit-draft").first().click());
+  await checkDialog(page, "edit draft dialog with its ad", () => page.locator(`[data-draft-id="${seeded.adDraft}"]`).getByTestId("edit-draft").click(), "ad-fields");
   await checkDialog(page, "bulk add dialog", () => page.getByTestId("bulk-add").first().click());
 
   // The content plan shows with the calendar, once its slots are there.
@@ -365,6 +372,13 @@ async function audit(combination: Combination): Promise<Finding[]> {
     await page.locator(`[data-testid="calendar-post"][data-post-id="${seeded.planned}"]`).click();
   };
   await checkDialog(page, "post details dialog", openPlannedPost);
+  await checkDialog(page, "ad post details dialog", async () => {
+    const day = new Intl.DateTimeFormat("en-CA", { timeZone: TZ, year: "numeric", month: "2-digit", day: "2-digit" }).format(seeded.adPostAt);
+    const cell = page.locator(`[data-testid="calendar-day"][data-date="${day}"]`);
+    if ((await cell.count()) === 0) await page.getByTestId("calendar-next").click();
+    if (combination.width < 500) await cell.click();
+    await page.locator(`[data-testid="calendar-post"][data-post-id="${seeded.adPost}"]`).click();
+  }, "post-details-ad");
   // A late post: by how much, the resend, and the move form open (on this month's calendar).
   await visit(page, `${project}/channels`, "channel-card");
   await visit(page, `${project}/schedule`, "calendar-post");

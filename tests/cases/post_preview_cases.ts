@@ -4,6 +4,7 @@
  * the messages the double holds) and the SPA's preview (tests/components/post_preview.test.tsx:
  * what PostPreview draws), so the preview cannot show what the channel will not get.
  */
+import type { Ad } from "../../contract/ads.ts";
 import type { PostPart } from "../../contract/post_plan.ts";
 import type { UrlButton } from "../../contract/post_options.ts";
 
@@ -26,6 +27,9 @@ export type PreviewCase = {
   buttons?: UrlButton[][];
   silent?: boolean;
   pin?: boolean;
+  /** A sold post: its label goes last, in the project's language. */
+  ad?: Ad;
+  projectLanguage?: string;
   expected: ExpectedMessage[];
 };
 
@@ -33,6 +37,8 @@ const LONG = "Long words. ".repeat(90).trim(); // 1,079 units: over a caption's 
 const SHOP = [[{ text: "Buy", url: "https://shop.example/item" }, { text: "Read", url: "https://shop.example/blog" }], [{ text: "Ask", url: "https://shop.example/ask" }]];
 const shop = [["Buy", "Read"], ["Ask"]];
 const plain = { buttons: [], pinned: false, silent: false };
+const AD: Ad = { advertiser: "ООО «Ромашка»", advertiserInn: "7707083893", erid: "2VtzqvXYZ1", topMinutes: 60, feedMinutes: 1440 };
+const NEAR_CAPTION = "Spring sale. ".repeat(77).trim(); // 1,000 units: a caption alone, not with its label
 
 export const PREVIEW_CASES: PreviewCase[] = [
   {
@@ -92,5 +98,24 @@ export const PREVIEW_CASES: PreviewCase[] = [
     content: "Read me first",
     pin: true,
     expected: [{ ...plain, part: "text", images: 0, words: "Read me first", pinned: true }],
+  },
+  {
+    name: "an ad in a Russian project: the label is the message's last line",
+    images: 0,
+    content: "Скидка 20% до воскресенья",
+    ad: AD,
+    projectLanguage: "ru",
+    expected: [{ ...plain, part: "text", images: 0, words: "Скидка 20% до воскресенья\n\nРеклама. ООО «Ромашка», ИНН 7707083893. erid: 2VtzqvXYZ1" }],
+  },
+  {
+    name: "an ad in an English project whose text fits a caption only without its label: the photo, then the text with the label",
+    images: 1,
+    content: NEAR_CAPTION,
+    ad: { ...AD, advertiser: "Romashka LLC", advertiserInn: undefined },
+    projectLanguage: "en",
+    expected: [
+      { ...plain, part: "photo", images: 1, words: null },
+      { ...plain, part: "text", images: 0, words: `${NEAR_CAPTION}\n\nAd. Romashka LLC. erid: 2VtzqvXYZ1` },
+    ],
   },
 ];

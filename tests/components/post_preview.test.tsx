@@ -15,7 +15,16 @@ for (const c of PREVIEW_CASES) {
     const imageUrls = Array.from({ length: c.images }, (_, i) => `/api/uploads/image${i}.png`);
     await renderIn(
       "en",
-      <PostPreview text={c.content} entities={[]} imageUrls={imageUrls} buttons={c.buttons} silent={c.silent} pin={c.pin} />,
+      <PostPreview
+        text={c.content}
+        entities={[]}
+        imageUrls={imageUrls}
+        buttons={c.buttons}
+        silent={c.silent}
+        pin={c.pin}
+        ad={c.ad}
+        projectLanguage={c.projectLanguage}
+      />,
     );
     const messages = await screen.findAllByTestId("post-preview-message");
     const seen: ExpectedMessage[] = messages.map((message) => {

@@ -36,7 +36,7 @@ for (const c of PREVIEW_CASES) {
   test(`sent: ${c.name}`, async () => {
     const channel = telegram.addChannel();
     const imageUrls = await Promise.all(Array.from({ length: c.images }, (_, i) => upload(40 * (i + 1))));
-    const post = { title: "Title", content: c.content, imageUrl: imageUrls[0] ?? null, imageUrls, options: { buttons: c.buttons, silent: c.silent, pin: c.pin } };
+    const post = { title: "Title", content: c.content, imageUrl: imageUrls[0] ?? null, imageUrls, options: { buttons: c.buttons, silent: c.silent, pin: c.pin }, ad: c.ad, projectLanguage: c.projectLanguage };
     const ids = await sendPost(api, channel.id, post, localDiskStorage(dir));
     if (c.pin) await api.pinChatMessage(channel.id, ids[0], { disable_notification: true });
 

@@ -1,13 +1,15 @@
 import { expect, test } from "vitest";
 import type { Draft } from "../../contract/drafts.ts";
+import { adValuesOf } from "../../web/src/lib/adForm.ts";
 import { draftInput, validate, valuesOf } from "../../web/src/lib/draftForm.ts";
 
 const IMAGE = "/api/uploads/abcdefghijklmnop.png";
 
 test("a new draft starts empty; a stored draft with only its old single image opens with that image as its album", () => {
-  expect(valuesOf(undefined)).toEqual({ title: "", body: { text: "", entities: [] }, imageUrls: [], options: {} });
+  const noAd = adValuesOf(null);
+  expect(valuesOf(undefined)).toEqual({ title: "", body: { text: "", entities: [] }, imageUrls: [], options: {}, ad: noAd });
   const stored = { title: "Spring", content: "Hello", entities: [], imageUrl: IMAGE, imageUrls: [], options: { silent: true } } as unknown as Draft;
-  expect(valuesOf(stored)).toEqual({ title: "Spring", body: { text: "Hello", entities: [] }, imageUrls: [IMAGE], options: { silent: true } });
+  expect(valuesOf(stored)).toEqual({ title: "Spring", body: { text: "Hello", entities: [] }, imageUrls: [IMAGE], options: { silent: true }, ad: noAd });
 });
 
 test("the form names each field's problem by its code: a missing title, a title too long, a bad image", () => {

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { DraftCreateSchema, type Draft } from "../../../contract/drafts.ts";
 import type { PostOptions } from "../../../contract/post_options.ts";
+import { adInput, adValuesOf, type AdErrors, type AdValues, hasAdErrors, validateAd } from "./adForm.ts";
 import type { FormattedText } from "./postDocument.ts";
 import { cleanOptions, hasOptionErrors } from "./postOptions.ts";
 
@@ -8,8 +9,9 @@ import { cleanOptions, hasOptionErrors } from "./postOptions.ts";
 
 /** `body`: the text with its formatting (Telegram's entities, docs/post-format.md). */
 /** `imageUrls`: the album, first (the cover) first; empty for none. */
-export type Values = { title: string; body: FormattedText; imageUrls: string[]; options: PostOptions };
-export type FieldErrors = { title?: string; content?: string; imageUrls?: string; options?: string };
+/** `ad`: the "Advertising" section (lib/adForm.ts). */
+export type Values = { title: string; body: FormattedText; imageUrls: string[]; options: PostOptions; ad: AdValues };
+export type FieldErrors = { title?: string; content?: string; imageUrls?: string; options?: string; ad?: AdErrors };
 
 const EMPTY_BODY: FormattedText = { text: "", entities: [] };
 
@@ -18,7 +20,22 @@ export const valuesOf = (draft: Draft | undefined): Values => ({
   body: draft ? { text: draft.content ?? "", entities: draft.entities ?? [] } : EMPTY_BODY,
   imageUrls: draft?.imageUrls?.length ? draft.imageUrls : draft?.imageUrl ? [draft.imageUrl] : [],
   options: draft?.options ?? {},
+  ad: adValuesOf(draft?.ad),
 });
+
+/**
+ * What the AI may write in the form: the title and the text, nothing else. The ad's fields (the
+ * label's advertiser and erid above all) are the owner's alone, so a generation never touches them.
+ */
+export type Generated = Partial<Pick<Values, "title" | "body">>;
+
+export function withGenerated(values: Values, generated: Generated): Values {
+  return {
+    ...values,
+    ...(generated.title === undefined ? {} : { title: generated.title }),
+    ...(generated.body === undefined ? {} : { body: generated.body }),
+  };
+}
 
 export function validate(values: Values): FieldErrors {
   const result = v.safeParse(DraftCreateSchema, {
@@ -29,7 +46,9 @@ export function validate(values: Values): FieldErrors {
     options: cleanOptions(values.options),
   });
   const buttons = hasOptionErrors(values.options) ? "posts.buttonsInvalid" : undefined;
-  if (result.success) return buttons ? { options: buttons } : {};
+  const adErrors = validateAd(values.ad);
+  const ad = hasAdErrors(adErrors) ? adErrors : undefined;
+  if (result.success) return { ...(buttons ? { options: buttons } : {}), ...(ad ? { ad } : {}) };
   const flat = v.flatten<typeof DraftCreateSchema>(result.issues);
   const nested = flat.nested ?? {};
   const options = Object.entries(nested).find(([path]) => path.startsWith("options"))?.[1]?.[0];
@@ -39,10 +58,11 @@ export function validate(values: Values): FieldErrors {
     content: nested.content?.[0] ?? Object.entries(nested).find(([path]) => path.startsWith("entities"))?.[1]?.[0] ?? flat.root?.[0],
     imageUrls: Object.entries(nested).find(([path]) => path.startsWith("imageUrls"))?.[1]?.[0],
     options: options ?? buttons,
+    ad,
   };
 }
 
-/** What the dialog sends: the trimmed title, the text with its formatting, the album and options. */
+/** What the dialog sends: the trimmed title, the text with its formatting, the album, options and the ad (null when off). */
 export function draftInput(values: Values) {
   return {
     title: values.title.trim(),
@@ -51,5 +71,6 @@ export function draftInput(values: Values) {
     imageUrl: values.imageUrls[0] ?? null,
     imageUrls: values.imageUrls,
     options: cleanOptions(values.options),
+    ad: adInput(values.ad),
   };
 }

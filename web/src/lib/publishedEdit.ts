@@ -3,6 +3,7 @@
  * starts, how long its text may be, and whether it may be sent. components/PublishedPostEdit
  * draws the form; these decide.
  */
+import { AD_LABEL_SEPARATOR, adLabel } from "../../../contract/ads.ts";
 import { textLimit } from "../../../contract/post_plan.ts";
 import type { UrlButton } from "../../../contract/post_options.ts";
 import type { Post } from "../../../contract/posts.ts";
@@ -21,9 +22,14 @@ export function publishedEditStart(post: Pick<Post, "pendingEdit" | "content" | 
 /**
  * The limit of the message the text went out in, by the sender's plan: 1024 for a caption,
  * 4096 for a text message (a long text after a photo, or the text with an album's buttons).
+ * An ad keeps its label in that message, so the label's share is not the edit's to use.
  */
-export function publishedEditLimit(post: Pick<Post, "title" | "imageUrl" | "imageUrls" | "content" | "options">): number {
-  return textLimit(post);
+export function publishedEditLimit(
+  post: Pick<Post, "title" | "imageUrl" | "imageUrls" | "content" | "options"> & Partial<Pick<Post, "ad">>,
+  projectLanguage = "ru",
+): number {
+  const label = post.ad ? AD_LABEL_SEPARATOR.length + adLabel(post.ad, projectLanguage).length : 0;
+  return textLimit({ ...post, projectLanguage }) - label;
 }
 
 /** The send button waits for a text within the limit; an empty text would wipe the channel's message. */

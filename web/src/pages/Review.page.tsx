@@ -68,6 +68,7 @@ export default function ReviewPage() {
                 projectId={projectId}
                 post={post}
                 timeZone={timeZone}
+                projectLanguage={project.language}
                 canReview={canReview}
                 canComment={roleCan(project.role, "comments.write")}
                 open={openId === post.id}
@@ -85,13 +86,15 @@ type ReviewItemProps = {
   projectId: number;
   post: Post;
   timeZone: string;
+  /** The language the channel's ad label is written in. */
+  projectLanguage: string;
   canReview: boolean;
   canComment: boolean;
   open: boolean;
   onToggle: () => void;
 };
 
-function ReviewItem({ projectId, post, timeZone, canReview, canComment, open, onToggle }: ReviewItemProps) {
+function ReviewItem({ projectId, post, timeZone, projectLanguage, canReview, canComment, open, onToggle }: ReviewItemProps) {
   const t = useT();
   const { language } = useLanguage();
   const panelId = useId();
@@ -133,7 +136,7 @@ function ReviewItem({ projectId, post, timeZone, canReview, canComment, open, on
       {open && (
         <Stack gap="md" mt="md" id={panelId} data-testid="review-details">
           {(post.content.trim() || post.imageUrl) && (
-            <PostPreview {...postPreviewProps(post)} />
+            <PostPreview {...postPreviewProps(post, projectLanguage)} />
           )}
           {/* a reviewer's words go with the decision (one field); others comment here */}
           <PostComments projectId={projectId} postId={post.id} timeZone={timeZone} canWrite={canComment && !canReview} />

@@ -1,4 +1,5 @@
-import { Button, Checkbox, Group, Modal, Stack, Text } from "@mantine/core";
+import { Alert, Button, Checkbox, Group, Modal, Stack, Text } from "@mantine/core";
+import "@mantine/core/styles/Alert.layer.css";
 import "@mantine/core/styles/Checkbox.layer.css";
 import "@mantine/core/styles/CheckboxIndicator.layer.css";
 import "@mantine/core/styles/InlineInput.layer.css";
@@ -8,10 +9,13 @@ import type { Post } from "../../../../contract/posts.ts";
 import { deletePost } from "../../api/posts.ts";
 import { useLanguage, useT } from "../../i18n/i18n.tsx";
 import { LOCALES } from "../../lib/formatDate.ts";
+import { deletingBreaksFormat } from "../../lib/adDisplay.ts";
 import { failureText } from "../../lib/messages.ts";
 import { formatInstant } from "../../lib/projectTime.ts";
 import { type CalendarPost, isVirtualPost } from "../../lib/recurrence.ts";
 import { toastError, toastSuccess } from "../../lib/toast.ts";
+import { adFormatText } from "../AdFields/AdFields.tsx";
+import { IconAlert } from "../Icons/Icons.tsx";
 import { seriesName } from "../PostStatus/PostStatus.tsx";
 import { SCHEDULE_DIALOG_WIDTH } from "../../lib/ui.ts";
 
@@ -68,6 +72,9 @@ export function DeletePostDialog({ projectId, post, opened, timeZone, onClose, o
     }
   };
 
+  // an ad still in its term: deleting it now is a refund, so the dialog says so first
+  const breaksFormat = !virtual && deletingBreaksFormat(post);
+  const sent = published || post.status === "uncertain";
   let message = t("schedule.delete.text", { title, when });
   if (virtual) message = t("schedule.delete.virtualText");
   else if (post.isRecurring) message = t("schedule.delete.seriesText", { series: seriesName(t, post, timeZone) });
@@ -85,6 +92,14 @@ export function DeletePostDialog({ projectId, post, opened, timeZone, onClose, o
         <Text size="sm" c="dimmed" style={{ overflowWrap: "anywhere" }}>
           {message}
         </Text>
+        {breaksFormat && post.ad && (
+          <Alert variant="light" color="orange" radius="md" icon={<IconAlert size={18} />} data-testid="delete-ad-format">
+            {t(sent ? "schedule.delete.adSent" : "schedule.delete.adPlanned", {
+              format: adFormatText(t, post.ad),
+              advertiser: post.ad.advertiser,
+            })}
+          </Alert>
+        )}
         {inSeries && (
           <Checkbox
             checked={wholeSeries}

@@ -14,7 +14,9 @@ import { IconArrowBackUp, IconSparkles } from "../Icons/Icons.tsx";
 import { useDraftGeneration } from "./useDraftGeneration.ts";
 import { ImageField } from "../ImageField/ImageField.tsx";
 import { LazyPostEditor } from "../PostEditor/LazyPostEditor.tsx";
-import { draftInput, validate, type Values, valuesOf } from "../../lib/draftForm.ts";
+import { labelLength, previewAd } from "../../lib/adForm.ts";
+import { draftInput, type Generated, validate, type Values, valuesOf, withGenerated } from "../../lib/draftForm.ts";
+import { AdFields } from "../AdFields/AdFields.tsx";
 import { PostOptionsFields } from "../PostOptionsFields/PostOptionsFields.tsx";
 import { PostPreview } from "../PostPreview/PostPreview.tsx";
 import classes from "./DraftDialog.module.css";
@@ -45,6 +47,7 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
   const [saving, setSaving] = useState(false);
   const [uploading, setUploading] = useState(false);
   const [optionsOpened, setOptionsOpened] = useState(false);
+  const [adOpened, setAdOpened] = useState(false);
   const previewLabelId = useId();
   const titleInput = useRef<HTMLInputElement>(null);
   const { project } = useProject(projectId);
@@ -59,18 +62,22 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
     setAttempted(false);
     setUploading(false);
     setOptionsOpened(false);
+    // an ad opens on its section: what it sells is what the owner checks first
+    setAdOpened(Boolean(draft?.ad));
   }, [opened, draftId]);
 
   const errors = attempted ? validate(values) : {};
   const set = <K extends keyof Values>(key: K, value: Values[K]) => setValues((current) => ({ ...current, [key]: value }));
+  const apply = (generated: Generated) => setValues((current) => withGenerated(current, generated));
   const { generating, postLength, setPostLength, replacedContent, setReplacedContent, handleGenerateTitle, handleGeneratePost } =
-    useDraftGeneration({ projectId, opened, draftId, values, set, titleInput });
+    useDraftGeneration({ projectId, opened, draftId, values, apply, titleInput });
 
   const handleSubmit = async (event: FormEvent) => {
     event.preventDefault();
     setAttempted(true);
     const problems = validate(values);
     if (problems.options) setOptionsOpened(true);
+    if (problems.ad) setAdOpened(true);
     if (Object.values(problems).some(Boolean)) return;
     setSaving(true);
     const input = draftInput(values);
@@ -93,7 +100,9 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
   // An image takes the text as its caption up to 1024; a longer text still goes out, as a
   // message of its own after the photo, so the counter warns but saving is not blocked.
   const hasImage = values.imageUrls.length > 0;
-  const limit = hasImage ? PHOTO_CAPTION_MAX : POST_CONTENT_MAX;
+  // The ad's label goes out in the same message, so it takes its share of Telegram's limit.
+  const language = project?.language ?? "ru";
+  const limit = (hasImage ? PHOTO_CAPTION_MAX : POST_CONTENT_MAX) - labelLength(values.ad, language);
   const busy = saving || uploading || generating !== null;
 
   return (
@@ -226,6 +235,8 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
             buttons={values.options.buttons}
             silent={values.options.silent}
             pin={values.options.pin}
+            ad={previewAd(values.ad)}
+            projectLanguage={language}
             channelName={project?.name}
           />
         </section>
@@ -244,6 +255,14 @@ export function DraftDialog({ projectId, draft, opened, onClose, onSaved, size =
             opened={optionsOpened}
             onToggle={() => setOptionsOpened((current) => !current)}
             showAllErrors={attempted}
+            disabled={saving}
+          />
+          <AdFields
+            value={values.ad}
+            onChange={(ad) => set("ad", ad)}
+            opened={adOpened}
+            onToggle={() => setAdOpened((current) => !current)}
+            errors={errors.ad ?? {}}
             disabled={saving}
           />
           <Group justify="flex-end" gap="sm" mt="xs" className={classes.actions}>

@@ -4,7 +4,7 @@ import { generatePost, generateTitle } from "../../api/ai.ts";
 import { useProject } from "../../api/projects.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { clampInput } from "../../lib/clampInput.ts";
-import type { Values } from "../../lib/draftForm.ts";
+import type { Generated, Values } from "../../lib/draftForm.ts";
 import { generationFailureText } from "../../lib/messages.ts";
 import type { FormattedText } from "../../lib/postDocument.ts";
 import { toastError } from "../../lib/toast.ts";
@@ -16,13 +16,14 @@ type GenerationSource = {
   opened: boolean;
   draftId: number | undefined;
   values: Values;
-  set: <K extends keyof Values>(key: K, value: Values[K]) => void;
+  /** Writes what the AI made: the title or the text only (lib/draftForm.ts withGenerated), never the ad. */
+  apply: (generated: Generated) => void;
   /** Where the focus goes when the text is asked for without a title. */
   titleInput: RefObject<HTMLInputElement | null>;
 };
 
 /** The draft dialog's AI help: one generation at a time, its target length, and one step of undo. */
-export function useDraftGeneration({ projectId, opened, draftId, values, set, titleInput }: GenerationSource) {
+export function useDraftGeneration({ projectId, opened, draftId, values, apply, titleInput }: GenerationSource) {
   const t = useT();
   const { project } = useProject(projectId);
   const [generating, setGenerating] = useState<Generating>(null);
@@ -67,7 +68,7 @@ export function useDraftGeneration({ projectId, opened, draftId, values, set, ti
   const handleGenerateTitle = () =>
     runGeneration("title", async (signal) => {
       const title = await generateTitle(projectId, { signal });
-      if (!signal.aborted) set("title", title);
+      if (!signal.aborted) apply({ title });
     });
 
   const handleGeneratePost = () => {
@@ -86,7 +87,7 @@ export function useDraftGeneration({ projectId, opened, draftId, values, set, ti
       const post = await generatePost(projectId, { title, postLength: length, language }, { signal });
       if (signal.aborted) return;
       setReplacedContent(values.body.text.trim() === "" ? null : values.body);
-      set("body", { text: post.content, entities: post.entities });
+      apply({ body: { text: post.content, entities: post.entities } });
     });
   };
 

@@ -13,7 +13,7 @@ import { useProjectRole } from "../../hooks/useProjectRole.ts";
 import { reasonText } from "../../lib/postMessages.ts";
 import type { CalendarPost } from "../../lib/recurrence.ts";
 import { SCHEDULE_DIALOG_WIDTH } from "../../lib/ui.ts";
-import { IconAlert, IconHelpCircle, IconRepeat } from "../Icons/Icons.tsx";
+import { IconAlert, IconHelpCircle, IconMegaphone, IconRepeat } from "../Icons/Icons.tsx";
 import { PostComments } from "../PostComments/PostComments.tsx";
 import { PostStatusBadge, seriesName, statusKind, statusLook } from "../PostStatus/PostStatus.tsx";
 import { AwaitingActions } from "./AwaitingActions.tsx";
@@ -86,6 +86,11 @@ export function PostDetailsDialog({ projectId, post, series, opened, timeZone, d
             {series && (
               <Badge variant="default" radius="sm" tt="none" fw={500} leftSection={<IconRepeat size={12} />}>
                 {t(series.recurringType === "weekly" ? "schedule.repeat.weekly" : "schedule.repeat.daily")}
+              </Badge>
+            )}
+            {!state.virtual && post.ad && (
+              <Badge variant="default" radius="sm" tt="none" fw={500} leftSection={<IconMegaphone size={12} />} data-testid="post-details-ad-badge">
+                {t("schedule.adBadge")}
               </Badge>
             )}
           </Group>

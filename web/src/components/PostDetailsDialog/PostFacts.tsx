@@ -10,6 +10,7 @@ import { projectPath } from "../../lib/projectSections.ts";
 import { clockText, formatDayLong, formatInstant, zonedAt } from "../../lib/projectTime.ts";
 import { type CalendarPost } from "../../lib/recurrence.ts";
 import { IconCalendar, IconClock, IconExternalLink, IconFileText, IconSend, IconSettings } from "../Icons/Icons.tsx";
+import { AdFacts } from "./AdFacts.tsx";
 import classes from "./PostDetailsDialog.module.css";
 
 type PostFactsProps = {
@@ -119,6 +120,8 @@ export function PostFacts({ projectId, post, series, state, timeZone, drafts }: 
           </dd>
         </>
       )}
+
+      {post.ad && <AdFacts ad={post.ad} adState={post.adState} timeZone={timeZone} />}
 
       {options.length > 0 && (
         <>

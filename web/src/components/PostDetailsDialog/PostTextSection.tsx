@@ -2,6 +2,7 @@ import { Alert, Button, Group, Text } from "@mantine/core";
 import "@mantine/core/styles/Alert.layer.css";
 import { useEffect, useReducer, useRef } from "react";
 import type { Post } from "../../../../contract/posts.ts";
+import { useProject } from "../../api/projects.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { type PostDetailsState, TEXT_EDIT_CLOSED, textEditReducer } from "../../lib/postDetails.ts";
 import type { CalendarPost } from "../../lib/recurrence.ts";
@@ -26,6 +27,7 @@ type PostTextSectionProps = {
 export function PostTextSection({ projectId, post, state, opened, startEditing }: PostTextSectionProps) {
   const t = useT();
   const [edit, dispatch] = useReducer(textEditReducer, TEXT_EDIT_CLOSED);
+  const language = useProject(projectId).project?.language;
   const editTextButton = useRef<HTMLButtonElement>(null);
   const { isPublished, history, canEditText } = state;
   // The edit belongs to the post it was opened on: another post, or closing, drops it.
@@ -45,7 +47,7 @@ export function PostTextSection({ projectId, post, state, opened, startEditing }
       {edit.editing && isPublished ? (
         <PublishedPostEdit projectId={projectId} post={post} onDone={() => dispatch({ type: "done" })} />
       ) : (post.content.trim() || post.imageUrl) && (
-        <PostPreview {...postPreviewProps(post)} />
+        <PostPreview {...postPreviewProps(post, language)} />
       )}
 
       {history && (
@@ -68,6 +70,8 @@ export function PostTextSection({ projectId, post, state, opened, startEditing }
             imageUrls={post.imageUrls}
             imageUrl={post.imageUrl}
             buttons={post.pendingEdit.buttons}
+            ad={post.ad}
+            projectLanguage={language}
           />
         </div>
       )}

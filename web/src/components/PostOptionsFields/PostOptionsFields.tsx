@@ -1,11 +1,11 @@
-import { Collapse, NumberInput, SegmentedControl, Stack, Switch, Text, UnstyledButton } from "@mantine/core";
+import { Collapse, NumberInput, SegmentedControl, Stack, Switch, Text } from "@mantine/core";
 import "@mantine/core/styles/NumberInput.layer.css";
 import "@mantine/core/styles/SegmentedControl.layer.css";
 import "@mantine/core/styles/Switch.layer.css";
 import { type ReactNode, useId } from "react";
 import { type LinkPreview, type PostOptions, UNPIN_AFTER_HOURS_MAX } from "../../../../contract/post_options.ts";
 import { useT } from "../../i18n/i18n.tsx";
-import { IconChevronDown } from "../Icons/Icons.tsx";
+import { SectionToggle } from "./SectionToggle.tsx";
 import { UrlButtonsFields } from "./UrlButtonsFields.tsx";
 import classes from "./PostOptionsFields.module.css";
 
@@ -39,25 +39,14 @@ export function PostOptionsFields({ value, onChange, opened, onToggle, showAllEr
 
   return (
     <div className={classes.options}>
-      <UnstyledButton
-        className={classes.optionsToggle}
-        aria-expanded={opened}
-        aria-controls={panelId}
-        onClick={onToggle}
-        data-testid="post-options-toggle"
-      >
-        <span className={classes.chevron} data-opened={opened || undefined} aria-hidden="true">
-          <IconChevronDown size={16} />
-        </span>
-        <Text span fw={500} size="sm">
-          {t("postOptions.title")}
-        </Text>
-        {summary && (
-          <Text span size="xs" className={classes.optionsSummary} data-testid="post-options-summary">
-            {summary}
-          </Text>
-        )}
-      </UnstyledButton>
+      <SectionToggle
+        title={t("postOptions.title")}
+        summary={summary}
+        opened={opened}
+        onToggle={onToggle}
+        controls={panelId}
+        testId="post-options-toggle"
+      />
       <Collapse expanded={opened} id={panelId}>
         <Stack gap="sm" className={classes.optionsPanel} data-testid="post-options">
           {hint && (

@@ -1,4 +1,5 @@
 import { useState, type KeyboardEvent, type ReactNode } from "react";
+import type { Ad } from "../../../../contract/ads.ts";
 import type { Post } from "../../../../contract/posts.ts";
 import { isAllowedLink, type MessageEntity, sortEntities } from "../../../../contract/entities.ts";
 import type { UrlButton } from "../../../../contract/post_options.ts";
@@ -22,6 +23,9 @@ type PostPreviewProps = {
   channelName?: string;
   /** The time in the bubble's corner, already formatted ("12:30"). */
   time?: string;
+  /** A sold post: its label goes last, in the project's language, as the channel will read it. */
+  ad?: Ad | null;
+  projectLanguage?: string;
 };
 
 type RangeNode = { entity: MessageEntity | null; start: number; end: number; children: RangeNode[] };
@@ -165,9 +169,14 @@ function ButtonRows({ rows }: { rows: UrlButton[][] }) {
   );
 }
 
-/** What the preview of a post's own text, images and options takes (the details, the review page). */
-export function postPreviewProps(post: Pick<Post, "content" | "entities" | "imageUrl" | "imageUrls" | "options">): PostPreviewProps {
+/** What the preview of a post's own text, images, options and ad label takes (the details, the review page). */
+export function postPreviewProps(
+  post: Pick<Post, "content" | "entities" | "imageUrl" | "imageUrls" | "options"> & Partial<Pick<Post, "ad">>,
+  projectLanguage?: string,
+): PostPreviewProps {
   return {
+    ad: post.ad,
+    projectLanguage,
     text: post.content,
     entities: post.entities ?? [],
     imageUrls: post.imageUrls,
@@ -184,10 +193,10 @@ export function postPreviewProps(post: Pick<Post, "content" | "entities" | "imag
  * or photo with its caption or without, a text message of its own when the caption would not
  * fit or the album has buttons, the URL buttons under the last message, the pin and silence marks.
  */
-export function PostPreview({ text, entities, imageUrl, imageUrls, buttons, silent, pin, channelName, time }: PostPreviewProps) {
+export function PostPreview({ text, entities, imageUrl, imageUrls, buttons, silent, pin, channelName, time, ad, projectLanguage }: PostPreviewProps) {
   const t = useT();
   const rows = (buttons ?? []).map((row) => row.filter((button) => button.text.trim() !== "")).filter((row) => row.length > 0);
-  const plan = planPost({ title: "", content: text, entities, imageUrl, imageUrls, options: { buttons: rows, silent, pin } });
+  const plan = planPost({ title: "", content: text, entities, imageUrl, imageUrls, options: { buttons: rows, silent, pin }, ad, projectLanguage });
   const name = channelName?.trim() || t("postPreview.channel");
   const stamp = time ? <span className={classes.time}>{time}</span> : null;
 

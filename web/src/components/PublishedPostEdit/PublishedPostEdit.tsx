@@ -1,8 +1,10 @@
 import { Button, Group, Stack, Text } from "@mantine/core";
 import { useId, useState } from "react";
+import { adLabel } from "../../../../contract/ads.ts";
 import type { UrlButton } from "../../../../contract/post_options.ts";
 import type { Post } from "../../../../contract/posts.ts";
 import { requestPostEdit } from "../../api/posts.ts";
+import { useProject } from "../../api/projects.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { serverMessage } from "../../lib/messages.ts";
 import type { FormattedText } from "../../lib/postDocument.ts";
@@ -34,7 +36,8 @@ export function PublishedPostEdit({ projectId, post, onDone }: PublishedPostEdit
   const [buttons, setButtons] = useState<UrlButton[][]>(() => publishedEditStart(post).buttons);
   const [attempted, setAttempted] = useState(false);
   const [sending, setSending] = useState(false);
-  const limit = publishedEditLimit(post);
+  const language = useProject(projectId).project?.language ?? "ru";
+  const limit = publishedEditLimit(post, language);
 
   const handleSend = async () => {
     setAttempted(true);
@@ -62,12 +65,31 @@ export function PublishedPostEdit({ projectId, post, onDone }: PublishedPostEdit
         disabled={sending}
         testId="post-edit-input"
       />
+      {/* the label is not the edit's: it stays the message's last line, as the law asks */}
+      {post.ad && (
+        <div data-testid="post-edit-ad-label">
+          <Text size="xs" c="dimmed">
+            {t("schedule.details.adLabelKept")}
+          </Text>
+          <Text size="sm" style={{ overflowWrap: "anywhere" }}>
+            {adLabel(post.ad, language)}
+          </Text>
+        </div>
+      )}
       <UrlButtonsFields value={buttons} onChange={setButtons} showAllErrors={attempted} disabled={sending} />
       <section aria-labelledby={previewLabelId}>
         <Text id={previewLabelId} size="sm" fw={500} mb={6}>
           {t("postPreview.title")}
         </Text>
-        <PostPreview text={body.text} entities={body.entities} imageUrls={post.imageUrls} imageUrl={post.imageUrl} buttons={buttons} />
+        <PostPreview
+          text={body.text}
+          entities={body.entities}
+          imageUrls={post.imageUrls}
+          imageUrl={post.imageUrl}
+          buttons={buttons}
+          ad={post.ad}
+          projectLanguage={language}
+        />
       </section>
       <Text size="xs" c="dimmed">
         {t("schedule.details.editHint")}

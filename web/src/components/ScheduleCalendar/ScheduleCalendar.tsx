@@ -1,4 +1,5 @@
-import { ActionIcon, Button, Card, Text, Tooltip, UnstyledButton, VisuallyHidden } from "@mantine/core";
+import { ActionIcon, Badge, Button, Card, Text, Tooltip, UnstyledButton, VisuallyHidden } from "@mantine/core";
+import "@mantine/core/styles/Badge.layer.css";
 import "@mantine/core/styles/Card.layer.css";
 import "@mantine/core/styles/Tooltip.layer.css";
 import "@mantine/core/styles/VisuallyHidden.layer.css";
@@ -6,10 +7,11 @@ import { useMediaQuery } from "@mantine/hooks";
 import { type CalendarDate, isSameMonth } from "@internationalized/date";
 import { useMemo, useState } from "react";
 import { type TFunction, useLanguage, useT } from "../../i18n/i18n.tsx";
+import { type TopWindow, topWindowsByDay } from "../../lib/adDisplay.ts";
 import { LOCALES } from "../../lib/formatDate.ts";
 import { clockText, formatDayLong, formatMonthYear, monthGrid, weekdayNames, zonedAt } from "../../lib/projectTime.ts";
 import { type CalendarPost, isVirtualPost } from "../../lib/recurrence.ts";
-import { IconChevronLeft, IconChevronRight, IconPlus, IconRepeat, IconSparkles } from "../Icons/Icons.tsx";
+import { IconArrowUp, IconChevronLeft, IconChevronRight, IconMegaphone, IconPlus, IconRepeat, IconSparkles } from "../Icons/Icons.tsx";
 import { postTone, PostStatusBadge, statusKind, statusLook, statusText } from "../PostStatus/PostStatus.tsx";
 import classes from "./ScheduleCalendar.module.css";
 
@@ -28,6 +30,7 @@ type ScheduleCalendarProps = {
 };
 
 type DayPosts = Map<string, { post: CalendarPost; time: string }[]>;
+type DayWindows = Map<string, TopWindow[]>;
 
 /** Posts by the day they fall on in the project's timezone, in time order. */
 function groupByDay(posts: CalendarPost[], timeZone: string): DayPosts {
@@ -57,6 +60,7 @@ export function ScheduleCalendar(props: ScheduleCalendarProps) {
   const wide = useMediaQuery("(min-width: 48em)", true, { getInitialValueInEffect: false });
   const { month, timeZone, posts, onMonthChange, onToday } = props;
   const byDay = useMemo(() => groupByDay(posts, timeZone), [posts, timeZone]);
+  const windows = useMemo(() => topWindowsByDay(posts, timeZone), [posts, timeZone]);
   const weeks = useMemo(() => monthGrid(month), [month]);
   const heading = formatMonthYear(month, locale);
   const showsToday = isSameMonth(month, props.today);
@@ -94,24 +98,69 @@ export function ScheduleCalendar(props: ScheduleCalendarProps) {
         </div>
       </div>
       {wide ? (
-        <WideGrid {...props} weeks={weeks} byDay={byDay} locale={locale} />
+        <WideGrid {...props} weeks={weeks} byDay={byDay} windows={windows} locale={locale} />
       ) : (
-        <CompactGrid {...props} weeks={weeks} byDay={byDay} locale={locale} />
+        <CompactGrid {...props} weeks={weeks} byDay={byDay} windows={windows} locale={locale} />
       )}
     </Card>
   );
 }
 
-type GridProps = ScheduleCalendarProps & { weeks: CalendarDate[][]; byDay: DayPosts; locale: string };
+type GridProps = ScheduleCalendarProps & { weeks: CalendarDate[][]; byDay: DayPosts; windows: DayWindows; locale: string };
 
 function dayState(day: CalendarDate, month: CalendarDate, today: CalendarDate) {
   const order = day.compare(today);
   return { outside: !isSameMonth(day, month), isToday: order === 0, past: order < 0 };
 }
 
-/** What a screen reader says for a day: its date and how many posts it holds ("…, posts: 2"). */
-function dayName(t: TFunction, day: CalendarDate, locale: string, today: CalendarDate, postCount: number) {
-  return `${formatDayLong(day, locale, today.year)}, ${t("schedule.postCount", { count: postCount })}`;
+const adCount = (dayPosts: { post: CalendarPost }[]) => dayPosts.filter(({ post }) => post.adState).length;
+
+/** What a screen reader says for a day: its date, how many posts it holds and how many are ads ("…, posts: 2, ads: 1"). */
+function dayName(t: TFunction, day: CalendarDate, locale: string, today: CalendarDate, dayPosts: { post: CalendarPost }[]) {
+  const ads = adCount(dayPosts);
+  return `${formatDayLong(day, locale, today.year)}, ${t("schedule.postCount", { count: dayPosts.length })}${ads > 0 ? `, ${t("schedule.adCount", { count: ads })}` : ""}`;
+}
+
+/** An ad's top window on one day: "On top 12:00–13:00", with the ad's title where its chip is on another day. */
+function TopWindowBand({ window, title, large = false }: { window: TopWindow; title?: string; large?: boolean }) {
+  const t = useT();
+  const words = t("schedule.adTopWindow", { from: window.from, until: window.until });
+  return (
+    <div className={classes.topWindow} data-large={large || undefined} data-testid="calendar-top-window" data-post-id={window.postId}>
+      <IconArrowUp size={12} className={classes.chipIcon} />
+      <span>
+        {words}
+        {title && <span className={classes.topWindowTitle}> · {title}</span>}
+      </span>
+    </div>
+  );
+}
+
+/**
+ * A day's posts in time order, each ad followed by its top window; a window that runs on from
+ * the day before (an ad late in the evening) comes first.
+ */
+function DayItems({ dayPosts, windows, onOpen, large = false }: {
+  dayPosts: { post: CalendarPost; time: string }[];
+  windows: TopWindow[];
+  onOpen: (post: CalendarPost) => void;
+  large?: boolean;
+}) {
+  const t = useT();
+  const carried = windows.filter((window) => !dayPosts.some(({ post }) => post.id === window.postId));
+  return (
+    <>
+      {carried.map((window) => <TopWindowBand key={`w${window.postId}`} window={window} large={large} title={t("schedule.adTopWindowCarried")} />)}
+      {dayPosts.map(({ post, time }) => (
+        <div key={post.id} className={classes.dayItem}>
+          <PostChip post={post} time={time} onOpen={onOpen} large={large} />
+          {windows.filter((window) => window.postId === post.id).map((window) => (
+            <TopWindowBand key={`w${window.postId}`} window={window} large={large} />
+          ))}
+        </div>
+      ))}
+    </>
+  );
 }
 
 /** Monday to Sunday (spec §9: weeks start on Monday). */
@@ -127,7 +176,7 @@ function WeekdayHeader({ locale }: { locale: string }) {
   );
 }
 
-function WideGrid({ month, today, weeks, byDay, locale, onAddPost, onOpenPost }: GridProps) {
+function WideGrid({ month, today, weeks, byDay, windows, locale, onAddPost, onOpenPost }: GridProps) {
   const t = useT();
   return (
     <div className={classes.grid} role="table" aria-label={formatMonthYear(month, locale)}>
@@ -160,7 +209,7 @@ function WideGrid({ month, today, weeks, byDay, locale, onAddPost, onOpenPost }:
                   <span className={classes.dayNumber} aria-hidden="true">
                     {day.day}
                   </span>
-                  <VisuallyHidden>{dayName(t, day, locale, today, dayPosts.length)}</VisuallyHidden>
+                  <VisuallyHidden>{dayName(t, day, locale, today, dayPosts)}</VisuallyHidden>
                   {!past && onAddPost && (
                     <Tooltip label={t("schedule.addPostOn", { date: dayLabel })} openDelay={400}>
                       <ActionIcon
@@ -178,9 +227,7 @@ function WideGrid({ month, today, weeks, byDay, locale, onAddPost, onOpenPost }:
                   )}
                 </div>
                 <div className={classes.dayPosts}>
-                  {dayPosts.map(({ post, time }) => (
-                    <PostChip key={post.id} post={post} time={time} onOpen={onOpenPost} />
-                  ))}
+                  <DayItems dayPosts={dayPosts} windows={windows.get(key) ?? []} onOpen={onOpenPost} />
                 </div>
               </div>
             );
@@ -206,12 +253,15 @@ function PostChip({ post, time, onOpen, large = false }: { post: CalendarPost; t
   const autopilot = !isVirtualPost(post) && post.planId !== null
     ? t(post.awaitingText ? "schedule.autopilotWriting" : "schedule.autopilot")
     : null;
+  // an ad is marked by a badge and its name, never by colour alone
+  const ad = post.adState ? t("schedule.adBadge") : null;
   const common = {
     "data-tone": postTone(post.status),
     "data-virtual": isVirtualPost(post) || undefined,
     "data-no-draft": (isVirtualPost(post) && post.draftId === null && !skipped) || undefined,
     "data-skipped": skipped || undefined,
     "data-autopilot": autopilot !== null || undefined,
+    "data-ad": ad !== null || undefined,
     onClick: () => onOpen(post),
     "data-testid": "calendar-post",
     "data-post-id": post.id,
@@ -224,7 +274,14 @@ function PostChip({ post, time, onOpen, large = false }: { post: CalendarPost; t
         <span className={classes.chipTime}>{time}</span>{" "}
         <span className={classes.chipBody}>
           <span className={classes.chipTitle}>{title}</span>{" "}
-          <PostStatusBadge post={post} size="sm" />
+          <span className={classes.chipBadges}>
+            <PostStatusBadge post={post} size="sm" />
+            {ad && (
+              <Badge size="sm" variant="outline" color="gray" radius="sm" tt="none" leftSection={<IconMegaphone size={11} />} data-testid="calendar-ad-badge">
+                {ad}
+              </Badge>
+            )}
+          </span>
           {autopilot && (
             <span className={classes.chipNote}>
               <IconSparkles size={12} /> {autopilot}
@@ -235,7 +292,7 @@ function PostChip({ post, time, onOpen, large = false }: { post: CalendarPost; t
     );
   }
   return (
-    <Tooltip label={[time, title, post.title && !skipped ? label : null, autopilot].filter(Boolean).join(" · ")} openDelay={300} multiline maw={320}>
+    <Tooltip label={[time, title, post.title && !skipped ? label : null, autopilot, ad].filter(Boolean).join(" · ")} openDelay={300} multiline maw={320}>
       <UnstyledButton className={classes.chip} {...common}>
         {/* Named by what it shows (time, title), then its status, which the colour and icon also tell. */}
         <span className={classes.chipTime}>{time}</span>{" "}
@@ -243,13 +300,14 @@ function PostChip({ post, time, onOpen, large = false }: { post: CalendarPost; t
         {repeats && <IconRepeat size={12} className={classes.chipIcon} />}
         {showIcon && !isVirtualPost(post) && <Icon size={12} className={classes.chipIcon} />}
         {autopilot && <IconSparkles size={12} className={classes.chipIcon} />}
-        <VisuallyHidden>, {skipped ? title : label}{autopilot && `, ${autopilot}`}</VisuallyHidden>
+        {ad && <IconMegaphone size={12} className={classes.chipIcon} data-testid="calendar-ad-mark" />}
+        <VisuallyHidden>, {skipped ? title : label}{autopilot && `, ${autopilot}`}{ad && `, ${ad}`}</VisuallyHidden>
       </UnstyledButton>
     </Tooltip>
   );
 }
 
-function CompactGrid({ month, today, weeks, byDay, locale, onAddPost, onOpenPost }: GridProps) {
+function CompactGrid({ month, today, weeks, byDay, windows, locale, onAddPost, onOpenPost }: GridProps) {
   const t = useT();
   const [picked, setSelected] = useState<CalendarDate | null>(null);
   // Any day the grid shows can be picked, the next month's first days included (near a month's
@@ -283,7 +341,7 @@ function CompactGrid({ month, today, weeks, byDay, locale, onAddPost, onOpenPost
                     data-past={past || undefined}
                     data-selected={key === selectedKey || undefined}
                     aria-pressed={key === selectedKey}
-                    aria-label={dayName(t, day, locale, today, dayPosts.length)}
+                    aria-label={dayName(t, day, locale, today, dayPosts)}
                     onClick={() => setSelected(day)}
                     data-testid="calendar-day"
                     data-date={key}
@@ -291,7 +349,13 @@ function CompactGrid({ month, today, weeks, byDay, locale, onAddPost, onOpenPost
                     <span className={classes.dayNumber}>{day.day}</span>
                     <span className={classes.dots} aria-hidden="true">
                       {dayPosts.slice(0, 3).map(({ post }) => (
-                        <span key={post.id} className={classes.dot} data-tone={postTone(post.status)} data-virtual={isVirtualPost(post) || undefined} />
+                        <span
+                          key={post.id}
+                          className={classes.dot}
+                          data-tone={postTone(post.status)}
+                          data-virtual={isVirtualPost(post) || undefined}
+                          data-ad={post.adState ? true : undefined}
+                        />
                       ))}
                     </span>
                   </UnstyledButton>
@@ -305,15 +369,13 @@ function CompactGrid({ month, today, weeks, byDay, locale, onAddPost, onOpenPost
         <Text fw={600} className={classes.agendaTitle}>
           {selectedLabel}
         </Text>
-        {selectedPosts.length === 0 ? (
+        {selectedPosts.length === 0 && !windows.has(selectedKey) ? (
           <Text size="sm" c="dimmed" className={classes.agendaEmpty}>
             {selectedPast ? t("schedule.noPostsPast") : t("schedule.noPosts")}
           </Text>
         ) : (
           <div className={classes.agendaList}>
-            {selectedPosts.map(({ post, time }) => (
-              <PostChip key={post.id} post={post} time={time} onOpen={onOpenPost} large />
-            ))}
+            <DayItems dayPosts={selectedPosts} windows={windows.get(selectedKey) ?? []} onOpen={onOpenPost} large />
           </div>
         )}
         {!selectedPast && onAddPost && (
@@ -351,6 +413,10 @@ export function ScheduleLegend() {
           {label}
         </span>
       ))}
+      <span className={classes.legendItem} role="listitem">
+        <IconMegaphone size={12} />
+        {t("schedule.legend.ad")}
+      </span>
     </div>
   );
 }
@@ -376,6 +442,7 @@ export function ScheduleAgenda({ today, timeZone, posts, onAddPost, onOpenPost }
   const { language } = useLanguage();
   const locale = LOCALES[language];
   const byDay = useMemo(() => groupByDay(posts, timeZone), [posts, timeZone]);
+  const windows = useMemo(() => topWindowsByDay(posts, timeZone), [posts, timeZone]);
   const days = Array.from({ length: AGENDA_DAYS }, (_, index) => today.add({ days: index }));
   return (
     <Card padding={0} className={classes.calendar} data-testid="schedule-agenda">
@@ -410,13 +477,11 @@ export function ScheduleAgenda({ today, timeZone, posts, onAddPost, onOpenPost }
                   </Tooltip>
                 )}
               </div>
-              {dayPosts.length === 0 ? (
+              {dayPosts.length === 0 && !windows.has(key) ? (
                 <Text size="sm" c="dimmed">{t("schedule.noPosts")}</Text>
               ) : (
                 <div className={classes.agendaList}>
-                  {dayPosts.map(({ post, time }) => (
-                    <PostChip key={post.id} post={post} time={time} onOpen={onOpenPost} large />
-                  ))}
+                  <DayItems dayPosts={dayPosts} windows={windows.get(key) ?? []} onOpen={onOpenPost} large />
                 </div>
               )}
             </li>
