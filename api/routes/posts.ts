@@ -19,6 +19,7 @@ import { confirmBotCanDelete, requireTelegram } from "../../core/telegram/checks
 import { removeMessages } from "../../core/telegram/post_message.ts";
 import { body, idParam, issueError, optionalJsonObject, queryError, queryInstant } from "../validate.ts";
 import { isoInstant } from "../../contract/time.ts";
+import { type Ad, AD_BOT_DELETE_LIMIT_MINUTES } from "../../contract/ads.ts";
 
 
 /** The calendar's lean view (CalendarPostRow): a chip's fields and a series' rule, no text. */
@@ -84,6 +85,9 @@ export function postRoutes({ sql, telegram, log, config }: ApiDeps) {
    */
   async function assertAdRemovable(userId: number, projectId: number, postId: number | null, p: ReturnType<typeof write>) {
     if (!telegram || p.recurringType !== "none") return;
+    // an ad given in the request that the bot does not delete (or none) needs no question
+    const given = p.ad === null ? undefined : JSON.parse(p.ad) as Ad | null;
+    if (given !== undefined && !(given && given.feedMinutes >= 1 && given.feedMinutes < AD_BOT_DELETE_LIMIT_MINUTES)) return;
     const [target] = await sql<{ chatId: number; channelLink: string }[]>`
       select * from app_public.ad_removal_channel(${userId}, ${projectId}, ${p.draftId}, ${postId}, ${p.ad}::text::jsonb)`;
     if (target) await confirmBotCanDelete(telegram, Number(target.chatId), target.channelLink);
