@@ -124,7 +124,7 @@ export const NOTIFICATION_WORDS = {
     adCannotDelete: (f: NotificationFacts, when: string) => ({
       subject: `Pressa: бот не может удалить рекламу «${f.postTitle}»`,
       lines: [
-        `Рекламе «${f.postTitle}» (${when}) в проекте «${f.projectName}» пора уйти из канала, но у бота нет права удалять сообщения.`,
+        `Реклама «${f.postTitle}» (${when}) в проекте «${f.projectName}» должна уйти из канала в конце срока, но у бота нет права удалять сообщения.`,
         "Выдайте его в Telegram: канал → Администраторы → бот → включите «Удаление сообщений». Pressa пробует снова каждые 10 минут и удалит рекламу, как только право появится.",
       ],
       path: "channels" as const,
@@ -217,7 +217,7 @@ export const NOTIFICATION_WORDS = {
     adCannotDelete: (f: NotificationFacts, when: string) => ({
       subject: `Pressa: the bot cannot delete the ad “${f.postTitle}”`,
       lines: [
-        `The ad “${f.postTitle}” (${when}) of “${f.projectName}” is due to leave the channel, but the bot may not delete messages there.`,
+        `The ad “${f.postTitle}” (${when}) of “${f.projectName}” is to leave the channel at the end of its feed time, but the bot may not delete messages there.`,
         "Grant the right in Telegram: the channel → Administrators → the bot → turn on “Delete messages”. Pressa tries again every 10 minutes and removes the ad as soon as it may.",
       ],
       path: "channels" as const,

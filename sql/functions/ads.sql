@@ -146,15 +146,16 @@ CREATE OR REPLACE FUNCTION app_public.ad_removal_target(p_post_id bigint)
 AS $function$
   /* why: what an ad's removal job does, read when it runs: 'check' before the term (the
      bot's right), 'remove' at it (the messages, in the chat they went to), 'remind' when the
-     bot cannot delete them (a term of 48 hours or more, or Telegram's 48 hours ran out while
-     the right was missing), or 'none' with the reason to log: the ad was removed or
+     bot cannot delete them (a term of 48 hours or more, Telegram's 48 hours ran out while
+     the right was missing, or no message id is known: an uncertain send someone said is in
+     the channel), or 'none' with the reason to log: the ad was removed or
      reminded of already, it is no published ad with a term, or its chat is no longer the
      project's channel (the messages are history: another chat's administrators never asked
      us to touch them). Nothing for a post deleted since. */
   select case
       when p.status <> 'published' or p.ad is null or t.feed <= 0 or p.ad_removed_at is not null
         or p.ad_removal_reminded_at is not null or changed then 'none'
-      when t.feed >= app_private.ad_bot_delete_limit_minutes()
+      when t.feed >= app_private.ad_bot_delete_limit_minutes() or jsonb_array_length(p.channel_message_ids) = 0
         or now() >= t.sent_at + make_interval(mins => app_private.ad_bot_delete_limit_minutes()) - interval '1 minute' then 'remind'
       when now() < t.term then 'check'
       else 'remove' end,
