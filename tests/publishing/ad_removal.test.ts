@@ -166,6 +166,36 @@ describe("at its term", () => {
     expect((await adRow(postId)).adRemovalBlockedAt).toBeNull();
   }, 90_000);
 
+  test("the right found missing half an hour before the term: the owner is told then, while there is time to grant it", async () => {
+    const p = await projectWithChannel(stack);
+    const { postId } = await publishedAd(p, AD, "Told ahead");
+    const email = await ownerEmail(p);
+    const before = stack.smtp.mailsTo(email).length;
+    stack.telegram!.setBotRights(p.channel.id, { can_delete_messages: false });
+    await jobDueNow(postId); // the early check
+    const mail = await stack.smtp.waitForMail(email, before + 1);
+    expect(mail.subject).toBe("Pressa: бот не может удалить рекламу «Sold»");
+    expect(mail.text).toContain("канал → Администраторы → бот → включите «Удаление сообщений»");
+    const term = Date.parse((await adRow(postId)).publishedAt) + 60 * 60_000;
+    await expect.poll(async () => Date.parse((await removalJob(postId))?.runAt ?? "0"), { timeout: 10_000 }).toBe(term);
+    expect(stack.telegram!.messages(p.channel.id)).toHaveLength(1);
+  }, 60_000);
+
+  test("the right still missing when Telegram's 48 hours run out: the retries end in the reminder to delete it by hand", async () => {
+    const p = await projectWithChannel(stack);
+    const { postId } = await publishedAd(p, AD, "Never granted");
+    const email = await ownerEmail(p);
+    const before = stack.smtp.mailsTo(email).length;
+    stack.telegram!.setBotRights(p.channel.id, { can_delete_messages: false });
+    // the owner was told at the term and never granted it; the ad went out 48 hours ago now
+    await termComes(postId, 2880);
+    const mail = await stack.smtp.waitForMail(email, before + 1);
+    expect(mail.subject).toBe("Pressa: рекламу «Sold» пора удалить из канала");
+    await expect.poll(async () => (await adRow(postId)).adRemovalRemindedAt, { timeout: 10_000 }).not.toBeNull();
+    expect(await removalJob(postId)).toBeUndefined();
+    expect(stack.telegram!.messages(p.channel.id)).toHaveLength(1);
+  }, 60_000);
+
   test("an ad deleted from Pressa before its term takes its removal job with it", async () => {
     const p = await projectWithChannel(stack);
     const { postId } = await publishedAd(p, AD, "Deleted early");
