@@ -80,8 +80,9 @@ export function postRoutes({ sql, telegram, log, config }: ApiDeps) {
   /**
    * An ad the bot deletes at its term (feedMinutes 1-2879) is planned only while the bot may
    * delete messages in the project's channel (409 ads.cannotDelete): Telegram is asked before
-   * the one SQL call that plans it, outside any transaction. Without a bot or a channel there
-   * is nothing to ask yet; the removal checks again before the term.
+   * the one SQL call that plans it (inside a transaction only when the request opened one with
+   * Idempotency-Key or If-Match). Without a bot or a channel there is nothing to ask yet; the
+   * removal checks again before the term.
    */
   async function assertAdRemovable(userId: number, projectId: number, postId: number | null, p: ReturnType<typeof write>) {
     if (!telegram || p.recurringType !== "none") return;
