@@ -24,11 +24,13 @@
  *     first edit of each withdraws its preview; the post is then a draft again, so the later
  *     edits withdraw nothing and no new preview goes out until A publishes it again);
  *   - A deletes BENCH_PREVIEWS previewed posts one request each;
+ *   - BENCH_PREVIEWS of A's ads reach the end of their feed time at once in one channel (each
+ *     deleted), and as many in a channel where the bot may not delete (each a mail and a notice);
  *   - a Monday: BENCH_SUMMARIES (2,000) projects' weekly summaries fall due at once;
  *   - the home cards: account C (50 projects × 50 series) reads its home cards 8 at a time
  *     while B lists its projects (B's read latency; target ≤ 1 s, 4 ms alone).
  * Knobs: BENCH_POSTS (500), BENCH_TRIES (5), WORKERS (worker processes, 1), BENCH_ACTS
- * (comma list of burst,delete,failing,approver,series,slot,edits,deletes,monday,cards; all by
+ * (comma list of burst,delete,failing,approver,series,slot,edits,deletes,removals,monday,cards; all by
  * default).
  */
 import { connect } from "../core/db.ts";
@@ -43,7 +45,7 @@ const WORKERS = Number(Deno.env.get("WORKERS") ?? 1);
 const PREVIEWS = Number(Deno.env.get("BENCH_PREVIEWS") ?? 50);
 const FAILING = Number(Deno.env.get("BENCH_FAILING") ?? 57);
 const SUMMARIES = Number(Deno.env.get("BENCH_SUMMARIES") ?? 2000);
-const ACTS = (Deno.env.get("BENCH_ACTS") ?? "burst,delete,failing,approver,series,slot,edits,deletes,monday,webhooks,cards").split(",");
+const ACTS = (Deno.env.get("BENCH_ACTS") ?? "burst,delete,failing,approver,series,slot,edits,deletes,removals,monday,webhooks,cards").split(",");
 
 const dir = await Deno.makeTempDir({ prefix: "pressa-bench-fair-" });
 await Deno.chmod(dir, 0o755);
@@ -303,6 +305,34 @@ if (ACTS.includes("deletes")) {
     if (res.status >= 300) throw new Error(`delete: ${res.status} ${res.text}`);
   }));
   results.push(await measureB("deletes"));
+}
+
+if (ACTS.includes("removals")) {
+  // ads whose feed time ends at once: in one channel the bot deletes each (every removal job in
+  // the project's publishing queue), in another the bot lost its right to delete, so each one's
+  // owners are mailed and its approver told how to grant it (the approver's queue)
+  const deleted = await projectOf(a.id, "removed");
+  const blocked = await projectOf(a.id, "undeletable");
+  telegram.setBotRights(blocked.chatId, { can_delete_messages: false });
+  console.log(`${PREVIEWS} of A's ads reach their term in one channel, ${PREVIEWS} in a channel where the bot may not delete…`);
+  for (const project of [deleted, blocked]) {
+    for (let i = 0; i < PREVIEWS; i++) {
+      const message = telegram.channelPost(project.chatId, `Ad ${i}`);
+      const [post] = await sql<{ id: number }[]>`
+        insert into app_public.posts (project_id, title, content, scheduled_for, status, approved_chat_id, channel_chat_id,
+                                      channel_message_ids, published_at, ad)
+        values (${project.id}, ${`Ad ${i}`}, ${`Ad ${i}`}, now() - interval '61 minutes', 'published', ${project.chatId}, ${project.chatId},
+                ${sql.json([message.message_id])}, now() - interval '61 minutes',
+                ${sql.json({ advertiser: "Bench", erid: "bench1", topMinutes: 0, feedMinutes: 60 })})
+        returning id`;
+      await sql`select app_private.queue_ad_removal(${post.id}, now())`;
+    }
+  }
+  results.push(await measureB("removals"));
+  const [removed] = await sql<{ removed: number; blocked: number }[]>`
+    select count(*) filter (where ad_removed_at is not null)::int as removed, count(*) filter (where ad_removal_blocked_at is not null)::int as blocked
+    from app_public.posts where project_id in (${deleted.id}, ${blocked.id})`;
+  console.log(`  meanwhile ${removed.removed} of ${PREVIEWS} ads removed, ${removed.blocked} of ${PREVIEWS} owners told the bot may not delete`);
 }
 
 if (ACTS.includes("monday")) {

@@ -281,6 +281,10 @@ export const ERROR_CODES = {
   "ads.currencyInvalid": { status: 400, message: "The price's currency is RUB, USD, EUR or XTR" },
   "ads.labelDoesNotFit": { status: 400, message: "The post with its ad label is {current} characters; Telegram allows {max}" },
   "ads.notInSeries": { status: 400, message: "An advertising post is one post: it cannot repeat" },
+  "ads.cannotDelete": {
+    status: 409,
+    message: "The bot may not delete messages in {channel}, so it cannot remove this ad at the end of its feed time: in Telegram open the channel, Administrators, the bot, and turn on \"Delete messages\"",
+  },
 
   // ── the content plan (contract/content_plans.ts) ──
   "contentPlans.notFound": { status: 404, message: "Content plan slot not found" },

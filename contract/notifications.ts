@@ -8,10 +8,15 @@ export const NOTIFICATION_KINDS = [
   // a project's team (docs/teams.md): to editors and owners, a post waits for their review; to
   // its author, the post was approved, returned, or commented on after its return
   "reviewRequested", "reviewApproved", "reviewReturned", "postCommented",
+  // an ad's feed time (docs/ads-removal.md): to the project's owners, an ad is due for removal
+  // by hand; the bot may not delete an ad's messages (how to grant the right)
+  "adRemovalDue", "adCannotDelete",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 /** The kinds mailed to one member (app_private.notify_member), not to the project's owner. */
-export const MEMBER_NOTIFICATION_KINDS = ["reviewRequested", "reviewApproved", "reviewReturned", "postCommented"] as const;
+export const MEMBER_NOTIFICATION_KINDS = [
+  "reviewRequested", "reviewApproved", "reviewReturned", "postCommented", "adRemovalDue", "adCannotDelete",
+] as const;
 
 /**
  * The switches of Settings: the kinds of event mail, and the weekly summary (one mail a week
@@ -35,5 +40,7 @@ export const NotificationSettingsSchema = v.strictObject({
   reviewApproved: Switch,
   reviewReturned: Switch,
   postCommented: Switch,
+  adRemovalDue: Switch,
+  adCannotDelete: Switch,
   weeklySummary: Switch,
 }, "notifications.invalid");

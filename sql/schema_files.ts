@@ -18,7 +18,11 @@ import postgres from "postgres";
 export const FUNCTION_AREAS: Record<string, readonly string[]> = {
   activity: ["log_activity", "project_activity"],
   api: ["begin_idempotent", "etag", "finish_idempotent", "lock_current_etag", "prune_idempotency_keys"],
-  ads: ["ad_label", "ad_sent_at", "ad_state", "assert_ad_fits"],
+  ads: [
+    "ad_bot_delete_limit_minutes", "ad_label", "ad_removal_channel", "ad_removal_lead", "ad_removal_retry", "ad_removal_target",
+    "ad_sent_at", "ad_state", "assert_ad_fits", "defer_ad_removal", "queue_ad_removal", "queue_ad_term", "record_ad_removed",
+    "remind_ad_removal", "tell_ad_owners",
+  ],
   admin: [
     "admin_bug_reports", "admin_stats", "admin_user_counts", "admin_users", "assert_admin",
     "create_bug_report", "set_bug_report_status",

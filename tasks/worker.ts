@@ -47,6 +47,7 @@ import { notifyAdmin } from "./posts__notify_admin.ts";
 import { remindApprover } from "./posts__remind_approver.ts";
 import { sendEditApproval } from "./posts__send_edit_approval.ts";
 import { pinPost } from "./posts__pin.ts";
+import { removeAd } from "./posts__remove_ad.ts";
 import { sendToChannel } from "./posts__publish.ts";
 import { retractApproval } from "./posts__retract_approval.ts";
 import { sendApproval } from "./posts__send_approval.ts";
@@ -151,6 +152,7 @@ export function taskLists(
     posts__notify_admin: notifyAdmin(sql, deps.telegram),
     posts__remind_approver: remindApprover(sql, deps.telegram),
     posts__pin: pinPost(sql, deps.telegram),
+    posts__remove_ad: removeAd(sql, deps.telegram),
     posts__send_edit_approval: sendEditApproval(sql, deps.telegram, deps.storage),
     posts__apply_edit: applyEdit(sql, deps.telegram),
     posts__retract_approval: retractApproval(deps.telegram),

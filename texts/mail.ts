@@ -113,6 +113,22 @@ export const NOTIFICATION_WORDS = {
       lines: [`${f.actorEmail ?? "Участник проекта"} прокомментировал ваш возвращённый пост «${f.postTitle}» (${when}) в проекте «${f.projectName}»:`, f.comment ?? ""],
       path: "schedule" as const,
     }),
+    adRemovalDue: (f: NotificationFacts, when: string) => ({
+      subject: `Pressa: рекламу «${f.postTitle}» пора удалить из канала`,
+      lines: [
+        `Срок рекламы «${f.postTitle}» (вышла по плану ${when}) в проекте «${f.projectName}» истёк.`,
+        "Telegram не даёт ботам удалять сообщения старше 48 часов, поэтому удалите пост в канале вручную: откройте его, нажмите на сообщение и выберите «Удалить».",
+      ],
+      path: "schedule" as const,
+    }),
+    adCannotDelete: (f: NotificationFacts, when: string) => ({
+      subject: `Pressa: бот не может удалить рекламу «${f.postTitle}»`,
+      lines: [
+        `Реклама «${f.postTitle}» (${when}) в проекте «${f.projectName}» должна уйти из канала в конце срока, но у бота нет права удалять сообщения.`,
+        "Выдайте его в Telegram: канал → Администраторы → бот → включите «Удаление сообщений». Pressa пробует снова каждые 10 минут и удалит рекламу, как только право появится.",
+      ],
+      path: "channels" as const,
+    }),
     weeklySummary: (w: WeeklySummaryWords) => ({
       subject: `Pressa: итоги недели проекта «${w.projectName}»` + (w.change === null ? "" : `, подписчики ${w.change}`),
       lines: [
@@ -189,6 +205,22 @@ export const NOTIFICATION_WORDS = {
       subject: `Pressa: a new comment on the post “${f.postTitle}”`,
       lines: [`${f.actorEmail ?? "A member"} commented on your returned post “${f.postTitle}” (${when}) of “${f.projectName}”:`, f.comment ?? ""],
       path: "schedule" as const,
+    }),
+    adRemovalDue: (f: NotificationFacts, when: string) => ({
+      subject: `Pressa: the ad “${f.postTitle}” is due for removal from the channel`,
+      lines: [
+        `The feed time of the ad “${f.postTitle}” (planned for ${when}) of “${f.projectName}” is over.`,
+        "Telegram does not let bots delete messages older than 48 hours, so delete the post in the channel by hand: open it, tap the message and choose Delete.",
+      ],
+      path: "schedule" as const,
+    }),
+    adCannotDelete: (f: NotificationFacts, when: string) => ({
+      subject: `Pressa: the bot cannot delete the ad “${f.postTitle}”`,
+      lines: [
+        `The ad “${f.postTitle}” (${when}) of “${f.projectName}” is to leave the channel at the end of its feed time, but the bot may not delete messages there.`,
+        "Grant the right in Telegram: the channel → Administrators → the bot → turn on “Delete messages”. Pressa tries again every 10 minutes and removes the ad as soon as it may.",
+      ],
+      path: "channels" as const,
     }),
     weeklySummary: (w: WeeklySummaryWords) => ({
       subject: `Pressa: the week of “${w.projectName}”` + (w.change === null ? "" : `, subscribers ${w.change}`),

@@ -67,6 +67,10 @@ export const ADMIN_TEXTS = {
       `⚠️ Не удалось опубликовать пост «${title}» в ${channel}.\nПричина: ${reason}`,
     uncertain: (title: string, channel: string, reason: string) =>
       `❓ Неизвестно, вышел ли пост «${title}» в ${channel}: ${reason}\n\nПроверьте канал и выберите, что делать.`,
+    adRemovalDue: (title: string, channel: string, link: string) =>
+      `🗑 Срок рекламы «${title}» в ${channel} истёк — её пора удалить. Telegram не даёт ботам удалять сообщения старше 48 часов: удалите пост в канале вручную.${link ? `\n${link}` : ""}`,
+    adCannotDelete: (title: string, channel: string) =>
+      `⚠️ Реклама «${title}» в ${channel} должна уйти из канала в конце срока, но у бота нет права удалять сообщения. Выдайте его: канал → Администраторы → бот → «Удаление сообщений». Pressa пробует снова каждые 10 минут.`,
     inChannel: "Он в канале",
     sendAgain: "Отправить снова",
     resolvedInChannel: "👍 Отмечено как опубликованное.",
@@ -118,6 +122,10 @@ export const ADMIN_TEXTS = {
       `⚠️ Could not publish "${title}" in ${channel}.\nReason: ${reason}`,
     uncertain: (title: string, channel: string, reason: string) =>
       `❓ It is not known whether "${title}" reached ${channel}: ${reason}\n\nCheck the channel and choose what to do.`,
+    adRemovalDue: (title: string, channel: string, link: string) =>
+      `🗑 The feed time of the ad "${title}" in ${channel} is over: it is due for removal. Telegram does not let bots delete messages older than 48 hours, so delete the post in the channel by hand.${link ? `\n${link}` : ""}`,
+    adCannotDelete: (title: string, channel: string) =>
+      `⚠️ The ad "${title}" in ${channel} is to leave the channel at the end of its feed time, but the bot may not delete messages there. Grant the right: the channel → Administrators → the bot → "Delete messages". Pressa tries again every 10 minutes.`,
     inChannel: "It is in the channel",
     sendAgain: "Send again",
     resolvedInChannel: "👍 Marked as published.",

@@ -15,10 +15,11 @@ import { POST_COLUMNS } from "../post_columns.ts";
 import { dbOf, idempotent, ifMatch } from "../middleware/idempotency.ts";
 import { requireUser } from "../middleware/session.ts";
 import { listView, versionedList } from "../revalidate.ts";
-import { requireTelegram } from "../../core/telegram/checks.ts";
+import { confirmBotCanDelete, requireTelegram } from "../../core/telegram/checks.ts";
 import { removeMessages } from "../../core/telegram/post_message.ts";
 import { body, idParam, issueError, optionalJsonObject, queryError, queryInstant } from "../validate.ts";
 import { isoInstant } from "../../contract/time.ts";
+import { type Ad, AD_BOT_DELETE_LIMIT_MINUTES } from "../../contract/ads.ts";
 
 
 /** The calendar's lean view (CalendarPostRow): a chip's fields and a series' rule, no text. */
@@ -74,6 +75,23 @@ export function postRoutes({ sql, telegram, log, config }: ApiDeps) {
       });
     }
     return messageIds;
+  }
+
+  /**
+   * An ad the bot deletes at its term (feedMinutes 1-2879) is planned only while the bot may
+   * delete messages in the project's channel (409 ads.cannotDelete): Telegram is asked before
+   * the one SQL call that plans it (inside a transaction only when the request opened one with
+   * Idempotency-Key or If-Match). Without a bot or a channel there is nothing to ask yet; the
+   * removal checks again before the term.
+   */
+  async function assertAdRemovable(userId: number, projectId: number, postId: number | null, p: ReturnType<typeof write>) {
+    if (!telegram || p.recurringType !== "none") return;
+    // an ad given in the request that the bot does not delete (or none) needs no question
+    const given = p.ad === null ? undefined : JSON.parse(p.ad) as Ad | null;
+    if (given !== undefined && !(given && given.feedMinutes >= 1 && given.feedMinutes < AD_BOT_DELETE_LIMIT_MINUTES)) return;
+    const [target] = await sql<{ chatId: number; channelLink: string }[]>`
+      select * from app_public.ad_removal_channel(${userId}, ${projectId}, ${p.draftId}, ${postId}, ${p.ad}::text::jsonb)`;
+    if (target) await confirmBotCanDelete(telegram, Number(target.chatId), target.channelLink);
   }
 
   const write = (c: { req: { valid(t: "json"): v.InferOutput<typeof PostWriteSchema> } }) => {
@@ -151,6 +169,7 @@ export function postRoutes({ sql, telegram, log, config }: ApiDeps) {
     .post("/", idempotent(sql), body(PostWriteSchema), async (c) => {
       const p = write(c);
       const db = dbOf(c, sql);
+      await assertAdRemovable(currentUser(c).id, idParam(c.req.param("projectId")), null, p);
       if (c.req.valid("json").writeDraft && p.recurringType === "none") {
         if (p.title.trim() === "") throw new ApiError("drafts.titleRequired");
         const [written] = await db<Post[]>`
@@ -166,6 +185,7 @@ export function postRoutes({ sql, telegram, log, config }: ApiDeps) {
     })
     .put("/:postId", ifMatch(sql, "post", "postId"), body(PostWriteSchema), async (c) => {
       const p = write(c);
+      await assertAdRemovable(currentUser(c).id, idParam(c.req.param("projectId")), idParam(c.req.param("postId")), p);
       const [row] = await dbOf(c, sql)<Post[]>`
         select ${sql.unsafe(POST_COLUMNS)} from app_public.update_post(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
           ${idParam(c.req.param("postId"))}, ${p.draftId}, ${p.scheduledFor}, ${p.recurringType}, ${p.title}, ${p.content},

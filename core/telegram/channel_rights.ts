@@ -56,6 +56,15 @@ export async function botProblem(telegram: Api, chatId: number): Promise<RightsP
 }
 
 /**
+ * Whether the bot may delete any message of the channel (`can_delete_messages`): what an
+ * ad's removal at its term needs (docs/ads-removal.md). Non-definite failures are thrown.
+ */
+export async function botCanDelete(telegram: Api, chatId: number): Promise<boolean> {
+  const member = await memberOf(telegram, chatId, await botIdOf(telegram));
+  return member?.status === "administrator" && member.can_delete_messages === true;
+}
+
+/**
  * Whether the approver is the channel's creator or an administrator who may post; answers
  * their name as Telegram shows it when they are.
  */

@@ -5,7 +5,7 @@
  */
 import type { Api } from "grammy";
 import { ApiError } from "../errors.ts";
-import { approverCheck, botProblem } from "./channel_rights.ts";
+import { approverCheck, botCanDelete, botProblem } from "./channel_rights.ts";
 import { describeTelegramError } from "./errors.ts";
 
 /** A failed call to Telegram as the refusal answered: its token refused, or Telegram out of reach (503s a client may retry). */
@@ -64,5 +64,16 @@ export async function confirmBot(telegram: Api, chatId: number, link: string) {
   }
   if (problem === "botCannotPost") {
     throw new ApiError("channels.missingPostPermission", { params: { channel: link } });
+  }
+}
+
+/**
+ * An ad the bot deletes at its term needs the bot's right to delete messages in the channel
+ * (docs/ads-removal.md): refused when it is planned, naming the channel, rather than found
+ * missing at the term.
+ */
+export async function confirmBotCanDelete(telegram: Api, chatId: number, link: string) {
+  if (!await askingTelegram(() => botCanDelete(telegram, chatId))) {
+    throw new ApiError("ads.cannotDelete", { params: { channel: link } });
   }
 }

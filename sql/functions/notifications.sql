@@ -38,7 +38,7 @@ AS $function$
   /* why: the kinds of mail the account wants; a kind not stored yet is on. The weekly summary
      is a column of its own: off for accounts older than it, on for newer ones (migration 46) */
   select '{"queueLow": true, "postFailed": true, "postRejected": true, "channelLost": true, "webhookDisabled": true, "reviewRequested": true,
-           "reviewApproved": true, "reviewReturned": true, "postCommented": true}'::jsonb || notifications
+           "reviewApproved": true, "reviewReturned": true, "postCommented": true, "adRemovalDue": true, "adCannotDelete": true}'::jsonb || notifications
     || jsonb_build_object('weeklySummary', weekly_summary)
   from app_public.users where id = p_user_id
 $function$;

@@ -75,6 +75,8 @@ begin
   returning * into v_post;
   if found and not p_in_channel then
     perform app_private.queue_publication(p_post_id, now());
+  elsif found then
+    perform app_private.queue_ad_term(v_post);
   end if;
   return v_post;
 end;
@@ -91,6 +93,7 @@ begin
   perform graphile_worker.remove_job(app_private.post_job_key(p_post_id, 'spawn'));
   perform graphile_worker.remove_job(app_private.post_job_key(p_post_id, 'content'));
   perform graphile_worker.remove_job(app_private.post_job_key(p_post_id, 'reminder'));
+  perform graphile_worker.remove_job(app_private.post_job_key(p_post_id, 'removal'));
 end;
 $function$;
 
@@ -183,8 +186,8 @@ CREATE OR REPLACE FUNCTION app_public.record_published(p_post_id bigint, p_chat_
  LANGUAGE plpgsql
 AS $function$
 /* why: the send succeeded: keep the chat, its message ids and links; the draft leaves the
-   list; a post to pin gets its pin (and its unpin) queued in the same step, so a crash
-   cannot publish a post without them */
+   list; a post to pin gets its pin (and its unpin) queued in the same step, and an ad its
+   term (queue_ad_term), so a crash cannot publish a post without them */
 declare
   v_post app_public.posts;
 begin
@@ -205,6 +208,7 @@ begin
   if v_post.options ->> 'pin' = 'true' then
     perform app_private.queue_pinning(v_post);
   end if;
+  perform app_private.queue_ad_term(v_post);
   return v_post;
 end;
 $function$;

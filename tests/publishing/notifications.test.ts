@@ -119,7 +119,10 @@ test("a queue running dry within 3 days mails the owner with the date; switched 
 }, 60_000);
 
 /** A team's review mails (docs/review.md) and the webhook switch-off (docs/api.md), on until switched off like the owner's kinds. */
-const TEAM_KINDS_ON = { reviewRequested: true, reviewApproved: true, reviewReturned: true, postCommented: true, webhookDisabled: true };
+const TEAM_KINDS_ON = {
+  reviewRequested: true, reviewApproved: true, reviewReturned: true, postCommented: true, webhookDisabled: true,
+  adRemovalDue: true, adCannotDelete: true,
+};
 
 test("notification settings: every kind on at first, changed one at a time; bad input changes nothing", async () => {
   const { cookie } = await stack.signIn(`settings-${crypto.randomUUID()}@example.com`);

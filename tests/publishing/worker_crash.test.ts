@@ -3,7 +3,8 @@
  * at each step of a publication and started again. The local Bot API's channel must end
  * with each post at most once, and every post either published or visibly uncertain with
  * the admin asked — none silently stuck or lost. A SIGTERM, by contrast, lets the running
- * send finish before the worker exits.
+ * send finish before the worker exits. An ad's removal at its term, killed mid-delete, is
+ * finished by the next worker: each message deleted once, the removal recorded once.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { approvalPreview, buttonData, buttonsOf, giveImage, projectWithChannel } from "../helpers/publishing.ts";
@@ -180,3 +181,50 @@ test("SIGTERM while Telegram holds a send: the running job finishes, the post is
   expect(inChannel(p, "finished on shutdown")).toHaveLength(1);
   expect(await statusOf(postId)).toBe("published");
 }, 60_000);
+
+test("killed while Telegram holds an ad's delete at its term (tasks/posts__remove_ad.ts): each message deleted once, the removal recorded once, nothing left", async () => {
+  const p = await projectWithChannel(stack);
+  const ad = { advertiser: "ООО «Ромашка»", erid: "2VtzqvXyZ1", topMinutes: 0, feedMinutes: 60 };
+  const { id: draftId } = (await stack.call("POST", `${p.base}/drafts`, { title: "Sold", content: "ad", ad }, p.cookie)).json;
+  await giveImage(stack, p, draftId, "Реклама с фото и длинным текстом. ".repeat(40).trim()); // the photo, then the text
+  const created = await stack.call("POST", `${p.base}/posts`, { draftId, scheduledFor: new Date(Date.now() + 3000).toISOString() }, p.cookie);
+  expect(created.status, created.text).toBe(201);
+  const postId = created.json.id as number;
+  await publish(p, postId);
+  const preview = await previewOf(p, postId);
+  await press(p, preview.message_id, buttonData(preview, "approve", postId));
+  await expect.poll(() => statusOf(postId), { timeout: 20_000, interval: 100 }).toBe("published");
+  const sent = stack.telegram!.messages(p.channel.id).map((m) => m.message_id);
+  expect(sent).toHaveLength(2);
+
+  // the term comes (published_at moved back by the feed time, the job due now: see
+  // tests/publishing/ad_removal.test.ts), and Telegram holds the first delete, then carries it out
+  stack.telegram!.failNext("deleteMessage", { delayMs: 3_000 });
+  await stack.sql`update app_public.posts set published_at = published_at - interval '60 minutes' where id = ${postId}`;
+  await stack.sql`update graphile_worker._private_jobs set run_at = now() where key = ${`post:${postId}:removal`}`;
+  const held = await stack.telegram!.waitFor(() =>
+    stack.telegram!.requests.find((r) => r.method === "deleteMessage" && String(r.params.chat_id) === String(p.channel.id)), 15_000);
+  expect(held.status).toBeUndefined(); // still held: the worker dies mid-removal
+  await killWorker();
+  startWorkerProcess();
+
+  const removedAt = async () => (await stack.sql`select ad_removed_at from app_public.posts where id = ${postId}`)[0].adRemovedAt as string | null;
+  await expect.poll(removedAt, { timeout: 40_000, interval: 200 }).not.toBeNull();
+  const recorded = await removedAt();
+  expect(stack.telegram!.messages(p.channel.id)).toEqual([]);
+  const deleted = (id: number) =>
+    stack.telegram!.requests.filter((r) =>
+      r.method === "deleteMessage" && String(r.params.chat_id) === String(p.channel.id) && Number(r.params.message_id) === id && r.status === 200
+    );
+  for (const id of sent) expect(deleted(id), `message ${id}`).toHaveLength(1);
+  expect((await stack.sql`select 1 from graphile_worker._private_jobs where key = ${`post:${postId}:removal`}`)).toHaveLength(0);
+
+  // a stray second run (another worker, a retry) finds it done: nothing deleted, nothing recorded again
+  const calls = stack.telegram!.requests.length;
+  await stack.sql`select app_private.queue_ad_removal(${postId}, now())`;
+  await expect.poll(async () => (await stack.sql`select 1 from graphile_worker._private_jobs where key = ${`post:${postId}:removal`}`).length,
+    { timeout: 15_000 }).toBe(0);
+  expect(await removedAt()).toBe(recorded);
+  expect(stack.telegram!.requests.slice(calls).filter((r) => r.method === "deleteMessage" && String(r.params.chat_id) === String(p.channel.id)))
+    .toEqual([]);
+}, 120_000);
