@@ -46,7 +46,7 @@ describe("scheduling posts", () => {
     const [listed] = await first.json();
     // what the client sees, not the worker's bookkeeping (sending worker, message ids)
     expect(Object.keys(listed).sort()).toEqual([
-      "approvalMessageIds", "awaitingText", "channelChanged", "content", "createdAt", "createdBy", "draftId", "editedAt", "endsAfter", "endsOn", "entities", "id", "imageUrl",
+      "ad", "adState", "approvalMessageIds", "awaitingText", "channelChanged", "content", "createdAt", "createdBy", "draftId", "editedAt", "endsAfter", "endsOn", "entities", "id", "imageUrl",
       "imageUrls", "isRecurring", "lastErrorCode", "lastErrorParams", "occurrencesMade", "options", "pendingEdit", "planId", "projectId", "publishedAt", "publishedLinks",
       "recurringLastPost", "recurringType", "returnedAt", "reviewAuthorEmail", "reviewAuthorId", "reviewPublish", "scheduledFor", "seriesId", "skippedOccurrences",
       "status", "title",
