@@ -281,6 +281,11 @@ export const ERROR_CODES = {
   "ads.currencyInvalid": { status: 400, message: "The price's currency is RUB, USD, EUR or XTR" },
   "ads.labelDoesNotFit": { status: 400, message: "The post with its ad label is {current} characters; Telegram allows {max}" },
   "ads.notInSeries": { status: 400, message: "An advertising post is one post: it cannot repeat" },
+  // the top window (sql/functions/ads.sql assert_ad_window_free, docs/ads-window.md)
+  "ads.topConflict": { status: 409, message: 'Nothing else goes out while an ad is on top: the time meets "{title}"' },
+  "ads.pinOverWindow": { status: 409, message: 'A pinned post would stay over an ad on top: "{title}"' },
+  "ads.silentAd": { status: 400, message: "An ad goes out with its notification: it cannot be silent" },
+  "ads.pinOutlivesFeed": { status: 400, message: "The ad is unpinned after {hours} hours but leaves the feed after {minutes} minutes" },
 
   // ── the content plan (contract/content_plans.ts) ──
   "contentPlans.notFound": { status: 404, message: "Content plan slot not found" },

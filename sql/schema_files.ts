@@ -18,7 +18,7 @@ import postgres from "postgres";
 export const FUNCTION_AREAS: Record<string, readonly string[]> = {
   activity: ["log_activity", "project_activity"],
   api: ["begin_idempotent", "etag", "finish_idempotent", "lock_current_etag", "prune_idempotency_keys"],
-  ads: ["ad_label", "ad_sent_at", "ad_state", "assert_ad_fits"],
+  ads: ["ad_label", "ad_pin_range", "ad_sent_at", "ad_state", "ad_windows", "assert_ad_fits", "assert_ad_window_free", "hold_for_ad_window"],
   admin: [
     "admin_bug_reports", "admin_stats", "admin_user_counts", "admin_users", "assert_admin",
     "create_bug_report", "set_bug_report_status",
