@@ -7,10 +7,10 @@ import { formatDayMonth } from "../../lib/projectTime.ts";
 import { IconAlert, IconFileText, IconPlus } from "../Icons/Icons.tsx";
 import classes from "./ScheduleDialog.module.css";
 
-/** A line of explanation with its icon: read-only, re-approval, how a series takes drafts. */
-export function Note({ icon, children }: { icon: ReactNode; children: ReactNode }) {
+/** A line of explanation with its icon: read-only, re-approval, how a series takes drafts; or a warning. */
+export function Note({ icon, children, tone }: { icon: ReactNode; children: ReactNode; tone?: "warning" }) {
   return (
-    <Text size="sm" className={classes.note}>
+    <Text size="sm" className={classes.note} data-tone={tone}>
       <span className={classes.noteIcon}>{icon}</span>
       <span>{children}</span>
     </Text>
@@ -58,7 +58,7 @@ export function AdWindowNote({ window, recurring, timeZone }: { window: AdWindow
   const params = { title: window.title, until: formatDayMonth(window.until.toISOString(), LOCALES[language], timeZone, { withTime: true }) };
   return (
     <div role="status" data-testid="schedule-ad-window">
-      <Note icon={<IconAlert size={16} />}>
+      <Note icon={<IconAlert size={16} />} tone="warning">
         {recurring ? t("schedule.form.adWindowSeries", params) : t("schedule.form.adWindow", params)}
       </Note>
     </div>
