@@ -5,7 +5,9 @@
  */
 import { describe, expect, test } from "vitest";
 import { AD_WINDOW_CASES } from "../cases/ad_window_cases.ts";
+import { ApiRequestError } from "../../web/src/api/fetcher.ts";
 import { adWindowAt, adWindowOverlapping, type AdWindowSource } from "../../web/src/lib/adWindows.ts";
+import { refusalErrors } from "../../web/src/lib/scheduleForm.ts";
 
 const BASE = Date.parse("2027-03-10T09:00:00.000Z");
 const at = (minutes: number) => new Date(BASE + minutes * 60_000);
@@ -41,4 +43,10 @@ describe("ad windows, the server's cases", () => {
     expect(adWindowAt(at(10), rows, 7)).toBeNull();
     expect(adWindowAt(at(10), rows)?.title).toBe("Coffee");
   });
+});
+
+test("the server's refusal of a time in a window is said under the time, like a past time", () => {
+  const refused = (code: string) => refusalErrors(new ApiRequestError(409, "", { code, message: "" }), "words");
+  expect(refused("ads.topConflict")).toEqual({ form: "words" });
+  expect(refused("ads.pinOverWindow")).toEqual({ form: "words" });
 });

@@ -195,7 +195,8 @@ export function scheduleRequest(t: TFunction, form: ScheduleForm): { input?: Pos
 
 /** A refusal from the server, shown by the field it is about (and always in a toast). */
 export function refusalErrors(error: unknown, text: string): ScheduleErrors {
-  if (hasCode(error, "schedule.pastTime")) return { form: text };
+  // a time the server refused (past, or inside an ad's top window) is said under the time
+  if (hasCode(error, "schedule.pastTime", "ads.topConflict", "ads.pinOverWindow")) return { form: text };
   if (hasCode(error, "schedule.selectDraft", "schedule.draftAlreadyScheduled")) return { draftId: text };
   if (hasCode(error, "schedule.seriesEndsAfterInvalid", "schedule.seriesEndsOnInvalid", "schedule.seriesEndsTwice", "schedule.seriesEndsBeforeStart")) {
     return { end: text };
