@@ -285,6 +285,11 @@ export const ERROR_CODES = {
     status: 409,
     message: "The bot may not delete messages in {channel}, so it cannot remove this ad at the end of its feed time: in Telegram open the channel, Administrators, the bot, and turn on \"Delete messages\"",
   },
+  // the top window (sql/functions/ads.sql assert_ad_window_free, docs/ads-window.md)
+  "ads.topConflict": { status: 409, message: 'Nothing else goes out while an ad is on top: the time meets "{title}"' },
+  "ads.pinOverWindow": { status: 409, message: 'A pinned post would stay over an ad on top: "{title}"' },
+  "ads.silentAd": { status: 400, message: "An ad goes out with its notification: it cannot be silent" },
+  "ads.pinOutlivesFeed": { status: 400, message: "The ad is unpinned after {hours} hours but leaves the feed after {minutes} minutes" },
 
   // ── the content plan (contract/content_plans.ts) ──
   "contentPlans.notFound": { status: 404, message: "Content plan slot not found" },

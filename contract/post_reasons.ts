@@ -44,6 +44,8 @@ export const POST_REASON_CODES = {
   "schedule.waitingForChannel": {
     message: "Waiting for a channel: the approval request goes out once the project's channel is connected.",
   },
+  /** Due while another ad was on top ({title}); it goes out when that window ends ({until}, the project's time). */
+  "ads.heldForTop": { message: 'Held while the ad "{title}" is on top; it goes out when the ad\'s window ends, at {until}.' },
   "schedule.captionTooLong": { message: "The text is too long for Telegram: {current}/{max} characters. Shorten the draft and try again." },
 } as const satisfies Record<string, { message: string }>;
 

@@ -78,6 +78,7 @@ export const SQL_ERRORS: Record<string, ErrorCode> = {
   NOCHN: "schedule.noChannel",
   EDPUB: "schedule.cannotEditPublished",
   CLONG: "schedule.captionTooLong",
+  ADTOP: "ads.topConflict", // a time that would break an ad's top window (ads.pinOverWindow: a pin over one)
   "23514": "data.ruleViolated", // check_violation
   "23502": "data.valueMissing", // not_null_violation
   "22P02": "data.wrongFormat", // invalid_text_representation

@@ -386,6 +386,10 @@ begin
   if p_scheduled_for is not null and p_scheduled_for <= now() then
     raise exception 'Cannot schedule posts in the past. Please select a future time.' using errcode = 'PASTT', hint = 'schedule.pastTime';
   end if;
+  -- a move is a new time, kept clear of the ads' top windows like any other
+  if p_scheduled_for is not null and v_post.series_id is null and v_post.plan_id is null then
+    perform app_private.assert_ad_window_free(p_project_id, p_post_id, p_scheduled_for, v_post.ad, v_post.options);
+  end if;
   return app_private.restart_approval(v_post, coalesce(p_scheduled_for, v_post.scheduled_for));
 end;
 $function$;

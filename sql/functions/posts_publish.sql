@@ -105,7 +105,8 @@ AS $function$
  * why: the publication's guard, committed before Telegram is called. From here on a crash
  * cannot lead to a second send: the post is `sending` with the worker's id, and only a
  * person (the admin) can send it again. A post is only sent to the chat it was approved
- * for: if the project's channel is another one now, it goes back to draft, saying why.
+ * for: if the project's channel is another one now, it goes back to draft, saying why. A
+ * post due while another ad is on top is held until the ad's window ends (hold_for_ad_window).
  */
 declare
   v_post app_public.posts;
@@ -114,6 +115,9 @@ begin
   where id = p_post_id and status = 'approved' and scheduled_for <= now() + interval '2 seconds'
   for update;
   if not found then
+    return null;
+  end if;
+  if app_private.hold_for_ad_window(v_post) then
     return null;
   end if;
   if v_post.approved_chat_id is null

@@ -188,7 +188,8 @@ AS $function$
  * waits for review (in_review, no approval job), and an author's series makes occurrences
  * that each wait for review; an editor's or owner's skip it. An ad (p_ad: SQL null takes
  * the draft's, JSON null none) is one sold post, never a series, and its text must leave room
- * for its label.
+ * for its label. A one-off post's time must keep clear of the ads' top windows
+ * (assert_ad_window_free).
  */
 declare
   v_role text := app_private.authorize(p_user_id, p_project_id, 'posts.write');
@@ -225,6 +226,8 @@ begin
   end if;
   v_draft := app_private.draft_for_post(p_project_id, p_draft_id, null);
   perform app_private.assert_ad_fits(p_project_id, v_draft.title, v_draft.content, nullif(coalesce(p_ad, v_draft.ad), 'null'));
+  perform app_private.assert_ad_window_free(p_project_id, null, p_scheduled_for, nullif(coalesce(p_ad, v_draft.ad), 'null'),
+    coalesce(p_options, v_draft.options));
   insert into app_public.posts (project_id, draft_id, title, content, entities, image_url, image_urls, options, scheduled_for, created_by, ad)
   values (p_project_id, v_draft.id, v_draft.title, v_draft.content, v_draft.entities, v_draft.image_url, v_draft.image_urls,
           coalesce(p_options, v_draft.options), p_scheduled_for, p_user_id, nullif(coalesce(p_ad, v_draft.ad), 'null'))
@@ -291,6 +294,11 @@ begin
   if not v_recurring then
     v_draft := app_private.draft_for_post(p_project_id, p_draft_id, p_post_id);
     perform app_private.assert_ad_fits(p_project_id, v_draft.title, v_draft.content, nullif(coalesce(p_ad, v_draft.ad), 'null'));
+    -- a series occurrence or a content-plan post is held by a window, not refused
+    if v_post.series_id is null and v_post.plan_id is null then
+      perform app_private.assert_ad_window_free(p_project_id, p_post_id, p_scheduled_for, nullif(coalesce(p_ad, v_draft.ad), 'null'),
+        coalesce(p_options, v_draft.options));
+    end if;
   elsif jsonb_typeof(p_ad) = 'object' then
     raise exception 'An advertising post is one post: it cannot repeat' using errcode = 'INVAL', hint = 'ads.notInSeries';
   else

@@ -59,6 +59,10 @@ async function seed() {
     return created.json.id as number;
   };
   const planned = await schedule({ draftId: p.drafts[1].id, title: "Вечерний дайджест", scheduledFor: hours(3) });
+  // an ad on top over the planned post's time, so its edit form warns of the window
+  await stack.sql`insert into app_public.posts (project_id, title, content, scheduled_for, ad)
+    values (${p.project.id}, 'Реклама кофейни', 'Кофе', now() + interval '170 minutes',
+            ${stack.sql.json({ advertiser: "Кофейня", erid: "2VtzqvXyZ1", topMinutes: 60, feedMinutes: 1440 })})`;
   const published = await schedule({ draftId: p.drafts[2].id, title: "Итоги недели", scheduledFor: hours(4) });
   const rejected = await schedule({ draftId: p.drafts[3].id, title: "Анонс выходных", scheduledFor: hours(30) });
   // an ad sold as 1/72 with a price: its draft opens on the Advertising section, its details
@@ -402,6 +406,7 @@ async function audit(combination: Combination): Promise<Finding[]> {
   await checkDialog(page, "schedule edit dialog with options", async () => {
     await openPlannedPost();
     await page.getByTestId("post-edit").click();
+    await expect.poll(() => page.getByTestId("schedule-ad-window").count(), soon).toBe(1);
     await page.getByTestId("schedule-form").getByTestId("post-options-toggle").click();
   }, "post-options");
   // The two weeks as a list: the view switch, the days and their posts.

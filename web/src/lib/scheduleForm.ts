@@ -12,6 +12,7 @@ import type { PostOptions } from "../../../contract/post_options.ts";
 import { type Post, ScheduleFormSchema } from "../../../contract/posts.ts";
 import type { PostWriteInput } from "../api/posts.ts";
 import type { TFunction, TranslationKey } from "../i18n/i18n.tsx";
+import { type AdWindow, adWindowAt, adWindowOverlapping, type AdWindowSource } from "./adWindows.ts";
 import { errorText, hasCode } from "./messages.ts";
 import { cleanOptions, hasOptionErrors, sameOptions } from "./postOptions.ts";
 import { instantOn } from "./projectTime.ts";
@@ -194,10 +195,36 @@ export function scheduleRequest(t: TFunction, form: ScheduleForm): { input?: Pos
 
 /** A refusal from the server, shown by the field it is about (and always in a toast). */
 export function refusalErrors(error: unknown, text: string): ScheduleErrors {
-  if (hasCode(error, "schedule.pastTime")) return { form: text };
+  // a time the server refused (past, or inside an ad's top window) is said under the time
+  if (hasCode(error, "schedule.pastTime", "ads.topConflict", "ads.pinOverWindow")) return { form: text };
   if (hasCode(error, "schedule.selectDraft", "schedule.draftAlreadyScheduled")) return { draftId: text };
   if (hasCode(error, "schedule.seriesEndsAfterInvalid", "schedule.seriesEndsOnInvalid", "schedule.seriesEndsTwice", "schedule.seriesEndsBeforeStart")) {
     return { end: text };
   }
   return {};
+}
+
+/**
+ * The ad's top window the picked time falls in, for the form to warn before it is submitted
+ * (the server's rule, lib/adWindows.ts): for a one-off post the window its time is in; for an
+ * ad (the chosen draft's, with minutes on top) also any window its own would meet; for a
+ * series the window its first post would wait out (a series is held, not refused). The
+ * edited post's own window is not in its way. Null while the time is not a time yet.
+ */
+export function pickedAdWindow(values: Pick<ScheduleValues, "date" | "time" | "recurringType">, timeZone: string, rows: readonly AdWindowSource[], options: {
+  editingId?: number | null;
+  /** The chosen draft's minutes on top, when it is an ad. */
+  topMinutes?: number | null;
+}): AdWindow | null {
+  let at: ZonedDateTime | null = null;
+  try {
+    at = instantOn(parseDate(values.date), normalizeTime(values.time), timeZone);
+  } catch {
+    return null;
+  }
+  if (!at) return null;
+  const from = at.toDate();
+  const top = values.recurringType === "none" ? (options.topMinutes ?? 0) : 0;
+  return adWindowAt(from, rows, options.editingId) ??
+    (top > 0 ? adWindowOverlapping(from, new Date(from.getTime() + top * 60_000), rows, options.editingId) : null);
 }

@@ -303,6 +303,7 @@ export default function SchedulePage() {
             opened={scheduleTarget !== null && !draftDialogOpen}
             drafts={drafts}
             createdDraft={createdDraft}
+            adRows={posts}
             onCreateDraft={() => setDraftDialogOpen(true)}
             onClose={() => setScheduleTarget(null)}
           />

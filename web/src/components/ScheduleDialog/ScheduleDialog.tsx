@@ -8,7 +8,7 @@ import { IconInfo } from "../Icons/Icons.tsx";
 import { PostOptionsFields } from "../PostOptionsFields/PostOptionsFields.tsx";
 import { DraftPicker } from "./DraftPicker.tsx";
 import { RepeatField, SeriesFields } from "./RecurrenceFields.tsx";
-import { Note } from "./ScheduleNotes.tsx";
+import { AdWindowNote, Note } from "./ScheduleNotes.tsx";
 import { type ScheduleFormSource, useScheduleForm } from "./useScheduleForm.ts";
 import { WhenFields } from "./WhenFields.tsx";
 import { WrittenPostFields } from "./WrittenPostFields.tsx";
@@ -22,12 +22,13 @@ type ScheduleDialogProps = ScheduleFormSource & { onCreateDraft: () => void };
  * (WhenFields), repeat (RepeatField) and then either a series' drafts and end (SeriesFields)
  * or a one-time post's free draft (DraftPicker) or its text written here (WrittenPostFields:
  * write, then schedule, its draft made in the same request) and options. A published post (or one being sent)
- * opens read-only, with no submit. State in useScheduleForm; rules in lib/scheduleForm.ts.
+ * opens read-only, with no submit. A time inside an ad's top window is warned of under the
+ * time (AdWindowNote). State in useScheduleForm; rules in lib/scheduleForm.ts.
  */
-export function ScheduleDialog({ projectId, timeZone, target, opened, drafts, createdDraft, onCreateDraft, onClose }: ScheduleDialogProps) {
+export function ScheduleDialog({ projectId, timeZone, target, opened, drafts, createdDraft, adRows, onCreateDraft, onClose }: ScheduleDialogProps) {
   const t = useT();
   const isPhone = useIsPhone();
-  const form = useScheduleForm({ projectId, timeZone, target, opened, drafts, createdDraft, onClose });
+  const form = useScheduleForm({ projectId, timeZone, target, opened, drafts, createdDraft, adRows, onClose });
   const { values, errors, saving, editing, status, readOnly, recurring } = form;
 
   return (
@@ -60,6 +61,7 @@ export function ScheduleDialog({ projectId, timeZone, target, opened, drafts, cr
             disabled={saving}
             onChange={form.set}
           />
+          {form.adWindow && <AdWindowNote window={form.adWindow} recurring={recurring} timeZone={timeZone} />}
 
           <RepeatField value={values.recurringType} editing={editing} readOnly={readOnly} disabled={saving} onChange={form.setRepeat} />
 

@@ -1,13 +1,16 @@
 import { Button, Text } from "@mantine/core";
 import type { ReactNode } from "react";
-import { useT } from "../../i18n/i18n.tsx";
-import { IconFileText, IconPlus } from "../Icons/Icons.tsx";
+import { useLanguage, useT } from "../../i18n/i18n.tsx";
+import type { AdWindow } from "../../lib/adWindows.ts";
+import { LOCALES } from "../../lib/formatDate.ts";
+import { formatDayMonth } from "../../lib/projectTime.ts";
+import { IconAlert, IconFileText, IconPlus } from "../Icons/Icons.tsx";
 import classes from "./ScheduleDialog.module.css";
 
-/** A line of explanation with its icon: read-only, re-approval, how a series takes drafts. */
-export function Note({ icon, children }: { icon: ReactNode; children: ReactNode }) {
+/** A line of explanation with its icon: read-only, re-approval, how a series takes drafts; or a warning. */
+export function Note({ icon, children, tone }: { icon: ReactNode; children: ReactNode; tone?: "warning" }) {
   return (
-    <Text size="sm" className={classes.note}>
+    <Text size="sm" className={classes.note} data-tone={tone}>
       <span className={classes.noteIcon}>{icon}</span>
       <span>{children}</span>
     </Text>
@@ -40,6 +43,24 @@ export function NoDrafts({ text, error, onCreate, disabled, actionLabel }: {
           {actionLabel ?? t("drafts.create")}
         </Button>
       )}
+    </div>
+  );
+}
+
+/**
+ * The picked time is inside an ad's top window (lib/scheduleForm.ts pickedAdWindow): said
+ * before submitting, naming the ad and when its window ends in the project's time. A one-off
+ * post there is refused by the server; a series' post waits until the window ends.
+ */
+export function AdWindowNote({ window, recurring, timeZone }: { window: AdWindow; recurring: boolean; timeZone: string }) {
+  const t = useT();
+  const { language } = useLanguage();
+  const params = { title: window.title, until: formatDayMonth(window.until.toISOString(), LOCALES[language], timeZone, { withTime: true }) };
+  return (
+    <div role="status" data-testid="schedule-ad-window">
+      <Note icon={<IconAlert size={16} />} tone="warning">
+        {recurring ? t("schedule.form.adWindowSeries", params) : t("schedule.form.adWindow", params)}
+      </Note>
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { useDraft } from "../../api/drafts.ts";
 import { schedulePost, updatePost } from "../../api/posts.ts";
 import { useT } from "../../i18n/i18n.tsx";
 import { failureText } from "../../lib/messages.ts";
+import type { AdWindowSource } from "../../lib/adWindows.ts";
 import { availableDrafts } from "../../lib/recurrence.ts";
 import {
   draftChoices,
@@ -12,6 +13,7 @@ import {
   errorsAfterChange,
   initialValues,
   isReadOnly,
+  pickedAdWindow,
   type RecurringType,
   refusalErrors,
   type ScheduleErrors,
@@ -33,6 +35,8 @@ export type ScheduleFormSource = {
   drafts: DraftSummary[];
   /** A draft just created from this dialog: a one-time post takes it. */
   createdDraft: Draft | null;
+  /** The calendar's rows: their ads' top windows are warned of before a time inside one is submitted. */
+  adRows?: readonly AdWindowSource[];
   onClose: () => void;
 };
 
@@ -40,7 +44,7 @@ export type ScheduleFormSource = {
  * The schedule form's state: its values and errors, the options the person changed, the
  * chosen draft loaded whole, and the submit. The rules themselves are lib/scheduleForm.ts.
  */
-export function useScheduleForm({ projectId, timeZone, target, opened, drafts, createdDraft, onClose }: ScheduleFormSource) {
+export function useScheduleForm({ projectId, timeZone, target, opened, drafts, createdDraft, adRows = [], onClose }: ScheduleFormSource) {
   const t = useT();
   const [values, setValues] = useState<ScheduleValues>(EMPTY_VALUES);
   const [errors, setErrors] = useState<ScheduleErrors>({});
@@ -81,6 +85,10 @@ export function useScheduleForm({ projectId, timeZone, target, opened, drafts, c
   const postOptions = shownOptions(ownOptions, editing, values.draftId, draftOptions);
   const seriesDraftCount = availableDrafts(drafts).length;
   const recurringBlocked = recurring && seriesDraftCount === 0;
+  const adWindow = readOnly ? null : pickedAdWindow(values, timeZone, adRows, {
+    editingId: editing?.isRecurring ? null : editing?.id,
+    topMinutes: writing ? null : chosenDraft?.ad?.topMinutes,
+  });
 
   const set = <K extends keyof ScheduleValues>(key: K, value: ScheduleValues[K]) => {
     setValues((current) => ({ ...current, [key]: value }));
@@ -143,6 +151,8 @@ export function useScheduleForm({ projectId, timeZone, target, opened, drafts, c
     postOptions,
     seriesDraftCount,
     recurringBlocked,
+    /** The ad's top window the picked time falls in (or its own would meet), or null. */
+    adWindow,
     optionsOpened,
     set,
     setRepeat,

@@ -1,0 +1,56 @@
+/*
+ * Nothing else goes out while an ad is on top (docs/ads-window.md): a post approved and due
+ * inside another ad's top window is held by the publish act itself (begin_sending), says why,
+ * survives a worker killed meanwhile, and goes out once, when the window ends, its reason
+ * cleared. Two worker processes run it, as several machines on one database do.
+ */
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { buttonData, postReaches, press, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
+import { type Stack, startStack } from "../helpers/stack.ts";
+import { until } from "../helpers/until.ts";
+
+let stack: Stack;
+const workers: Deno.ChildProcess[] = [];
+beforeAll(async () => {
+  stack = await startStack({ bot: true, worker: false });
+  workers.push(stack.spawnWorkerProcess(), stack.spawnWorkerProcess());
+});
+afterAll(async () => {
+  for (const worker of workers) {
+    try {
+      worker.kill("SIGKILL");
+    } catch { /* killed by the test */ }
+    await worker.status;
+  }
+  await stack.close();
+});
+
+test("a post due while an ad is on top waits for the window's end, then goes out once, even with a worker killed meanwhile", async () => {
+  const telegram = stack.telegram!;
+  const p = await projectWithChannel(stack, { drafts: ["Our own news"], language: "en", timezone: "UTC" });
+  const { postId, preview } = await sentForApproval(stack, p, p.drafts[0].id, 6_000);
+  await press(stack, p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
+  await postReaches(stack, postId, "approved");
+  // an ad of the project went out just before and stays on top for 14 more seconds
+  const [ad] = await stack.sql`
+    insert into app_public.posts (project_id, title, content, scheduled_for, status, published_at, channel_chat_id, approved_chat_id, channel_message_ids, ad)
+    values (${p.project.id}, 'Coffee 1/24', 'Coffee', now() - interval '60 minutes' + interval '14 seconds', 'published',
+            now() - interval '60 minutes' + interval '14 seconds', ${p.channel.id}, ${p.channel.id}, '[1]',
+            ${stack.sql.json({ advertiser: "Acme", erid: "abc123", topMinutes: 60, feedMinutes: 0 })})
+    returning published_at + interval '60 minutes' as top_until`;
+  const topUntil = new Date(ad.topUntil).getTime();
+
+  // due at its time, it is held, and the owner reads why
+  await until(async () => (await stack.sql`select last_error_code from app_public.posts where id = ${postId}`)[0].lastErrorCode, (code) => code === "ads.heldForTop", 20_000);
+  const held = await stack.call("GET", `${p.base}/posts/${postId}`, undefined, p.cookie);
+  expect(held.json).toMatchObject({ status: "approved", lastErrorCode: "ads.heldForTop", lastErrorParams: { title: "Coffee 1/24" } });
+  expect(telegram.messages(p.channel.id).filter((m) => m.text === "Our own news")).toHaveLength(0);
+
+  // one worker dies while the post waits: the other sends it when the window ends
+  workers[0].kill("SIGKILL");
+  const published = await postReaches(stack, postId, "published", 40_000);
+  expect(new Date(published.publishedAt).getTime()).toBeGreaterThanOrEqual(topUntil);
+  expect(published.lastErrorCode).toBeNull();
+  await new Promise((r) => setTimeout(r, 2_000));
+  expect(telegram.messages(p.channel.id).filter((m) => m.text === "Our own news")).toHaveLength(1);
+}, 120_000);
