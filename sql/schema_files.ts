@@ -18,7 +18,7 @@ import postgres from "postgres";
 export const FUNCTION_AREAS: Record<string, readonly string[]> = {
   activity: ["log_activity", "project_activity"],
   api: ["begin_idempotent", "etag", "finish_idempotent", "lock_current_etag", "prune_idempotency_keys"],
-  ads: ["ad_label", "ad_sent_at", "ad_state", "assert_ad_fits"],
+  ads: ["ad_label", "ad_sent_at", "ad_state", "ad_totals", "assert_ad_fits", "project_ads"],
   admin: [
     "admin_bug_reports", "admin_stats", "admin_user_counts", "admin_users", "assert_admin",
     "create_bug_report", "set_bug_report_status",
@@ -58,7 +58,7 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
     "health", "record_heartbeat", "recover_from_dead_workers", "recover_from_live_workers",
   ],
   home_cards: [
-    "account_project_overview", "next_planned_post", "posts_needing_attention", "subscribers_at",
+    "account_project_overview", "month_ad_income", "next_planned_post", "posts_needing_attention", "subscribers_at",
   ],
   invite_links: [
     "add_invite_link", "invite_link_prerequisites", "invite_link_to_revoke", "project_invite_links",
