@@ -118,7 +118,7 @@ test("the home card shows the month's ad income per currency, and nothing when n
   );
   const ru = await renderIn("ru", card([{ currency: "RUB", amount: 45000.5 }, { currency: "XTR", amount: 300 }]));
   const income = await screen.findByTestId("card-ad-income");
-  expect(income.textContent?.replace(/\s/g, " ")).toBe("Доход от рекламы за месяц45 000,50 ₽ · 300 ⭐");
+  expect(income.textContent?.replace(/\s/g, " ")).toBe("Доход от рекламы за месяц45 000,50 ₽ · 300 ★");
   ru.unmount();
   const en = await renderIn("en", card([{ currency: "EUR", amount: 120 }]));
   expect((await screen.findByTestId("card-ad-income")).textContent).toBe("Ad income this month€120");

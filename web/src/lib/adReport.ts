@@ -28,12 +28,13 @@ export function adRemovalOf(item: Pick<AdReportItem, "removedAt" | "removeAt" | 
 
 /**
  * "15 000 ₽", "12 500,80 ₽", "$99.99": kopecks and cents only when there are some. Telegram
- * Stars (XTR) are no currency Intl knows: a number and a star.
+ * Stars (XTR) are no currency Intl knows: a number and a star (a text star, which every font
+ * has, not the emoji, which a system without an emoji font shows as a box).
  */
 export function formatMoney(amount: number, currency: AdCurrency, locale: string): string {
   const fraction = Number.isInteger(amount) ? 0 : 2;
   if (currency === "XTR") {
-    return `${new Intl.NumberFormat(locale, { minimumFractionDigits: fraction, maximumFractionDigits: 2 }).format(amount)} ⭐`;
+    return `${new Intl.NumberFormat(locale, { minimumFractionDigits: fraction, maximumFractionDigits: 2 }).format(amount)} ★`;
   }
   return new Intl.NumberFormat(locale, { style: "currency", currency, minimumFractionDigits: fraction, maximumFractionDigits: 2 }).format(amount);
 }

@@ -115,7 +115,7 @@ export default function AdsPage() {
               <caption className={stats.visuallyHidden}>{t("adReport.table")}</caption>
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th scope="col">{t("adReport.column.advertiser")}</Table.Th>
+                  <Table.Th scope="col" className={classes.advertiser}>{t("adReport.column.advertiser")}</Table.Th>
                   <Table.Th scope="col">{t("adReport.column.erid")}</Table.Th>
                   <Table.Th scope="col">{t("statistics.column.post")}</Table.Th>
                   <Table.Th scope="col">{t("statistics.column.published")}</Table.Th>
