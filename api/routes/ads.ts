@@ -1,5 +1,5 @@
 /*
- * The ad report (docs/ads-report.md): the ads of a period with their format's times, reactions
+ * The ad report (docs/ads.md, "Ad report"): the ads of a period with their format's times, reactions
  * and prices, and the totals per currency, in one SQL call. The period is the Statistics page's
  * (the same defaults, limits and codes). Any member reads it; another account's project answers 404.
  */

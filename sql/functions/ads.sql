@@ -94,7 +94,7 @@ CREATE OR REPLACE FUNCTION app_public.project_ads(p_user_id bigint, p_project_id
  LANGUAGE plpgsql
  STABLE
 AS $function$
-/* why: the ad report in one read (AdReport in contract/ads.ts, docs/ads-report.md): the ads
+/* why: the ad report in one read (AdReport in contract/ads.ts, docs/ads.md, "Ad report"): the ads
    whose format runs from inside [p_from, p_to), by their real send or, not sent yet, their
    planned time (app_private.ad_sent_at), newest first; where each stands in its format
    (app_private.ad_state); its reactions as the Statistics page counts them (the latest count

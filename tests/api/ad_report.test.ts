@@ -1,5 +1,5 @@
 /*
- * The ad report, GET …/ads (api/routes/ads.ts, docs/ads-report.md), as an owner, a viewer and
+ * The ad report, GET …/ads (api/routes/ads.ts, docs/ads.md, "Ad report"), as an owner, a viewer and
  * an attacker see it: the ads whose format runs from inside the period (by their real send, or
  * their planned time until then), rejected and failed ones left out, the exact shape, totals
  * per currency, reactions counted as the Statistics page counts them, the Statistics page's

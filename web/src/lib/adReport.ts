@@ -1,5 +1,5 @@
 /*
- * The ad report's rules that need no screen (docs/ads-report.md): where an ad stands in its
+ * The ad report's rules that need no screen (docs/ads.md, "Ad report"): where an ad stands in its
  * removal, and how a price reads. The page, its CSV and the home card share them.
  */
 import { AD_BOT_DELETE_LIMIT_MINUTES, type AdCurrency, type AdReportItem } from "../../../contract/ads.ts";

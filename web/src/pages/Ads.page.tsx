@@ -36,7 +36,7 @@ const REMOVAL_KEYS: Record<AdRemoval["state"] | "dueByHand", TranslationKey> = {
 };
 
 /**
- * The ad report (docs/ads-report.md): the ads of a period, where each stands in its format,
+ * The ad report (docs/ads.md, "Ad report"): the ads of a period, where each stands in its format,
  * its reactions and price, the totals per currency, and CSV of the table. The period is the
  * Statistics page's.
  */
