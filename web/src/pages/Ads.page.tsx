@@ -110,7 +110,8 @@ export default function AdsPage() {
             </div>
             <Button variant="default" size="xs" onClick={() => exportCsv(report.items)} data-testid="ads-csv">{t("statistics.exportCsv")}</Button>
           </Group>
-          <div className={stats.tableScroll}>
+          {/* Scrolls sideways on a phone; a tab stop, so the keyboard can scroll it too (the rows hold no link). */}
+          <div className={`${stats.tableScroll} ${classes.scroller}`} tabIndex={0} role="region" aria-label={t("adReport.table")}>
             <Table verticalSpacing="xs" mt="md" className={classes.table} data-testid="ads-table">
               <caption className={stats.visuallyHidden}>{t("adReport.table")}</caption>
               <Table.Thead>
