@@ -25,6 +25,7 @@ import { authRoutes } from "./routes/auth.ts";
 import { bugReportRoutes } from "./routes/bug_reports.ts";
 import { botRoutes, channelRoutes } from "./routes/channels.ts";
 import { inviteLinkRoutes, statsRoutes } from "./routes/stats.ts";
+import { adRoutes } from "./routes/ads.ts";
 import { contentPlanRoutes, queueHealthRoutes } from "./routes/content_plans.ts";
 import { notificationRoutes } from "./routes/notifications.ts";
 import { draftRoutes } from "./routes/drafts.ts";
@@ -98,6 +99,7 @@ export function createApp(deps: ApiDeps) {
   api.route("/projects/:projectId/queue-health", queueHealthRoutes(deps));
   api.route("/projects/:projectId/stats", statsRoutes(deps));
   api.route("/projects/:projectId/invite-links", inviteLinkRoutes(deps));
+  api.route("/projects/:projectId/ads", adRoutes(deps));
   api.route("/projects/:projectId/members", memberRoutes(deps));
   api.route("/projects/:projectId/invitations", invitationRoutes(deps));
   api.route("/projects/:projectId/activity", activityRoutes(deps));

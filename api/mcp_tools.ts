@@ -89,4 +89,10 @@ export const MCP_TOOLS: McpTool[] = [
     inputSchema: object({ ...project, from: { type: "string", format: "date-time" }, to: { type: "string", format: "date-time" } }, ["projectId"]),
     request: (a) => ({ method: "GET", path: `${p(a)}/stats`, query: { from: a.from, to: a.to } }),
   },
+  {
+    name: "ad_report",
+    description: "The project's advertising posts between from and to (default the last 30 days; at most 400 days): each ad's advertiser, erid, planned and real send time, when its time on top ends, when it leaves the feed and when it was removed, its reactions and its price, with the totals per currency. Rejected and failed ads are left out: they never ran.",
+    inputSchema: object({ ...project, from: { type: "string", format: "date-time" }, to: { type: "string", format: "date-time" } }, ["projectId"]),
+    request: (a) => ({ method: "GET", path: `${p(a)}/ads`, query: { from: a.from, to: a.to } }),
+  },
 ];

@@ -11,6 +11,7 @@ import type { GenericSchema } from "valibot";
 import { ERROR_CODES } from "../contract/error_codes.ts";
 import * as answers from "../contract/answers.ts";
 import { ActivityQuery } from "../contract/activity.ts";
+import { StatsPeriodQuery } from "../contract/stats.ts";
 import { BODY_SCHEMA } from "./validate.ts";
 import { SESSION_COOKIE } from "./session_token.ts";
 
@@ -43,6 +44,7 @@ const ANSWERS: Record<string, { status?: number; schema: GenericSchema; array?: 
   "GET /api/projects/:projectId/members": { schema: answers.MembersAnswer },
   "POST /api/projects/:projectId/invitations": { status: 201, schema: answers.InvitationAnswer },
   "GET /api/projects/:projectId/activity": { schema: answers.ActivityAnswer },
+  "GET /api/projects/:projectId/ads": { schema: answers.AdReportAnswer },
   "GET /api/tokens": { schema: answers.TokenAnswer, array: true },
   "POST /api/tokens": { status: 201, schema: answers.CreatedTokenAnswer },
   "DELETE /api/tokens/:tokenId": { schema: answers.OkAnswer },
@@ -51,6 +53,8 @@ const ANSWERS: Record<string, { status?: number; schema: GenericSchema; array?: 
 /** The query a route reads, where it has one worth naming. */
 const QUERIES: Record<string, GenericSchema> = {
   "GET /api/projects/:projectId/activity": ActivityQuery,
+  "GET /api/projects/:projectId/stats": StatsPeriodQuery,
+  "GET /api/projects/:projectId/ads": StatsPeriodQuery,
 };
 
 const CREATES = new Set([

@@ -9,6 +9,7 @@ import type { BaseIssue, GenericSchema } from "valibot";
 import { type ErrorCode, isErrorCode } from "../contract/error_codes.ts";
 import { CONTROL_CHARACTER, holdsControlCharacter } from "../contract/text.ts";
 import { isoInstant, YEAR_OUT_OF_RANGE } from "../contract/time.ts";
+import { STATS_DEFAULT_DAYS, STATS_RANGE_MAX_DAYS } from "../contract/stats.ts";
 import { ApiError } from "../core/errors.ts";
 
 /**
@@ -43,6 +44,23 @@ export function queryInstant(text: string | undefined, code: ErrorCode): string 
   const parsed = v.safeParse(isoInstant(code), text);
   if (!parsed.success) throw queryError(parsed.issues, code);
   return parsed.output;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The period of the Statistics page and of the ad report, one rule for both: `from`/`to` as
+ * given (each optional: to defaults to now, from to STATS_DEFAULT_DAYS before to), from before
+ * to, at most STATS_RANGE_MAX_DAYS apart; refused with the stats.range* codes.
+ */
+export function statsRange(query: Record<string, string>): { from: string; to: string } {
+  const parse = (text: string | undefined, fallback: number) =>
+    text === undefined ? fallback : Date.parse(queryInstant(text, "stats.rangeNotIso"));
+  const end = parse(query.to, Date.now());
+  const start = parse(query.from, end - STATS_DEFAULT_DAYS * DAY_MS);
+  if (end <= start) throw new ApiError("stats.rangeReversed");
+  if (end - start > STATS_RANGE_MAX_DAYS * DAY_MS) throw new ApiError("stats.rangeTooLong");
+  return { from: new Date(start).toISOString(), to: new Date(end).toISOString() };
 }
 
 /** The schema a route's body is checked with, kept on its validator for the OpenAPI document (api/openapi.ts). */

@@ -6,6 +6,7 @@
 import * as v from "valibot";
 import { ROLES } from "./team.ts";
 import { ACTIVITY_ACTIONS } from "./activity.ts";
+import { AD_CURRENCIES } from "./ads.ts";
 
 const Id = v.pipe(v.number(), v.integer());
 const Instant = v.pipe(v.string(), v.isoTimestamp());
@@ -49,4 +50,16 @@ export const ActivityAnswer = v.object({
     action: v.picklist(ACTIVITY_ACTIONS), target: v.object({ type: v.string(), id: v.nullable(Id) }), details: v.looseObject({}),
   })),
   next: v.nullable(Id),
+});
+
+const AdPriceAnswer = v.object({ amount: v.number(), currency: v.picklist(AD_CURRENCIES) });
+
+/** The ad report (AdReport in contract/ads.ts). */
+export const AdReportAnswer = v.object({
+  items: v.array(v.object({
+    postId: Id, title: v.string(), advertiser: v.string(), erid: v.string(), scheduledFor: Instant, publishedAt: v.nullable(Instant),
+    topUntil: Instant, removeAt: v.nullable(Instant), removedAt: v.nullable(Instant), price: v.nullable(AdPriceAnswer),
+    reactions: v.pipe(v.number(), v.integer()),
+  })),
+  totals: v.array(AdPriceAnswer),
 });

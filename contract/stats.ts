@@ -1,5 +1,6 @@
 /* Channel statistics (docs/statistics.md): the API's shapes and limits, shared with the SPA. */
 import * as v from "valibot";
+import type { AdReport } from "./ads.ts";
 import { withoutControlCharacters } from "./text.ts";
 
 /** The Statistics page's default range, in days before now. */
@@ -35,6 +36,15 @@ export type InviteLink = {
   createdAt: string;
   revoked: boolean;
 };
+
+/**
+ * The period a statistics read takes (the Statistics page, the ad report), as the OpenAPI
+ * document describes it; the routes check it with api/validate.ts statsRange.
+ */
+export const StatsPeriodQuery = v.object({
+  from: v.optional(v.pipe(v.string(), v.isoTimestamp(), v.description(`Default: ${STATS_DEFAULT_DAYS} days before to`))),
+  to: v.optional(v.pipe(v.string(), v.isoTimestamp(), v.description(`Default: now; at most ${STATS_RANGE_MAX_DAYS} days after from`))),
+});
 
 export const InviteLinkCreateSchema = v.object({
   name: v.pipe(
@@ -74,4 +84,6 @@ export type ProjectOverview = {
   failed: number;
   /** Posts whose fate is unknown: the owner says whether they are in the channel. */
   uncertain: number;
+  /** What the ads published this calendar month (the project's timezone) earned, per currency; empty when none. */
+  adIncome: AdReport["totals"];
 };

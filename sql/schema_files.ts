@@ -20,8 +20,8 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
   api: ["begin_idempotent", "etag", "finish_idempotent", "lock_current_etag", "prune_idempotency_keys"],
   ads: [
     "ad_bot_delete_limit_minutes", "ad_label", "ad_pin_range", "ad_removal_channel", "ad_removal_lead", "ad_removal_retry", "ad_removal_target",
-    "ad_sent_at", "ad_state", "ad_windows", "assert_ad_fits", "assert_ad_window_free", "defer_ad_removal", "hold_for_ad_window",
-    "queue_ad_removal", "queue_ad_term", "record_ad_removed", "remind_ad_removal", "tell_ad_owners",
+    "ad_sent_at", "ad_state", "ad_totals", "ad_windows", "assert_ad_fits", "assert_ad_window_free", "defer_ad_removal", "hold_for_ad_window",
+    "project_ads", "queue_ad_removal", "queue_ad_term", "record_ad_removed", "remind_ad_removal", "tell_ad_owners",
   ],
   admin: [
     "admin_bug_reports", "admin_stats", "admin_user_counts", "admin_users", "assert_admin",
@@ -62,7 +62,7 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
     "health", "record_heartbeat", "recover_from_dead_workers", "recover_from_live_workers",
   ],
   home_cards: [
-    "account_project_overview", "next_planned_post", "posts_needing_attention", "subscribers_at",
+    "account_project_overview", "month_ad_income", "next_planned_post", "posts_needing_attention", "subscribers_at",
   ],
   invite_links: [
     "add_invite_link", "invite_link_prerequisites", "invite_link_to_revoke", "project_invite_links",

@@ -5,26 +5,13 @@
 import { Hono } from "hono";
 import { ApiError } from "../../core/errors.ts";
 import { describeTelegramError } from "../../core/telegram/errors.ts";
-import { type ChannelStats, type InviteLink, InviteLinkCreateSchema, STATS_DEFAULT_DAYS, STATS_RANGE_MAX_DAYS } from "../../contract/stats.ts";
+import { type ChannelStats, type InviteLink, InviteLinkCreateSchema } from "../../contract/stats.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { requireUser } from "../middleware/session.ts";
 import { ownProjectList } from "../ownership.ts";
-import { body, idParam, queryInstant } from "../validate.ts";
+import { body, idParam, statsRange } from "../validate.ts";
 import { requireTelegram, telegramUnavailable } from "../../core/telegram/checks.ts";
-
-const DAY_MS = 86_400_000;
-
-/** `from`/`to` as given (each optional: to defaults to now, from to STATS_DEFAULT_DAYS before to). */
-function statsRange(query: Record<string, string>): { from: string; to: string } {
-  const parse = (text: string | undefined, fallback: number) =>
-    text === undefined ? fallback : Date.parse(queryInstant(text, "stats.rangeNotIso"));
-  const end = parse(query.to, Date.now());
-  const start = parse(query.from, end - STATS_DEFAULT_DAYS * DAY_MS);
-  if (end <= start) throw new ApiError("stats.rangeReversed");
-  if (end - start > STATS_RANGE_MAX_DAYS * DAY_MS) throw new ApiError("stats.rangeTooLong");
-  return { from: new Date(start).toISOString(), to: new Date(end).toISOString() };
-}
 
 export function statsRoutes({ sql }: ApiDeps) {
   return new Hono<AppEnv>().use(requireUser).get("/", async (c) => {

@@ -419,3 +419,73 @@ begin
   return true;
 end;
 $function$;
+
+CREATE OR REPLACE FUNCTION app_private.ad_totals(p_prices jsonb)
+ RETURNS jsonb
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  /* why: what ads earned, one sum per currency (never added across currencies), from a list of
+     their prices ({amount, currency}; nulls, ads sold for nothing named, are skipped), summed
+     exactly (numeric) and given with two decimals; by currency code, so the order is stable.
+     The ad report's totals and the home card's income of the month say it alike */
+  select coalesce(jsonb_agg(jsonb_build_object('currency', t.currency, 'amount', t.amount) order by t.currency), '[]'::jsonb)
+  from (
+    select p ->> 'currency' as currency, round(sum((p ->> 'amount')::numeric), 2) as amount
+    from jsonb_array_elements(coalesce(p_prices, '[]'::jsonb)) p
+    where jsonb_typeof(p) = 'object'
+    group by 1
+  ) t
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.project_ads(p_user_id bigint, p_project_id bigint, p_from timestamp with time zone, p_to timestamp with time zone)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE
+AS $function$
+/* why: the ad report in one read (AdReport in contract/ads.ts, docs/ads.md, "Ad report"): the ads
+   whose format runs from inside [p_from, p_to), by their real send or, not sent yet, their
+   planned time (app_private.ad_sent_at), newest first; where each stands in its format
+   (app_private.ad_state); its reactions as the Statistics page counts them (the latest count
+   of each of its messages in the connected channel, summed); and the totals per currency of
+   the listed prices. A rejected or failed ad never ran, so it sold nothing: it is left out
+   (the calendar still shows it). At most 1,000 ads, the newest, as on the Statistics page;
+   any member may read it, a non-member is told the project does not exist */
+declare
+  v_channel_id bigint;
+  v_chat_id bigint;
+  v_result jsonb;
+begin
+  perform app_private.authorize(p_user_id, p_project_id, 'project.read');
+  select c.id, c.chat_id into v_channel_id, v_chat_id
+  from app_public.channels c where c.project_id = p_project_id and c.status = 'connected';
+
+  with ads as (
+    select p.id, p.title, p.ad, p.scheduled_for, p.published_at, p.channel_chat_id, p.channel_message_ids,
+           app_private.ad_sent_at(p.published_at, p.scheduled_for) as sent_at,
+           app_private.ad_state(p.ad, p.published_at, p.scheduled_for, p.ad_removed_at, p.ad_removal_reminded_at) as state
+    from app_public.posts p
+    where p.project_id = p_project_id and p.ad is not null and p.status not in ('rejected', 'failed')
+      and app_private.ad_sent_at(p.published_at, p.scheduled_for) >= p_from
+      and app_private.ad_sent_at(p.published_at, p.scheduled_for) < p_to
+    order by sent_at desc, p.id desc
+    limit 1000
+  ), reacted as (
+    select a.*,
+      (select coalesce(sum(m.total), 0)::int from app_private.message_reactions m
+       where m.channel_id = v_channel_id and a.channel_chat_id = v_chat_id
+         and m.message_id in (select jsonb_array_elements_text(a.channel_message_ids)::bigint)) as reactions
+    from ads a
+  )
+  select jsonb_build_object(
+    'items', coalesce(jsonb_agg(jsonb_build_object(
+      'postId', r.id, 'title', r.title, 'advertiser', r.ad ->> 'advertiser', 'erid', r.ad ->> 'erid',
+      'scheduledFor', app_private.stats_iso(r.scheduled_for), 'publishedAt', app_private.stats_iso(r.published_at),
+      'topUntil', r.state -> 'topUntil', 'removeAt', r.state -> 'removeAt', 'removedAt', r.state -> 'removedAt',
+      'price', coalesce(r.ad -> 'price', 'null'::jsonb), 'reactions', r.reactions) order by r.sent_at desc, r.id desc), '[]'::jsonb),
+    'totals', app_private.ad_totals(jsonb_agg(r.ad -> 'price')))
+  into v_result
+  from reacted r;
+  return v_result;
+end;
+$function$;

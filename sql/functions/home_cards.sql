@@ -3,6 +3,22 @@
 --   npx deno run -A scripts/migrations.ts commit "what it does"
 -- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
+CREATE OR REPLACE FUNCTION app_private.month_ad_income(p_project_id bigint, p_timezone text)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: the home card's ad income: the prices of the project's ads published since the
+     first of this month in the project's timezone, one sum per currency (app_private.ad_totals,
+     as the ad report totals them); [] when none. An ad counts once it went out: planned ones
+     are not earned yet, rejected and failed ones never ran. Read through
+     posts_project_published_idx, never a scan of the project's history */
+  select app_private.ad_totals(jsonb_agg(po.ad -> 'price'))
+  from app_public.posts po
+  where po.project_id = p_project_id and po.status = 'published' and po.ad is not null
+    and po.published_at >= (date_trunc('month', now() at time zone p_timezone) at time zone p_timezone)
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.next_planned_post(p_project_id bigint, p_from timestamp with time zone)
  RETURNS TABLE(at timestamp with time zone, title text, recurring boolean)
  LANGUAGE sql
@@ -65,20 +81,22 @@ AS $function$
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.account_project_overview(p_user_id bigint)
- RETURNS TABLE(project_id bigint, channel_connected boolean, channel_awaiting_handle text, subscribers integer, subscribers_change_7d integer, next_post_at timestamp with time zone, next_post_title text, next_post_recurring boolean, awaiting_approval integer, failed integer, uncertain integer, late_approval integer, late_since timestamp with time zone)
+ RETURNS TABLE(project_id bigint, channel_connected boolean, channel_awaiting_handle text, subscribers integer, subscribers_change_7d integer, next_post_at timestamp with time zone, next_post_title text, next_post_recurring boolean, awaiting_approval integer, failed integer, uncertain integer, late_approval integer, late_since timestamp with time zone, ad_income jsonb)
  LANGUAGE sql
  STABLE
 AS $function$
   /* why: every home card's figures in one read (docs/statistics.md, home cards): the
      subscribers now (the running count) and their change since the sample of 7 days ago
      (null when either is unknown), the approver still asked to confirm a channel (a request
-     expired is none, as on the channels page), the next post, and what needs the owner. Every
+     expired is none, as on the channels page), the next post, what needs the owner, and what
+     the ads published this calendar month (in the project's timezone) earned. Every
      project the user is a member of; each figure is an index lookup per project, never a scan of its
      history. */
   select p.id, c.id is not null, r.approver_handle, s.subscribers,
     s.subscribers - app_private.subscribers_at(c.id, now() - interval '7 days'),
     n.at, n.title, n.recurring,
-    coalesce(a.awaiting_approval, 0), coalesce(a.failed, 0), coalesce(a.uncertain, 0), coalesce(a.late_approval, 0), a.late_since
+    coalesce(a.awaiting_approval, 0), coalesce(a.failed, 0), coalesce(a.uncertain, 0), coalesce(a.late_approval, 0), a.late_since,
+    app_private.month_ad_income(p.id, p.timezone)
   from app_public.projects p
   left join app_public.channels c on c.project_id = p.id and c.status = 'connected'
   left join app_private.channel_stats s on s.channel_id = c.id

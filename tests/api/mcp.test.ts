@@ -70,6 +70,8 @@ test("a tool is refused as its route is: another project, a read token's write; 
     const other = await one.callTool({ name: "create_draft", arguments: { projectId: a.second, title: "Elsewhere" } });
     expect((other as ToolText).isError).toBe(true);
     expect(answerOf(other).code).toBe("projects.notFound");
+    const otherAds = await one.callTool({ name: "ad_report", arguments: { projectId: a.second } });
+    expect(answerOf(otherAds).code).toBe("projects.notFound");
     expect(answerOf(await one.callTool({ name: "list_projects", arguments: {} })).map((p: { id: number }) => p.id)).toEqual([a.first]);
   } finally {
     await one.close();
@@ -78,6 +80,10 @@ test("a tool is refused as its route is: another project, a read token's write; 
   try {
     const write = await reader.callTool({ name: "create_draft", arguments: { projectId: a.first, title: "Nope" } });
     expect(answerOf(write).code).toBe("tokens.scope");
+    // a read token reads the ad report, a period refused as the route refuses it
+    expect(answerOf(await reader.callTool({ name: "ad_report", arguments: { projectId: a.first } }))).toEqual({ items: [], totals: [] });
+    const reversed = await reader.callTool({ name: "ad_report", arguments: { projectId: a.first, from: "2026-11-02T00:00:00Z", to: "2026-11-01T00:00:00Z" } });
+    expect(answerOf(reversed).code).toBe("stats.rangeReversed");
   } finally {
     await reader.close();
   }

@@ -64,6 +64,7 @@ test("a card's figures: subscribers and their week, the next post, waiting for a
     uncertain: 0,
     lateApproval: 0,
     lateSince: null,
+    adIncome: [],
   });
 
   // Past its time still undecided, the waiting post is late, and since when says by how much.
@@ -100,7 +101,7 @@ test("a series' next date is the next post; a project without a channel has no f
   expect(cards[1]).toEqual({
     projectId: bare.id, channelConnected: false, channelAwaitingHandle: null, subscribers: null, subscribersChange7d: null,
     nextPostAt: null, nextPostTitle: null, nextPostRecurring: null, awaitingApproval: 0, failed: 0, uncertain: 0,
-    lateApproval: 0, lateSince: null,
+    lateApproval: 0, lateSince: null, adIncome: [],
   });
   expect(cards[0]).toMatchObject({ projectId: pending.id, channelConnected: false, channelAwaitingHandle: p.admin.username, subscribers: null });
 }, 60_000);

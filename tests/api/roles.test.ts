@@ -90,6 +90,7 @@ const ROUTES: Record<string, RouteEntry> = {
   "GET /api/projects/:projectId/queue-health": { action: "project.read" },
   "GET /api/projects/:projectId/stats": { action: "project.read" },
   "GET /api/projects/:projectId/invite-links": { action: "project.read" },
+  "GET /api/projects/:projectId/ads": { action: "project.read" },
   "POST /api/projects/:projectId/invite-links": { action: "invite_links.manage", body: () => ({ name: "Ads" }) },
   "DELETE /api/projects/:projectId/invite-links/:linkId": { action: "invite_links.manage" },
   "GET /api/projects/:projectId/members": { action: "project.read" },

@@ -122,6 +122,15 @@ async function seed() {
   }
   await stack.sql`insert into app_private.subscriber_samples (channel_id, sampled_at, subscribers)
     select id, now() - make_interval(days => d), 1 from app_public.channels, generate_series(2, 5) d where chat_id = ${p.channel.id}`;
+  // Two sold posts for the ad report (and the home card's income): one removed, one kept for good.
+  for (const [title, ad, hoursAgo, removed] of [
+    ["Реклама кофейни", { advertiser: "ООО «Ромашка»", erid: "2VtzqvXyZ1", topMinutes: 60, feedMinutes: 1440, price: { amount: 15000, currency: "RUB" } }, 30, true],
+    ["Подборка каналов", { advertiser: "ИП Иванов", erid: "Kra23fXy", topMinutes: 60, feedMinutes: 0 }, 50, false],
+  ] as const) {
+    await stack.sql`insert into app_public.posts (project_id, title, content, status, scheduled_for, published_at, ad, ad_removed_at)
+      values (${p.project.id}, ${title}, 'text', 'published', now() - make_interval(hours => ${hoursAgo}), now() - make_interval(hours => ${hoursAgo}),
+        ${stack.sql.json(ad)}, ${removed ? stack.sql`now() - interval '6 hours'` : null})`;
+  }
   const invite = await stack.call("POST", `${p.base}/invite-links`, { name: "Весенняя акция" }, p.cookie);
   if (invite.status !== 201) throw new Error(`invite link: ${invite.text}`);
   const [owner] = await stack.sql`select user_id from app_public.projects where id = ${p.project.id}`;
@@ -426,6 +435,8 @@ async function audit(combination: Combination): Promise<Finding[]> {
     await page.getByRole("dialog").getByTestId("option-add-row").click();
   }, "option-button-text");
   await checkScreen(page, "statistics", `${project}/statistics`, "stats-post", true);
+  await checkScreen(page, "ad report", `${project}/ads`, "ad-row", true);
+  await checkScreen(page, "ad report empty", `/project/${bareId}/ads`, "ads-empty");
   await checkScreen(page, "activity", `${project}/activity`, "activity-list", true);
   await checkScreen(page, "webhooks", `${project}/webhooks`, "webhook-add", true);
   await checkScreen(page, "assistant", `${project}/ai-assistant`, "chat-message", true);

@@ -23,6 +23,7 @@ const DraftsPage = screen(() => import("./pages/Drafts.page.tsx"));
 const SchedulePage = screen(() => import("./pages/Schedule.page.tsx"));
 const PublishedPage = screen(() => import("./pages/Published.page.tsx"));
 const StatisticsPage = screen(() => import("./pages/Statistics.page.tsx"));
+const AdsPage = screen(() => import("./pages/Ads.page.tsx"));
 const ActivityPage = screen(() => import("./pages/Activity.page.tsx"));
 const WebhooksPage = screen(() => import("./pages/Webhooks.page.tsx"));
 const MembersPage = screen(() => import("./pages/Members.page.tsx"));
@@ -44,6 +45,7 @@ const SECTION_PAGES: Partial<Record<ProjectSectionPath, ReturnType<typeof screen
   schedule: SchedulePage,
   published: PublishedPage,
   statistics: StatisticsPage,
+  ads: AdsPage,
   activity: ActivityPage,
   webhooks: WebhooksPage,
   members: MembersPage,

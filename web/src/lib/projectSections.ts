@@ -1,5 +1,5 @@
 import type { TranslationKey } from "../i18n/i18n.tsx";
-import { IconCalendar, IconChartBar, IconClock, IconFileText, IconMegaphone, IconSend, IconSparkles, IconUsers, IconLink } from "../components/Icons/Icons.tsx";
+import { IconCalendar, IconChartBar, IconReceipt, IconClock, IconFileText, IconMegaphone, IconSend, IconSparkles, IconUsers, IconLink } from "../components/Icons/Icons.tsx";
 import { PROJECT_SECTION_PATHS, type ProjectSectionPath } from "./projectPaths.ts";
 
 export { projectPath, type ProjectSectionPath } from "./projectPaths.ts";
@@ -35,6 +35,11 @@ const SECTION_DETAILS = {
     titleKey: "section.statistics",
     descriptionKey: "section.statistics.description",
     Icon: IconChartBar,
+  },
+  ads: {
+    titleKey: "section.ads",
+    descriptionKey: "section.ads.description",
+    Icon: IconReceipt,
   },
   members: {
     titleKey: "section.members",

@@ -1,9 +1,7 @@
-import { Button, Card, EmptyState, SegmentedControl, Skeleton, Stack } from "@mantine/core";
+import { Button, Card, EmptyState, Skeleton, Stack } from "@mantine/core";
 import "@mantine/core/styles/Card.layer.css";
 import "@mantine/core/styles/EmptyState.layer.css";
-import "@mantine/core/styles/SegmentedControl.layer.css";
 import "@mantine/core/styles/Skeleton.layer.css";
-import { useState } from "react";
 import { Link } from "react-router-dom";
 import { channelUsername } from "../../../contract/channels.ts";
 import { useChannels } from "../api/channels.ts";
@@ -18,7 +16,7 @@ import { BestTimes } from "../components/Stats/BestTimes.tsx";
 import { JoinsPanel, SubscribersPanel } from "../components/Stats/ChartPanels.tsx";
 import { InviteLinks } from "../components/Stats/InviteLinks.tsx";
 import { PostsTable } from "../components/Stats/PostsTable.tsx";
-import { RANGE_PRESETS, type RangePreset, rangeOfDays } from "../components/Stats/statsRange.ts";
+import { RangePresets, useRangePreset } from "../components/Stats/RangePresets.tsx";
 import classes from "../components/Stats/Stats.module.css";
 import { TimezonePill } from "../components/TimezonePill/TimezonePill.tsx";
 import { useRouteProject } from "../hooks/useRouteProject.ts";
@@ -35,8 +33,7 @@ export default function StatisticsPage() {
   const t = useT();
   usePageTitle(t("section.statistics"));
   const { projectId, project, failed } = useRouteProject();
-  const [preset, setPreset] = useState<RangePreset>(30);
-  const [range, setRange] = useState(() => rangeOfDays(30));
+  const { preset, range, choose } = useRangePreset();
   const { channels, isLoading: channelsLoading } = useChannels(projectId);
   const { stats, isLoading, error, mutate } = useStats(projectId, range);
   const { links } = useInviteLinks(projectId);
@@ -46,12 +43,6 @@ export default function StatisticsPage() {
   const timeZone = projectTimeZone(project.timezone);
   const connected = channels.find((channel) => channel.status === "connected");
   const channel = connected ? (channelUsername(connected.link) ? `@${channelUsername(connected.link)}` : connected.link) : null;
-
-  const choose = (value: string) => {
-    const days = Number(value) as RangePreset;
-    setPreset(days);
-    setRange(rangeOfDays(days));
-  };
 
   const body = () => {
     if ((isLoading && !stats) || channelsLoading) {
@@ -80,14 +71,7 @@ export default function StatisticsPage() {
     }
     return (
       <>
-        <SegmentedControl
-          className={classes.ranges}
-          value={String(preset)}
-          onChange={choose}
-          aria-label={t("statistics.range")}
-          data={RANGE_PRESETS.map((days) => ({ value: String(days), label: t(`statistics.range.${days}`) }))}
-          data-testid="stats-range"
-        />
+        <RangePresets preset={preset} onChoose={choose} testId="stats-range" />
         <div className={classes.grid}>
           <SubscribersPanel stats={stats} range={range} timeZone={timeZone} />
           <JoinsPanel stats={stats} range={range} timeZone={timeZone} />

@@ -317,6 +317,15 @@ export const IconChartBar = createIcon(
   "IconChartBar",
 );
 
+/** A receipt: what the channel's sold posts brought. */
+export const IconReceipt = createIcon(
+  <>
+    <path d="M6 3h12v18l-2.5-1.5L13 21l-2.5-1.5L8 21l-2-1.2z" />
+    <path d="M9 8h6M9 12h6M9 16h3" />
+  </>,
+  "IconReceipt",
+);
+
 export const IconArrowUp = createIcon(<path d="M12 19V5M6 11l6-6 6 6" />, "IconArrowUp");
 
 /** The Pressa mark: a folded sheet that is also a paper plane. */

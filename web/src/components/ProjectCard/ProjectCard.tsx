@@ -9,6 +9,7 @@ import type { ProjectOverview } from "../../../../contract/stats.ts";
 import { roleCan } from "../../../../contract/team.ts";
 import { useLanguage, useT } from "../../i18n/i18n.tsx";
 import { formatDate, LOCALES } from "../../lib/formatDate.ts";
+import { formatMoney } from "../../lib/adReport.ts";
 import { lateDuration, minutesLate } from "../../lib/lateness.ts";
 import { formatUpcoming, projectTimeZone } from "../../lib/projectTime.ts";
 import { projectPath } from "../../lib/projectSections.ts";
@@ -20,6 +21,7 @@ import {
   IconFolder,
   IconHourglass,
   IconMegaphone,
+  IconReceipt,
   IconRepeat,
   IconUsers,
 } from "../Icons/Icons.tsx";
@@ -90,7 +92,7 @@ export function ProjectCard({ project, figures, figuresLoading, onAddTitles }: P
   );
 }
 
-/** Subscribers and their week, the next post, and what needs the owner (docs/statistics.md, home cards). */
+/** Subscribers and their week, the next post, the month's ad income, and what needs the owner (docs/statistics.md, home cards). */
 function Figures({ project, figures }: { project: Project; figures: ProjectOverview }) {
   const t = useT();
   const { language } = useLanguage();
@@ -173,6 +175,23 @@ function Figures({ project, figures }: { project: Project; figures: ProjectOverv
           )}
         </div>
       </div>
+      {/* left out until an ad of this month went out: most channels sell none */}
+      {(figures.adIncome ?? []).length > 0 && (
+        <div className={classes.income} data-testid="card-ad-income">
+          <Text size="xs" className={classes.label}>
+            <IconReceipt size={14} />
+            <span className={classes.labelText}>{t("dashboard.adIncome")}</span>
+          </Text>
+          <Text className={classes.incomeValue}>
+            {figures.adIncome.map((total, index) => (
+              <span key={total.currency} className={classes.incomeAmount} data-currency={total.currency}>
+                {index > 0 && " · "}
+                {formatMoney(total.amount, total.currency, locale)}
+              </span>
+            ))}
+          </Text>
+        </div>
+      )}
       {(figures.awaitingApproval > 0 || failures > 0) && (
         <div className={classes.attention}>
           {failures > 0 && (
