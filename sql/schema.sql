@@ -603,6 +603,7 @@ create table app_public.posts (
   ad jsonb,
   ad_removed_at timestamp with time zone,
   ad_removal_reminded_at timestamp with time zone,
+  ad_removal_blocked_at timestamp with time zone,
   constraint posts_ad_check CHECK (((ad IS NULL) OR (jsonb_typeof(ad) = 'object'::text))),
   constraint posts_ad_not_recurring CHECK (((ad IS NULL) OR (NOT is_recurring))),
   constraint posts_approval_preview_check CHECK ((jsonb_typeof(approval_preview) = 'object'::text)),

@@ -3,6 +3,16 @@
 --   npx deno run -A scripts/migrations.ts commit "what it does"
 -- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
+CREATE OR REPLACE FUNCTION app_private.ad_bot_delete_limit_minutes()
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  /* why: Telegram lets a bot delete a message only while it is younger than 48 hours
+     (AD_BOT_DELETE_LIMIT_MINUTES in contract/ads.ts) */
+  select 2880
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.ad_label(p_ad jsonb, p_language text)
  RETURNS text
  LANGUAGE sql
@@ -16,6 +26,38 @@ AS $function$
       || coalesce(case when p_language = 'en' then ', TIN ' else ', ИНН ' end || nullif(p_ad ->> 'advertiserInn', ''), '')
       || '. erid: ' || (p_ad ->> 'erid')
   end
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.ad_pin_range(p_options jsonb, p_from timestamp with time zone)
+ RETURNS tstzrange
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  /* why: how long a pinned post stays pinned from its send: until its unpin, for good
+     without one; null for a post that is not pinned */
+  select case when p_options ->> 'pin' = 'true' then
+    tstzrange(p_from, p_from + make_interval(hours => (p_options ->> 'unpinAfterHours')::int), '[)') end
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.ad_removal_lead()
+ RETURNS interval
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  /* why: the bot's right to delete is checked this long before an ad's term as well as at
+     it, so an owner told it is missing has time to grant it before the ad overstays */
+  select interval '30 minutes'
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.ad_removal_retry()
+ RETURNS interval
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  /* why: at its term, an ad the bot may not delete yet is tried again this often (the owner
+     told once) until Telegram's 48 hours run out; then the owner is reminded to delete it by
+     hand. Short enough that a granted right ends an overstay within minutes. */
+  select interval '10 minutes'
 $function$;
 
 CREATE OR REPLACE FUNCTION app_private.ad_sent_at(p_published_at timestamp with time zone, p_scheduled_for timestamp with time zone)
@@ -46,242 +88,22 @@ AS $function$
     'removalRemindedAt', app_private.stats_iso(p_reminded_at)) end
 $function$;
 
-CREATE OR REPLACE FUNCTION app_private.assert_ad_fits(p_project_id bigint, p_title text, p_content text, p_ad jsonb)
- RETURNS void
- LANGUAGE plpgsql
- STABLE
-AS $function$
-/*
- * why: an ad's label is its last line, so the text that goes out is the post's own and the
- * label: refused when saved if together they pass Telegram's limit (ads.labelDoesNotFit,
- * with the length and the maximum), not at the send, when nobody can shorten it in time
- */
-declare
-  v_label text := app_private.ad_label(p_ad, (select language from app_public.projects where id = p_project_id));
-  v_length int;
-begin
-  if v_label is null then
-    return;
-  end if;
-  v_length := length(case when btrim(coalesce(p_content, '')) = '' then coalesce(p_title, '') else p_content end) + 2 + length(v_label);
-  if v_length > app_private.post_text_max() then
-    raise exception 'The post with its ad label is % characters; Telegram allows %', v_length, app_private.post_text_max()
-      using errcode = 'INVAL', hint = 'ads.labelDoesNotFit';
-  end if;
-end;
-$function$;
-
-CREATE OR REPLACE FUNCTION app_private.ad_removal_lead()
- RETURNS interval
+CREATE OR REPLACE FUNCTION app_private.ad_totals(p_prices jsonb)
+ RETURNS jsonb
  LANGUAGE sql
  IMMUTABLE
 AS $function$
-  /* why: the bot's right to delete is checked this long before an ad's term as well as at
-     it, so an owner told it is missing has time to grant it before the ad overstays */
-  select interval '30 minutes'
-$function$;
-
-CREATE OR REPLACE FUNCTION app_private.ad_removal_retry()
- RETURNS interval
- LANGUAGE sql
- IMMUTABLE
-AS $function$
-  /* why: at its term, an ad the bot may not delete yet is tried again this often (the owner
-     told once) until Telegram's 48 hours run out; then the owner is reminded to delete it by
-     hand. Short enough that a granted right ends an overstay within minutes. */
-  select interval '10 minutes'
-$function$;
-
-CREATE OR REPLACE FUNCTION app_private.queue_ad_removal(p_post_id bigint, p_run_at timestamp with time zone)
- RETURNS void
- LANGUAGE sql
-AS $function$
-  /* why: one removal job per ad (its key), in its project's publishing queue like a send: the
-     channel's messages are added and taken away one job at a time, and a burst of terms
-     holds one worker slot of the account, never every slot */
-  select graphile_worker.add_job('posts__remove_ad', json_build_object('postId', p.id),
-    queue_name := 'publish:project:' || p.project_id,
-    run_at := p_run_at,
-    job_key := app_private.post_job_key(p.id, 'removal'), max_attempts := 10)
-  from app_public.posts p where p.id = p_post_id
-$function$;
-
-CREATE OR REPLACE FUNCTION app_private.queue_ad_term(p_post app_public.posts)
- RETURNS void
- LANGUAGE plpgsql
-AS $function$
-/*
- * why: an ad that went out with a feed time gets its term queued in the step that records it
- * published, so no crash can publish an ad without it. A term the bot can keep (under 48
- * hours) is first looked at ad_removal_lead before it, to check the bot's right while there is
- * time to grant it; a longer one comes due at the term itself, for the reminder.
- */
-declare
-  v_feed int := (p_post.ad ->> 'feedMinutes')::int;
-  v_term timestamptz;
-begin
-  if p_post.status <> 'published' or p_post.ad is null or coalesce(v_feed, 0) <= 0 then
-    return;
-  end if;
-  v_term := app_private.ad_sent_at(p_post.published_at, p_post.scheduled_for) + make_interval(mins => v_feed);
-  perform app_private.queue_ad_removal(p_post.id, case when v_feed < app_private.ad_bot_delete_limit_minutes()
-    then greatest(now(), v_term - app_private.ad_removal_lead()) else v_term end);
-end;
-$function$;
-
-CREATE OR REPLACE FUNCTION app_private.ad_bot_delete_limit_minutes()
- RETURNS integer
- LANGUAGE sql
- IMMUTABLE
-AS $function$
-  /* why: Telegram lets a bot delete a message only while it is younger than 48 hours
-     (AD_BOT_DELETE_LIMIT_MINUTES in contract/ads.ts) */
-  select 2880
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.ad_removal_target(p_post_id bigint)
- RETURNS TABLE(action text, chat_id bigint, message_ids bigint[], channel_link text, remove_at timestamp with time zone, refusal text)
- LANGUAGE sql
- STABLE
-AS $function$
-  /* why: what an ad's removal job does, read when it runs: 'check' before the term (the
-     bot's right), 'remove' at it (the messages, in the chat they went to), 'remind' when the
-     bot cannot delete them (a term of 48 hours or more, Telegram's 48 hours ran out while
-     the right was missing, or no message id is known: an uncertain send someone said is in
-     the channel), or 'none' with the reason to log: the ad was removed or
-     reminded of already, it is no published ad with a term, or its chat is no longer the
-     project's channel (the messages are history: another chat's administrators never asked
-     us to touch them). Nothing for a post deleted since. */
-  select case
-      when p.status <> 'published' or p.ad is null or t.feed <= 0 or p.ad_removed_at is not null
-        or p.ad_removal_reminded_at is not null or changed then 'none'
-      when t.feed >= app_private.ad_bot_delete_limit_minutes() or jsonb_array_length(p.channel_message_ids) = 0
-        or now() >= t.sent_at + make_interval(mins => app_private.ad_bot_delete_limit_minutes()) - interval '1 minute' then 'remind'
-      when now() < t.term then 'check'
-      else 'remove' end,
-    p.channel_chat_id,
-    array(select jsonb_array_elements_text(p.channel_message_ids)::bigint),
-    coalesce((select c.link from app_public.channels c where c.project_id = p.project_id and c.chat_id = p.channel_chat_id limit 1), ''),
-    t.term,
-    case
-      when p.status <> 'published' then format('the post is %s, not published', p.status)
-      when p.ad is null or t.feed <= 0 then 'the post is no ad with a feed time'
-      when p.ad_removed_at is not null then 'the ad was removed already'
-      when p.ad_removal_reminded_at is not null then 'the owner was reminded to remove the ad already'
-      when changed then format('the ad went out in chat %s, which is no longer the project''s channel', p.channel_chat_id)
-    end
-  from app_public.posts p,
-    lateral (select coalesce((p.ad ->> 'feedMinutes')::int, 0) as feed,
-                    app_private.ad_sent_at(p.published_at, p.scheduled_for) as sent_at) f,
-    lateral (select f.feed, f.sent_at, f.sent_at + make_interval(mins => f.feed) as term) t,
-    lateral (select app_private.post_channel_changed(p.project_id, p.status, p.channel_chat_id, p.approved_chat_id) as changed) c
-  where p.id = p_post_id
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.record_ad_removed(p_post_id bigint)
- RETURNS boolean
- LANGUAGE sql
-AS $function$
-  /* why: the ad's messages are gone from its channel: recorded once (a second worker or a
-     run after a crash finds it set and changes nothing); answers whether this call did */
-  with removed as (
-    update app_public.posts set ad_removed_at = now(), ad_removal_blocked_at = null
-    where id = p_post_id and status = 'published' and ad is not null and ad_removed_at is null
-    returning id
-  )
-  select exists (select 1 from removed)
-$function$;
-
-CREATE OR REPLACE FUNCTION app_private.tell_ad_owners(p_post app_public.posts, p_kind text)
- RETURNS void
- LANGUAGE plpgsql
-AS $function$
-/* why: what an ad's term asks of people goes to the project's owners by e-mail (each with
-   their own switches and language) and to the channel's approver in Telegram, in their queue */
-begin
-  if p_kind = 'adRemovalDue' then
-    perform app_private.notify_member(m.user_id, p_post.project_id, 'adRemovalDue', p_post.id, null, null)
-    from app_public.project_members m where m.project_id = p_post.project_id and m.role = 'owner';
-  else
-    perform app_private.notify_member(m.user_id, p_post.project_id, 'adCannotDelete', p_post.id, null, null)
-    from app_public.project_members m where m.project_id = p_post.project_id and m.role = 'owner';
-  end if;
-  perform app_private.notify_admin(p_post.id, p_kind);
-end;
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.remind_ad_removal(p_post_id bigint)
- RETURNS boolean
- LANGUAGE plpgsql
-AS $function$
-/*
- * why: an ad the bot cannot delete (its term is 48 hours or more) is due for removal by hand:
- * recorded once with its notices queued in the same transaction, so a second worker, a retry
- * or a run after a crash reminds nobody twice, and a crash before the commit loses nothing.
- * Answers whether this call reminded.
- */
-declare
-  v_post app_public.posts;
-begin
-  update app_public.posts set ad_removal_reminded_at = now()
-  where id = p_post_id and status = 'published' and ad is not null and ad_removed_at is null and ad_removal_reminded_at is null
-  returning * into v_post;
-  if not found then
-    return false;
-  end if;
-  perform app_private.tell_ad_owners(v_post, 'adRemovalDue');
-  return true;
-end;
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.defer_ad_removal(p_post_id bigint, p_run_at timestamp with time zone, p_cannot_delete boolean)
- RETURNS void
- LANGUAGE plpgsql
-AS $function$
-/*
- * why: the ad's removal job comes back at p_run_at (its term after the early check, or the
- * retry while the bot may not delete). When the bot lacks the right the owners and the
- * approver are told how to grant it, once per loss of the right (ad_removal_blocked_at); a
- * right found again clears it, so a second loss is told again.
- */
-declare
-  v_post app_public.posts;
-begin
-  if p_cannot_delete then
-    update app_public.posts set ad_removal_blocked_at = now()
-    where id = p_post_id and status = 'published' and ad_removed_at is null and ad_removal_blocked_at is null
-    returning * into v_post;
-    if found then
-      perform app_private.tell_ad_owners(v_post, 'adCannotDelete');
-    end if;
-  else
-    update app_public.posts set ad_removal_blocked_at = null where id = p_post_id and ad_removal_blocked_at is not null;
-  end if;
-  perform 1 from app_public.posts where id = p_post_id and status = 'published' and ad_removed_at is null and ad_removal_reminded_at is null;
-  if found then
-    perform app_private.queue_ad_removal(p_post_id, p_run_at);
-  end if;
-end;
-$function$;
-
-CREATE OR REPLACE FUNCTION app_public.ad_removal_channel(p_user_id bigint, p_project_id bigint, p_draft_id bigint, p_post_id bigint, p_ad jsonb)
- RETURNS TABLE(chat_id bigint, channel_link text)
- LANGUAGE sql
- STABLE
-AS $function$
-  /* why: the channel where the bot must be allowed to delete before an ad is planned: the
-     project's connected channel, when the post being scheduled or rescheduled (p_ad, else its
-     draft's ad; JSON null: none) is an ad the bot deletes at its term (feedMinutes 1-2879).
-     Nothing otherwise: no ad, a term kept or reminded of, a published post (its sale is
-     kept), no channel yet (checked again before the term). A non-member is refused. */
-  select c.chat_id, c.link
-  from (select nullif(coalesce(p_ad, (select d.ad from app_public.drafts d where d.id = p_draft_id and d.project_id = p_project_id)), 'null') as ad) a,
-       app_private.project_channel(p_project_id) c
-  where app_private.authorize(p_user_id, p_project_id, 'posts.write') is not null
-    and jsonb_typeof(a.ad) = 'object'
-    and (a.ad ->> 'feedMinutes')::int between 1 and app_private.ad_bot_delete_limit_minutes() - 1
-    and c.chat_id is not null
-    and not exists (select 1 from app_public.posts po where po.id = p_post_id and po.project_id = p_project_id and po.status = 'published')
+  /* why: what ads earned, one sum per currency (never added across currencies), from a list of
+     their prices ({amount, currency}; nulls, ads sold for nothing named, are skipped), summed
+     exactly (numeric) and given with two decimals; by currency code, so the order is stable.
+     The ad report's totals and the home card's income of the month say it alike */
+  select coalesce(jsonb_agg(jsonb_build_object('currency', t.currency, 'amount', t.amount) order by t.currency), '[]'::jsonb)
+  from (
+    select p ->> 'currency' as currency, round(sum((p ->> 'amount')::numeric), 2) as amount
+    from jsonb_array_elements(coalesce(p_prices, '[]'::jsonb)) p
+    where jsonb_typeof(p) = 'object'
+    group by 1
+  ) t
 $function$;
 
 CREATE OR REPLACE FUNCTION app_private.ad_windows(p_project_id bigint, p_range tstzrange, p_except_post_id bigint)
@@ -306,15 +128,29 @@ AS $function$
   order by 4 desc, p.id
 $function$;
 
-CREATE OR REPLACE FUNCTION app_private.ad_pin_range(p_options jsonb, p_from timestamp with time zone)
- RETURNS tstzrange
- LANGUAGE sql
- IMMUTABLE
+CREATE OR REPLACE FUNCTION app_private.assert_ad_fits(p_project_id bigint, p_title text, p_content text, p_ad jsonb)
+ RETURNS void
+ LANGUAGE plpgsql
+ STABLE
 AS $function$
-  /* why: how long a pinned post stays pinned from its send: until its unpin, for good
-     without one; null for a post that is not pinned */
-  select case when p_options ->> 'pin' = 'true' then
-    tstzrange(p_from, p_from + make_interval(hours => (p_options ->> 'unpinAfterHours')::int), '[)') end
+/*
+ * why: an ad's label is its last line, so the text that goes out is the post's own and the
+ * label: refused when saved if together they pass Telegram's limit (ads.labelDoesNotFit,
+ * with the length and the maximum), not at the send, when nobody can shorten it in time
+ */
+declare
+  v_label text := app_private.ad_label(p_ad, (select language from app_public.projects where id = p_project_id));
+  v_length int;
+begin
+  if v_label is null then
+    return;
+  end if;
+  v_length := length(case when btrim(coalesce(p_content, '')) = '' then coalesce(p_title, '') else p_content end) + 2 + length(v_label);
+  if v_length > app_private.post_text_max() then
+    raise exception 'The post with its ad label is % characters; Telegram allows %', v_length, app_private.post_text_max()
+      using errcode = 'INVAL', hint = 'ads.labelDoesNotFit';
+  end if;
+end;
 $function$;
 
 CREATE OR REPLACE FUNCTION app_private.assert_ad_window_free(p_project_id bigint, p_post_id bigint, p_at timestamp with time zone, p_ad jsonb, p_options jsonb)
@@ -420,22 +256,148 @@ begin
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_private.ad_totals(p_prices jsonb)
- RETURNS jsonb
+CREATE OR REPLACE FUNCTION app_private.queue_ad_removal(p_post_id bigint, p_run_at timestamp with time zone)
+ RETURNS void
  LANGUAGE sql
- IMMUTABLE
 AS $function$
-  /* why: what ads earned, one sum per currency (never added across currencies), from a list of
-     their prices ({amount, currency}; nulls, ads sold for nothing named, are skipped), summed
-     exactly (numeric) and given with two decimals; by currency code, so the order is stable.
-     The ad report's totals and the home card's income of the month say it alike */
-  select coalesce(jsonb_agg(jsonb_build_object('currency', t.currency, 'amount', t.amount) order by t.currency), '[]'::jsonb)
-  from (
-    select p ->> 'currency' as currency, round(sum((p ->> 'amount')::numeric), 2) as amount
-    from jsonb_array_elements(coalesce(p_prices, '[]'::jsonb)) p
-    where jsonb_typeof(p) = 'object'
-    group by 1
-  ) t
+  /* why: one removal job per ad (its key), in its project's publishing queue like a send: the
+     channel's messages are added and taken away one job at a time, and a burst of terms
+     holds one worker slot of the account, never every slot */
+  select graphile_worker.add_job('posts__remove_ad', json_build_object('postId', p.id),
+    queue_name := 'publish:project:' || p.project_id,
+    run_at := p_run_at,
+    job_key := app_private.post_job_key(p.id, 'removal'), max_attempts := 10)
+  from app_public.posts p where p.id = p_post_id
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.queue_ad_term(p_post app_public.posts)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: an ad that went out with a feed time gets its term queued in the step that records it
+ * published, so no crash can publish an ad without it. A term the bot can keep (under 48
+ * hours) is first looked at ad_removal_lead before it, to check the bot's right while there is
+ * time to grant it; a longer one comes due at the term itself, for the reminder.
+ */
+declare
+  v_feed int := (p_post.ad ->> 'feedMinutes')::int;
+  v_term timestamptz;
+begin
+  if p_post.status <> 'published' or p_post.ad is null or coalesce(v_feed, 0) <= 0 then
+    return;
+  end if;
+  v_term := app_private.ad_sent_at(p_post.published_at, p_post.scheduled_for) + make_interval(mins => v_feed);
+  perform app_private.queue_ad_removal(p_post.id, case when v_feed < app_private.ad_bot_delete_limit_minutes()
+    then greatest(now(), v_term - app_private.ad_removal_lead()) else v_term end);
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.tell_ad_owners(p_post app_public.posts, p_kind text)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/* why: what an ad's term asks of people goes to the project's owners by e-mail (each with
+   their own switches and language) and to the channel's approver in Telegram, in their queue */
+begin
+  if p_kind = 'adRemovalDue' then
+    perform app_private.notify_member(m.user_id, p_post.project_id, 'adRemovalDue', p_post.id, null, null)
+    from app_public.project_members m where m.project_id = p_post.project_id and m.role = 'owner';
+  else
+    perform app_private.notify_member(m.user_id, p_post.project_id, 'adCannotDelete', p_post.id, null, null)
+    from app_public.project_members m where m.project_id = p_post.project_id and m.role = 'owner';
+  end if;
+  perform app_private.notify_admin(p_post.id, p_kind);
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.ad_removal_channel(p_user_id bigint, p_project_id bigint, p_draft_id bigint, p_post_id bigint, p_ad jsonb)
+ RETURNS TABLE(chat_id bigint, channel_link text)
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: the channel where the bot must be allowed to delete before an ad is planned: the
+     project's connected channel, when the post being scheduled or rescheduled (p_ad, else its
+     draft's ad; JSON null: none) is an ad the bot deletes at its term (feedMinutes 1-2879).
+     Nothing otherwise: no ad, a term kept or reminded of, a published post (its sale is
+     kept), no channel yet (checked again before the term). A non-member is refused. */
+  select c.chat_id, c.link
+  from (select nullif(coalesce(p_ad, (select d.ad from app_public.drafts d where d.id = p_draft_id and d.project_id = p_project_id)), 'null') as ad) a,
+       app_private.project_channel(p_project_id) c
+  where app_private.authorize(p_user_id, p_project_id, 'posts.write') is not null
+    and jsonb_typeof(a.ad) = 'object'
+    and (a.ad ->> 'feedMinutes')::int between 1 and app_private.ad_bot_delete_limit_minutes() - 1
+    and c.chat_id is not null
+    and not exists (select 1 from app_public.posts po where po.id = p_post_id and po.project_id = p_project_id and po.status = 'published')
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.ad_removal_target(p_post_id bigint)
+ RETURNS TABLE(action text, chat_id bigint, message_ids bigint[], channel_link text, remove_at timestamp with time zone, refusal text)
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: what an ad's removal job does, read when it runs: 'check' before the term (the
+     bot's right), 'remove' at it (the messages, in the chat they went to), 'remind' when the
+     bot cannot delete them (a term of 48 hours or more, Telegram's 48 hours ran out while
+     the right was missing, or no message id is known: an uncertain send someone said is in
+     the channel), or 'none' with the reason to log: the ad was removed or
+     reminded of already, it is no published ad with a term, or its chat is no longer the
+     project's channel (the messages are history: another chat's administrators never asked
+     us to touch them). Nothing for a post deleted since. */
+  select case
+      when p.status <> 'published' or p.ad is null or t.feed <= 0 or p.ad_removed_at is not null
+        or p.ad_removal_reminded_at is not null or changed then 'none'
+      when t.feed >= app_private.ad_bot_delete_limit_minutes() or jsonb_array_length(p.channel_message_ids) = 0
+        or now() >= t.sent_at + make_interval(mins => app_private.ad_bot_delete_limit_minutes()) - interval '1 minute' then 'remind'
+      when now() < t.term then 'check'
+      else 'remove' end,
+    p.channel_chat_id,
+    array(select jsonb_array_elements_text(p.channel_message_ids)::bigint),
+    coalesce((select c.link from app_public.channels c where c.project_id = p.project_id and c.chat_id = p.channel_chat_id limit 1), ''),
+    t.term,
+    case
+      when p.status <> 'published' then format('the post is %s, not published', p.status)
+      when p.ad is null or t.feed <= 0 then 'the post is no ad with a feed time'
+      when p.ad_removed_at is not null then 'the ad was removed already'
+      when p.ad_removal_reminded_at is not null then 'the owner was reminded to remove the ad already'
+      when changed then format('the ad went out in chat %s, which is no longer the project''s channel', p.channel_chat_id)
+    end
+  from app_public.posts p,
+    lateral (select coalesce((p.ad ->> 'feedMinutes')::int, 0) as feed,
+                    app_private.ad_sent_at(p.published_at, p.scheduled_for) as sent_at) f,
+    lateral (select f.feed, f.sent_at, f.sent_at + make_interval(mins => f.feed) as term) t,
+    lateral (select app_private.post_channel_changed(p.project_id, p.status, p.channel_chat_id, p.approved_chat_id) as changed) c
+  where p.id = p_post_id
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.defer_ad_removal(p_post_id bigint, p_run_at timestamp with time zone, p_cannot_delete boolean)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: the ad's removal job comes back at p_run_at (its term after the early check, or the
+ * retry while the bot may not delete). When the bot lacks the right the owners and the
+ * approver are told how to grant it, once per loss of the right (ad_removal_blocked_at); a
+ * right found again clears it, so a second loss is told again.
+ */
+declare
+  v_post app_public.posts;
+begin
+  if p_cannot_delete then
+    update app_public.posts set ad_removal_blocked_at = now()
+    where id = p_post_id and status = 'published' and ad_removed_at is null and ad_removal_blocked_at is null
+    returning * into v_post;
+    if found then
+      perform app_private.tell_ad_owners(v_post, 'adCannotDelete');
+    end if;
+  else
+    update app_public.posts set ad_removal_blocked_at = null where id = p_post_id and ad_removal_blocked_at is not null;
+  end if;
+  perform 1 from app_public.posts where id = p_post_id and status = 'published' and ad_removed_at is null and ad_removal_reminded_at is null;
+  if found then
+    perform app_private.queue_ad_removal(p_post_id, p_run_at);
+  end if;
+end;
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.project_ads(p_user_id bigint, p_project_id bigint, p_from timestamp with time zone, p_to timestamp with time zone)
@@ -487,5 +449,43 @@ begin
   into v_result
   from reacted r;
   return v_result;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.record_ad_removed(p_post_id bigint)
+ RETURNS boolean
+ LANGUAGE sql
+AS $function$
+  /* why: the ad's messages are gone from its channel: recorded once (a second worker or a
+     run after a crash finds it set and changes nothing); answers whether this call did */
+  with removed as (
+    update app_public.posts set ad_removed_at = now(), ad_removal_blocked_at = null
+    where id = p_post_id and status = 'published' and ad is not null and ad_removed_at is null
+    returning id
+  )
+  select exists (select 1 from removed)
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.remind_ad_removal(p_post_id bigint)
+ RETURNS boolean
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: an ad the bot cannot delete (its term is 48 hours or more) is due for removal by hand:
+ * recorded once with its notices queued in the same transaction, so a second worker, a retry
+ * or a run after a crash reminds nobody twice, and a crash before the commit loses nothing.
+ * Answers whether this call reminded.
+ */
+declare
+  v_post app_public.posts;
+begin
+  update app_public.posts set ad_removal_reminded_at = now()
+  where id = p_post_id and status = 'published' and ad is not null and ad_removed_at is null and ad_removal_reminded_at is null
+  returning * into v_post;
+  if not found then
+    return false;
+  end if;
+  perform app_private.tell_ad_owners(v_post, 'adRemovalDue');
+  return true;
 end;
 $function$;

@@ -20,6 +20,8 @@ export const post = (fields: Partial<Post> & { id: number; scheduledFor: string 
   imageUrl: null,
   imageUrls: [],
   options: {},
+  ad: null,
+  adState: null,
   status: "draft",
   editedAt: null,
   pendingEdit: null,
