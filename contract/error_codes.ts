@@ -285,7 +285,7 @@ export const ERROR_CODES = {
     status: 409,
     message: "The bot may not delete messages in {channel}, so it cannot remove this ad at the end of its feed time: in Telegram open the channel, Administrators, the bot, and turn on \"Delete messages\"",
   },
-  // the top window (sql/functions/ads.sql assert_ad_window_free, docs/ads-window.md)
+  // the top window (sql/functions/ads.sql assert_ad_window_free, docs/ads.md "The top window")
   "ads.topConflict": { status: 409, message: 'Nothing else goes out while an ad is on top: the time meets "{title}"' },
   "ads.pinOverWindow": { status: 409, message: 'A pinned post would stay over an ad on top: "{title}"' },
   "ads.silentAd": { status: 400, message: "An ad goes out with its notification: it cannot be silent" },

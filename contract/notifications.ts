@@ -8,7 +8,7 @@ export const NOTIFICATION_KINDS = [
   // a project's team (docs/teams.md): to editors and owners, a post waits for their review; to
   // its author, the post was approved, returned, or commented on after its return
   "reviewRequested", "reviewApproved", "reviewReturned", "postCommented",
-  // an ad's feed time (docs/ads-removal.md): to the project's owners, an ad is due for removal
+  // an ad's feed time (docs/ads.md "The feed time"): to the project's owners, an ad is due for removal
   // by hand; the bot may not delete an ad's messages (how to grant the right)
   "adRemovalDue", "adCannotDelete",
 ] as const;

@@ -2,7 +2,7 @@
  * Tells the channel admin that a post failed or may not have gone out. For an uncertain
  * post the message carries the two ways out: "It is in the channel" / "Send again". For a
  * published ad at its term: it is due for removal by hand (the bot may not delete messages
- * older than 48 hours), or the bot lacks the right to delete it (docs/ads-removal.md).
+ * older than 48 hours), or the bot lacks the right to delete it (docs/ads.md "The feed time").
  */
 import type { Api } from "grammy";
 import type { Task } from "graphile-worker";

@@ -1,5 +1,5 @@
 /*
- * An ad's feed time (docs/ads-removal.md). The job is queued when the ad is recorded published
+ * An ad's feed time (docs/ads.md "The feed time"). The job is queued when the ad is recorded published
  * (app_private.queue_ad_term), in its project's publishing queue, and does what
  * app_public.ad_removal_target says when it runs:
  *   - check (ad_removal_lead before a term the bot keeps): the bot's right to delete in the

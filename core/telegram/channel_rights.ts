@@ -57,7 +57,7 @@ export async function botProblem(telegram: Api, chatId: number): Promise<RightsP
 
 /**
  * Whether the bot may delete any message of the channel (`can_delete_messages`): what an
- * ad's removal at its term needs (docs/ads-removal.md). Non-definite failures are thrown.
+ * ad's removal at its term needs (docs/ads.md "The feed time"). Non-definite failures are thrown.
  */
 export async function botCanDelete(telegram: Api, chatId: number): Promise<boolean> {
   const member = await memberOf(telegram, chatId, await botIdOf(telegram));

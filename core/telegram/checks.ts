@@ -69,7 +69,7 @@ export async function confirmBot(telegram: Api, chatId: number, link: string) {
 
 /**
  * An ad the bot deletes at its term needs the bot's right to delete messages in the channel
- * (docs/ads-removal.md): refused when it is planned, naming the channel, rather than found
+ * (docs/ads.md "The feed time"): refused when it is planned, naming the channel, rather than found
  * missing at the term.
  */
 export async function confirmBotCanDelete(telegram: Api, chatId: number, link: string) {

@@ -111,7 +111,7 @@ CREATE OR REPLACE FUNCTION app_private.ad_windows(p_project_id bigint, p_range t
  LANGUAGE sql
  STABLE
 AS $function$
-  /* why: the one rule of the top window (docs/ads-window.md), read by scheduling, the guards
+  /* why: the one rule of the top window (docs/ads.md "The top window"), read by scheduling, the guards
      and the publish act alike: the project's ads whose window meets p_range (an instant t is
      tstzrange(t, t, '[]')), p_except_post_id's own left out. A window runs from the ad's send
      (ad_sent_at: its real send once out, its planned time until then, so an approved ad that is
@@ -159,7 +159,7 @@ CREATE OR REPLACE FUNCTION app_private.assert_ad_window_free(p_project_id bigint
 AS $function$
 /*
  * why: a one-off post's time is refused where it would break an ad's top window, before it
- * is planned (docs/ads-window.md). Called by every act that sets a one-off post's time
+ * is planned (docs/ads.md "The top window"). Called by every act that sets a one-off post's time
  * (schedule_post, update_post, the move of resend_post_approval). Series occurrences and
  * content-plan posts are not refused but held when they fall due (begin_sending).
  *   - Its format, for an ad: a silent ad is refused (the advertiser pays for the readers'

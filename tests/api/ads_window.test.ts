@@ -1,5 +1,5 @@
 /*
- * The top window through the API (docs/ads-window.md): a one-off post planned into an ad's
+ * The top window through the API (docs/ads.md "The top window"): a one-off post planned into an ad's
  * window, or moved there, is 409 ads.topConflict naming the ad as a param (no English to read
  * back), and changes nothing; an ad's broken format is 400 with its code.
  */

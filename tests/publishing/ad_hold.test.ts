@@ -1,5 +1,5 @@
 /*
- * Nothing else goes out while an ad is on top (docs/ads-window.md): a post approved and due
+ * Nothing else goes out while an ad is on top (docs/ads.md "The top window"): a post approved and due
  * inside another ad's top window is held by the publish act itself (begin_sending), says why,
  * survives a worker killed meanwhile, and goes out once, when the window ends, its reason
  * cleared. Two worker processes run it, as several machines on one database do.

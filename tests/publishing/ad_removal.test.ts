@@ -1,6 +1,6 @@
 /*
  * An ad's feed time through the real bot, worker (tasks/posts__remove_ad.ts) and the Bot API
- * double (docs/ads-removal.md):
+ * double (docs/ads.md "The feed time"):
  * a sold post is previewed with its label, approved and published; at its term the bot deletes
  * every message of it (photo and text); a term of 48 hours or more reminds the owner by e-mail
  * and the approver in Telegram instead; and a bot without the right to delete is refused when

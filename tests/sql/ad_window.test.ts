@@ -1,5 +1,5 @@
 /*
- * The top window of an advertising post, in SQL (docs/ads-window.md): the shared case table
+ * The top window of an advertising post, in SQL (docs/ads.md "The top window"): the shared case table
  * (tests/cases/ad_window_cases.ts, also run against web/src/lib/adWindows.ts) through the acts
  * that weigh it (a one-off post or an ad scheduled: refused with ads.topConflict naming the ad;
  * a post falling due: held with ads.heldForTop until the window ends), then what the table does

@@ -1,6 +1,6 @@
 /*
  * An ad's top window as the schedule form weighs it, from the calendar's rows (their adState):
- * the same rule as the server's (app_private.ad_windows, sql/functions/ads.sql; docs/ads-window.md),
+ * the same rule as the server's (app_private.ad_windows, sql/functions/ads.sql; docs/ads.md "The top window"),
  * so the form warns before the owner submits a time the server refuses. A window runs from the
  * ad's send (its planned time until it goes out) for its minutes on top; none when it has no
  * minutes on top or will never go out (rejected, failed). tests/cases/ad_window_cases.ts holds
