@@ -45,7 +45,7 @@ export function DeleteAccount() {
   return (
     <SectionCard title={t("settings.deleteAccount")} hint={t("settings.deleteAccount.hint")} testId="delete-account">
       <Group>
-        <Button color="red" variant="outline" leftSection={<IconTrash size={16} />} onClick={() => setOpen(true)}>
+        <Button color="red" variant="light" leftSection={<IconTrash size={16} />} onClick={() => setOpen(true)}>
           {t("settings.deleteAccount.open")}
         </Button>
       </Group>
