@@ -11,6 +11,8 @@ export const ACTIVITY_ACTIONS = [
   "draft.created", "draft.deleted",
   "post.scheduled", "post.inReview", "post.reviewed", "post.approvalRequested", "post.approved", "post.rejected", "post.published", "post.failed", "post.edited",
   "post.deleted",
+  // an ad's feed time ended: the bot deleted it, or it is the owner's to delete by hand (docs/ads.md)
+  "post.adRemoved", "post.adRemovalDue",
   "project.updated", "webhook.disabled",
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];

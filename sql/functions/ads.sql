@@ -456,14 +456,17 @@ CREATE OR REPLACE FUNCTION app_public.record_ad_removed(p_post_id bigint)
  RETURNS boolean
  LANGUAGE sql
 AS $function$
-  /* why: the ad's messages are gone from its channel: recorded once (a second worker or a
-     run after a crash finds it set and changes nothing); answers whether this call did */
+  /* why: the ad's messages are gone from its channel: recorded once, with its line in the
+     project's activity (Pressa did it), in one statement (a second worker or a run after a
+     crash finds it set and changes nothing); answers whether this call did */
   with removed as (
     update app_public.posts set ad_removed_at = now(), ad_removal_blocked_at = null
     where id = p_post_id and status = 'published' and ad is not null and ad_removed_at is null
-    returning id
+    returning id, project_id, title
   )
-  select exists (select 1 from removed)
+  select count(*) > 0 from (
+    select app_private.log_activity(r.project_id, 'post.adRemoved', 'post', r.id, jsonb_build_object('title', r.title)) from removed r
+  ) logged
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.remind_ad_removal(p_post_id bigint)
@@ -486,6 +489,7 @@ begin
     return false;
   end if;
   perform app_private.tell_ad_owners(v_post, 'adRemovalDue');
+  perform app_private.log_activity(v_post.project_id, 'post.adRemovalDue', 'post', v_post.id, jsonb_build_object('title', v_post.title));
   return true;
 end;
 $function$;

@@ -210,8 +210,9 @@ AS $function$
  * over Telegram's maximum (post_text_max) fails the post with the reason instead of
  * sending; a project without a channel leaves it a draft waiting for one (queue_waiting_approvals). The claim lets one job
  * send the preview when the automatic request and Publish meet; the same job retried after
- * a crash takes its claim back, and any job may take a claim older than two minutes. The
- * claim records which chat the preview asks about, and the preview's round.
+ * a crash takes its claim back, and any job may take a claim older than two minutes; a job
+ * whose key passed to a newer job meanwhile asks nothing. The claim records which chat the
+ * preview asks about, and the preview's round.
  */
 declare
   v_post app_public.posts;
@@ -231,6 +232,13 @@ begin
   end if;
   if v_post.approval_preview ->> 'claimedBy' is distinct from p_job_id
      and coalesce((v_post.approval_preview ->> 'claimedAt')::timestamptz > now() - interval '2 minutes', false) then
+    return null;
+  end if;
+  -- a job that was running when the post's request was queued again (a move or a resend:
+  -- graphile-worker gives the key to a new job while this one is locked) is stale: the new
+  -- job asks at its own time, so a move never gets its preview early from the old job
+  if exists (select 1 from graphile_worker._private_jobs j
+             where j.key = app_private.post_job_key(p_post_id, 'approval') and j.id::text is distinct from p_job_id) then
     return null;
   end if;
   v_channel := app_private.project_channel(v_post.project_id);

@@ -98,6 +98,9 @@ describe("at its term", () => {
     expect(shown.status).toBe("published");
     expect(Date.parse(shown.adState.removedAt)).toBe(Date.parse((await adRow(postId)).adRemovedAt!));
     expect(shown.adState.removalRemindedAt).toBeNull();
+    // the project's activity says Pressa removed it, once
+    const removedLines = (await stack.call("GET", `${p.base}/activity?action=post.adRemoved`, undefined, p.cookie)).json.items;
+    expect(removedLines).toMatchObject([{ actor: { type: "system" }, target: { type: "post", id: postId }, details: { title: "Sold" } }]);
     // the owner was told nothing: nothing needed them
     expect(stack.smtp.mailsTo(await ownerEmail(p)).filter((m) => /реклам/i.test(m.subject))).toEqual([]);
   }, 90_000);
@@ -130,6 +133,9 @@ describe("at its term", () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(stack.smtp.mailsTo(email)).toHaveLength(before + 1);
     expect(stack.telegram!.messages(p.admin.id).filter((m) => m.text?.startsWith("🗑"))).toHaveLength(1);
+    // the activity has one line for it
+    const dueLines = (await stack.call("GET", `${p.base}/activity?action=post.adRemovalDue`, undefined, p.cookie)).json.items;
+    expect(dueLines).toMatchObject([{ actor: { type: "system" }, target: { type: "post", id: postId } }]);
   }, 90_000);
 
   test("the bot's right lost before the term: owner and approver told how to grant it once, tried again, deleted once it is back", async () => {

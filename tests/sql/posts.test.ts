@@ -69,6 +69,12 @@ describe("scheduling", () => {
   });
 });
 
+/** The id of the post's one approval request job (the claim asks for it). */
+async function approvalJob(tx: postgres.TransactionSql, postId: number): Promise<string> {
+  const [row] = await tx`select id::text from graphile_worker._private_jobs where key = ${`post:${postId}:approval`}`;
+  return row.id;
+}
+
 describe("guarded transitions", () => {
   test("each step happens once; a stale or repeated step changes nothing", async () => {
     await inRollback(sql, async (tx) => {
@@ -82,15 +88,18 @@ describe("guarded transitions", () => {
       expect(await status(tx, post.id)).toBe("scheduled");
       // pressing Publish again (or after the automatic request) changes nothing and is not an error
       expect((await tx`select (app_public.request_post_approval(${userId}, ${projectId}, ${post.id})).status`)[0].status).toBe("scheduled");
-      const [{ admin }] = await tx`select (app_public.claim_post_for_approval(${post.id}, 'job-1')).approver_user_id as admin`;
+      // the post's one request job (keyed); a job that is not it asks nothing
+      const job = await approvalJob(tx, post.id);
+      expect((await tx`select (app_public.claim_post_for_approval(${post.id}, 'job-0')).post_id`)[0].post_id).toBeNull();
+      const [{ admin }] = await tx`select (app_public.claim_post_for_approval(${post.id}, ${job})).approver_user_id as admin`;
       expect(Number(admin)).toBe(42);
       // another approval job (Publish met the automatic request) finds it claimed; the
       // same job, retried after a crash, takes its claim back
       expect((await tx`select (app_public.claim_post_for_approval(${post.id}, 'job-2')).post_id`)[0].post_id).toBeNull();
-      expect(Number((await tx`select (app_public.claim_post_for_approval(${post.id}, 'job-1')).post_id`)[0].post_id)).toBe(Number(post.id));
+      expect(Number((await tx`select (app_public.claim_post_for_approval(${post.id}, ${job})).post_id`)[0].post_id)).toBe(Number(post.id));
       expect((await tx`select app_public.record_approval_sent(${post.id}, 42, ${[7, 8]}::bigint[]) as ok`)[0].ok).toBe(true);
       // a second approval job finds the preview already sent
-      expect((await tx`select (app_public.claim_post_for_approval(${post.id}, 'job-1')).post_id`)[0].post_id).toBeNull();
+      expect((await tx`select (app_public.claim_post_for_approval(${post.id}, ${job})).post_id`)[0].post_id).toBeNull();
 
       // only the buttons message in the admin's chat decides, once
       expect((await tx`select app_public.decide_post(${post.id}, 42, 7, true, null) is null as stale`)[0].stale).toBe(true);
@@ -114,12 +123,31 @@ describe("guarded transitions", () => {
     });
   });
 
+  test("a request job still running when the post is moved asks nothing: the move's own job asks at its time", async () => {
+    await inRollback(sql, async (tx) => {
+      const { userId, projectId, drafts } = await seed(tx);
+      const [post] = await tx`select * from app_public.schedule_post(${userId}, ${projectId}, ${drafts[0].id}, now() + interval '1 hour', 'none', '', '')`;
+      await tx`select app_public.request_post_approval(${userId}, ${projectId}, ${post.id})`;
+      const running = await approvalJob(tx, post.id);
+      await tx`select app_public.claim_post_for_approval(${post.id}, ${running})`;
+      await tx`select app_public.record_approval_sent(${post.id}, 42, ${[7, 8]}::bigint[])`;
+      // the job is still running (a worker holds it) when the owner moves the post
+      await tx`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'w1' where id = ${running}::bigint`;
+      await tx`select app_public.resend_post_approval(${userId}, ${projectId}, ${post.id}, now() + interval '6 hours')`;
+      const queued = await approvalJob(tx, post.id);
+      expect(queued).not.toBe(running);
+      expect((await tx`select (app_public.claim_post_for_approval(${post.id}, ${running})).post_id`)[0].post_id).toBeNull();
+      expect((await tx`select approval_preview from app_public.posts where id = ${post.id}`)[0].approval_preview).toEqual({});
+      expect(Number((await tx`select (app_public.claim_post_for_approval(${post.id}, ${queued})).post_id`)[0].post_id)).toBe(Number(post.id));
+    });
+  });
+
   test("a press before the preview is recorded counts by its round, from the approver alone, once", async () => {
     await inRollback(sql, async (tx) => {
       const { userId, projectId, drafts } = await seed(tx);
       const [post] = await tx`select * from app_public.schedule_post(${userId}, ${projectId}, ${drafts[0].id}, now() + interval '1 hour', 'none', '', '')`;
       await tx`select app_public.request_post_approval(${userId}, ${projectId}, ${post.id})`;
-      const [{ preview }] = await tx`select (app_public.claim_post_for_approval(${post.id}, 'job-1')).approval_preview as preview`;
+      const [{ preview }] = await tx`select (app_public.claim_post_for_approval(${post.id}, ${await approvalJob(tx, post.id)})).approval_preview as preview`;
       const round = Number(preview.round);
       expect(round).toBeGreaterThan(0);
       // the buttons went out with this round; their message ids are not recorded yet
@@ -134,7 +162,7 @@ describe("guarded transitions", () => {
       // once a preview's ids are recorded, only its buttons message decides: an older round's does not
       const [second] = await tx`select * from app_public.schedule_post(${userId}, ${projectId}, ${drafts[1].id}, now() + interval '1 hour', 'none', '', '')`;
       await tx`select app_public.request_post_approval(${userId}, ${projectId}, ${second.id})`;
-      const [{ secondPreview }] = await tx`select (app_public.claim_post_for_approval(${second.id}, 'job-2')).approval_preview as "secondPreview"`;
+      const [{ secondPreview }] = await tx`select (app_public.claim_post_for_approval(${second.id}, ${await approvalJob(tx, second.id)})).approval_preview as "secondPreview"`;
       await tx`select app_public.record_approval_sent(${second.id}, 42, ${[20, 21]}::bigint[])`;
       expect((await tx`select app_public.decide_post(${second.id}, 42, 19, true, ${Number(secondPreview.round)}) is null as stale`)[0].stale).toBe(true);
       expect((await tx`select (app_public.decide_post(${second.id}, 42, 21, true, ${Number(secondPreview.round)})).status`)[0].status).toBe("approved");
@@ -146,7 +174,7 @@ describe("guarded transitions", () => {
       const { userId, projectId, drafts } = await seed(tx);
       const [post] = await tx`select * from app_public.schedule_post(${userId}, ${projectId}, ${drafts[0].id}, now() + interval '1 hour', 'none', '', '')`;
       await tx`select app_public.request_post_approval(${userId}, ${projectId}, ${post.id})`;
-      await tx`select app_public.claim_post_for_approval(${post.id}, 'job-1')`;
+      await tx`select app_public.claim_post_for_approval(${post.id}, ${await approvalJob(tx, post.id)})`;
       expect((await tx`select approval_chat_id from app_public.posts where id = ${post.id}`)[0].approval_chat_id).toBe("-100123");
       // a preview sent to someone who is not the channel's approver records nothing
       expect((await tx`select app_public.record_approval_sent(${post.id}, 77, ${[7, 8]}::bigint[]) as ok`)[0].ok).toBeNull();
