@@ -28,6 +28,17 @@ AS $function$
   end
 $function$;
 
+CREATE OR REPLACE FUNCTION app_private.ad_labelled_length(p_text text, p_ad jsonb, p_language text)
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  /* why: the length Telegram counts of a text that goes out with its ad's label as the last
+     line (after a blank line, as withAdLabel in contract/ads.ts adds it); the text alone for
+     a post that is no ad */
+  select length(p_text) + coalesce(2 + length(app_private.ad_label(p_ad, p_language)), 0)
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.ad_pin_range(p_options jsonb, p_from timestamp with time zone)
  RETURNS tstzrange
  LANGUAGE sql
@@ -139,13 +150,14 @@ AS $function$
  * with the length and the maximum), not at the send, when nobody can shorten it in time
  */
 declare
-  v_label text := app_private.ad_label(p_ad, (select language from app_public.projects where id = p_project_id));
   v_length int;
 begin
-  if v_label is null then
+  -- a post that is no ad keeps the drafts' own limit
+  if jsonb_typeof(p_ad) is distinct from 'object' then
     return;
   end if;
-  v_length := length(case when btrim(coalesce(p_content, '')) = '' then coalesce(p_title, '') else p_content end) + 2 + length(v_label);
+  v_length := app_private.ad_labelled_length(case when btrim(coalesce(p_content, '')) = '' then coalesce(p_title, '') else p_content end,
+    p_ad, (select language from app_public.projects where id = p_project_id));
   if v_length > app_private.post_text_max() then
     raise exception 'The post with its ad label is % characters; Telegram allows %', v_length, app_private.post_text_max()
       using errcode = 'INVAL', hint = 'ads.labelDoesNotFit';
@@ -300,13 +312,9 @@ AS $function$
 /* why: what an ad's term asks of people goes to the project's owners by e-mail (each with
    their own switches and language) and to the channel's approver in Telegram, in their queue */
 begin
-  if p_kind = 'adRemovalDue' then
-    perform app_private.notify_member(m.user_id, p_post.project_id, 'adRemovalDue', p_post.id, null, null)
-    from app_public.project_members m where m.project_id = p_post.project_id and m.role = 'owner';
-  else
-    perform app_private.notify_member(m.user_id, p_post.project_id, 'adCannotDelete', p_post.id, null, null)
-    from app_public.project_members m where m.project_id = p_post.project_id and m.role = 'owner';
-  end if;
+  -- p_kind: adRemovalDue or adCannotDelete, the same kind for the mail and the approver's message
+  perform app_private.notify_member(m.user_id, p_post.project_id, p_kind, p_post.id, null, null)
+  from app_public.project_members m where m.project_id = p_post.project_id and m.role = 'owner';
   perform app_private.notify_admin(p_post.id, p_kind);
 end;
 $function$;

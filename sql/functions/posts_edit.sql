@@ -29,8 +29,7 @@ declare
   v_caption boolean := cardinality(p_post.image_urls) > 0 and jsonb_array_length(p_post.channel_message_ids) = cardinality(p_post.image_urls);
   v_max int := case when v_caption then app_private.photo_caption_max() else app_private.post_text_max() end;
   v_post app_public.posts;
-  v_label text := app_private.ad_label(p_post.ad, (select language from app_public.projects where id = p_post.project_id));
-  v_length int := length(p_content) + coalesce(2 + length(v_label), 0);
+  v_length int := app_private.ad_labelled_length(p_content, p_post.ad, (select language from app_public.projects where id = p_post.project_id));
 begin
   if btrim(coalesce(p_content, '')) = '' then
     raise exception 'The edited post needs its text' using errcode = 'INVAL', hint = 'posts.editEmpty';
