@@ -7,7 +7,7 @@ import { type Ad, adLabel, type AdState } from "../../contract/ads.ts";
 import { POST_CONTENT_MAX } from "../../contract/limits.ts";
 import type { Draft } from "../../contract/drafts.ts";
 import { adInput, adValuesOf, durationText, formatName, formatOfValues, labelLength, previewAd, validateAd, withFormat } from "../../web/src/lib/adForm.ts";
-import { adStanding, deletingBreaksFormat, priceText, topWindowsByDay } from "../../web/src/lib/adDisplay.ts";
+import { adStanding, deletingBreaksFormat, topWindowsByDay } from "../../web/src/lib/adDisplay.ts";
 import { draftInput, validate, valuesOf, withGenerated } from "../../web/src/lib/draftForm.ts";
 import { publishedEditLimit } from "../../web/src/lib/publishedEdit.ts";
 
@@ -140,10 +140,4 @@ test("the calendar draws a top window on the day it falls on, on both days when 
   ]);
   expect(windows.get("2026-05-05")).toEqual([{ postId: 2, from: "00:00", until: "01:30", startsHere: false }]);
   expect([...windows.keys()]).toEqual(["2026-05-04", "2026-05-05"]);
-});
-
-test("a price reads in the reader's language; Telegram Stars by their code", () => {
-  expect(priceText({ amount: 15000, currency: "RUB" }, "ru-RU")).toMatch(/^15\s000,00\s₽$/);
-  expect(priceText({ amount: 40, currency: "EUR" }, "en-GB")).toBe("€40.00");
-  expect(priceText({ amount: 250, currency: "XTR" }, "en-GB")).toBe("250 XTR");
 });

@@ -76,9 +76,3 @@ export function topWindowsByDay(posts: readonly { id: number; adState?: AdState 
   }
   return byDay;
 }
-
-/** A price in the reader's language: "15 000,00 ₽", "€40.00"; Telegram Stars by their code ("250 XTR"). */
-export function priceText(price: { amount: number; currency: string }, locale: string): string {
-  if (price.currency === "XTR") return `${new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(price.amount)} XTR`;
-  return new Intl.NumberFormat(locale, { style: "currency", currency: price.currency }).format(price.amount);
-}

@@ -2,7 +2,8 @@ import { Text } from "@mantine/core";
 import type { Ad, AdState } from "../../../../contract/ads.ts";
 import { useLanguage, useT } from "../../i18n/i18n.tsx";
 import { durationText } from "../../lib/adForm.ts";
-import { adStanding, priceText } from "../../lib/adDisplay.ts";
+import { adStanding } from "../../lib/adDisplay.ts";
+import { formatMoney } from "../../lib/adReport.ts";
 import { LOCALES } from "../../lib/formatDate.ts";
 import { clockText, formatInstant, zonedAt } from "../../lib/projectTime.ts";
 import { IconArrowUp, IconMegaphone, IconTrash } from "../Icons/Icons.tsx";
@@ -55,7 +56,7 @@ export function AdFacts({ ad, adState, timeZone }: AdFactsProps) {
         </span>
         {ad.price && (
           <span className={classes.optionLine} data-testid="post-details-ad-price">
-            {t("schedule.details.adPrice", { price: priceText(ad.price, locale) })}
+            {t("schedule.details.adPrice", { price: formatMoney(ad.price.amount, ad.price.currency, locale) })}
           </span>
         )}
       </dd>
