@@ -312,9 +312,14 @@ AS $function$
 /* why: what an ad's term asks of people goes to the project's owners by e-mail (each with
    their own switches and language) and to the channel's approver in Telegram, in their queue */
 begin
-  -- p_kind: adRemovalDue or adCannotDelete, the same kind for the mail and the approver's message
-  perform app_private.notify_member(m.user_id, p_post.project_id, p_kind, p_post.id, null, null)
-  from app_public.project_members m where m.project_id = p_post.project_id and m.role = 'owner';
+  -- each kind is named where it is sent (tests/texts.test.ts reads the kinds SQL sends from the calls)
+  if p_kind = 'adRemovalDue' then
+    perform app_private.notify_member(m.user_id, p_post.project_id, 'adRemovalDue', p_post.id, null, null)
+    from app_public.project_members m where m.project_id = p_post.project_id and m.role = 'owner';
+  else
+    perform app_private.notify_member(m.user_id, p_post.project_id, 'adCannotDelete', p_post.id, null, null)
+    from app_public.project_members m where m.project_id = p_post.project_id and m.role = 'owner';
+  end if;
   perform app_private.notify_admin(p_post.id, p_kind);
 end;
 $function$;
