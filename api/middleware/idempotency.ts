@@ -11,6 +11,13 @@
  * `ifMatch`: an update with `If-Match` compares it with the draft's or post's current
  * version while holding the row, in the update's transaction: a stale one is 412 and
  * nothing changes.
+ *
+ * Both take the route's `outside` work: what must run before any transaction opens, because it
+ * waits on something other than PostgreSQL (a question to Telegram may take seconds under its
+ * rate limits, and inside the transaction it would hold one of the pool's few connections, the
+ * key's claim and, with If-Match, the row's lock all that time). It runs with or without the
+ * headers, so the route does not run it itself; a replay does not run it (it answers what the
+ * first request answered, whatever Telegram would say now).
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { Sql } from "../../core/db.ts";
@@ -29,24 +36,42 @@ async function sha256(text: string): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
 }
 
-export function idempotent(sql: Sql): MiddlewareHandler<AppEnv> {
+/** Work a route does before its transaction, outside it (see above). */
+// deno-lint-ignore no-explicit-any -- any route's validated input: the route reads its own
+export type Outside = (c: Context<AppEnv, any, any>) => Promise<void>;
+
+type Stored = { status: number | null; answer: string | null; mismatch: boolean };
+
+function replayOf(prior: Stored): Response {
+  if (prior.mismatch) throw new ApiError("idempotency.mismatch");
+  return new Response(prior.answer, {
+    status: prior.status ?? 409,
+    headers: { "content-type": "application/json", "idempotent-replayed": "true" },
+  });
+}
+
+export function idempotent(sql: Sql, outside?: Outside): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const key = c.req.header("idempotency-key");
-    if (key === undefined) return await next();
+    if (key === undefined) {
+      await outside?.(c);
+      return await next();
+    }
     if (key.length < 1 || key.length > 255) throw new ApiError("idempotency.keyInvalid");
     const userId = currentUser(c).id;
     const fingerprint = await sha256(`${c.req.method} ${c.req.path}\n${await c.req.text()}`);
+    if (outside) {
+      // an answer already stored replays at once, without the outside work or a transaction
+      const [stored] = await sql<Stored[]>`select * from app_public.idempotent_answer(${userId}, ${key}, ${fingerprint})`;
+      if (stored) return replayOf(stored);
+      await outside(c);
+    }
     let replay: Response | undefined;
     try {
       await sql.begin(async (tx) => {
-        const [prior] = await tx<{ status: number | null; answer: string | null; mismatch: boolean }[]>`
-          select * from app_public.begin_idempotent(${userId}, ${key}, ${fingerprint})`;
+        const [prior] = await tx<Stored[]>`select * from app_public.begin_idempotent(${userId}, ${key}, ${fingerprint})`;
         if (prior) {
-          if (prior.mismatch) throw new ApiError("idempotency.mismatch");
-          replay = new Response(prior.answer, {
-            status: prior.status ?? 409,
-            headers: { "content-type": "application/json", "idempotent-replayed": "true" },
-          });
+          replay = replayOf(prior);
           return;
         }
         c.set("db", tx);
@@ -63,9 +88,10 @@ export function idempotent(sql: Sql): MiddlewareHandler<AppEnv> {
   };
 }
 
-export function ifMatch(sql: Sql, kind: "draft" | "post", idName: string): MiddlewareHandler<AppEnv> {
+export function ifMatch(sql: Sql, kind: "draft" | "post", idName: string, outside?: Outside): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const expected = c.req.header("if-match");
+    await outside?.(c);
     if (expected === undefined) return await next();
     const userId = currentUser(c).id;
     const projectId = idParam(c.req.param("projectId"));

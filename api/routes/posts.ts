@@ -12,7 +12,7 @@ import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { ApiError } from "../../core/errors.ts";
 import { POST_COLUMNS } from "../post_columns.ts";
-import { dbOf, idempotent, ifMatch } from "../middleware/idempotency.ts";
+import { dbOf, idempotent, ifMatch, type Outside } from "../middleware/idempotency.ts";
 import { requireUser } from "../middleware/session.ts";
 import { listView, versionedList } from "../revalidate.ts";
 import { confirmBotCanDelete, requireTelegram } from "../../core/telegram/checks.ts";
@@ -59,6 +59,8 @@ const PublishedQuery = v.object({
   beforeId: v.optional(v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,15}$/), v.toNumber())),
 });
 
+type PostWrite = v.InferOutput<typeof PostWriteSchema>;
+
 export function postRoutes({ sql, telegram, log, config }: ApiDeps) {
   /**
    * Removes a published post's messages from the chat they were published in (never the
@@ -80,10 +82,15 @@ export function postRoutes({ sql, telegram, log, config }: ApiDeps) {
   /**
    * An ad the bot deletes at its term (feedMinutes 1-2879) is planned only while the bot may
    * delete messages in the project's channel (409 ads.cannotDelete): Telegram is asked before
-   * the one SQL call that plans it (inside a transaction only when the request opened one with
-   * Idempotency-Key or If-Match). Without a bot or a channel there is nothing to ask yet; the
+   * the one SQL call that plans it, and before any transaction Idempotency-Key or If-Match
+   * opens (their `outside` work). Without a bot or a channel there is nothing to ask yet; the
    * removal checks again before the term.
    */
+  const adRemovable = (postIdName?: string): Outside => async (c) => {
+    const p = write(c.req.valid("json") as PostWrite);
+    const postId = postIdName === undefined ? null : idParam(c.req.param(postIdName));
+    await assertAdRemovable(currentUser(c).id, idParam(c.req.param("projectId")), postId, p);
+  };
   async function assertAdRemovable(userId: number, projectId: number, postId: number | null, p: ReturnType<typeof write>) {
     if (!telegram || p.recurringType !== "none") return;
     // an ad given in the request that the bot does not delete (or none) needs no question
@@ -94,8 +101,7 @@ export function postRoutes({ sql, telegram, log, config }: ApiDeps) {
     if (target) await confirmBotCanDelete(telegram, Number(target.chatId), target.channelLink);
   }
 
-  const write = (c: { req: { valid(t: "json"): v.InferOutput<typeof PostWriteSchema> } }) => {
-    const p = c.req.valid("json");
+  const write = (p: PostWrite) => {
     const recurring = p.isRecurring || p.recurringType !== "none";
     return {
       draftId: recurring ? null : p.draftId ?? null,
@@ -166,10 +172,9 @@ export function postRoutes({ sql, telegram, log, config }: ApiDeps) {
       c.header("ETag", etag);
       return c.json(post);
     })
-    .post("/", idempotent(sql), body(PostWriteSchema), async (c) => {
-      const p = write(c);
+    .post("/", body(PostWriteSchema), idempotent(sql, adRemovable()), async (c) => {
+      const p = write(c.req.valid("json"));
       const db = dbOf(c, sql);
-      await assertAdRemovable(currentUser(c).id, idParam(c.req.param("projectId")), null, p);
       if (c.req.valid("json").writeDraft && p.recurringType === "none") {
         if (p.title.trim() === "") throw new ApiError("drafts.titleRequired");
         const [written] = await db<Post[]>`
@@ -183,9 +188,8 @@ export function postRoutes({ sql, telegram, log, config }: ApiDeps) {
           ${p.endsAfter}, ${p.endsOn}, ${p.ad}::text::jsonb)`;
       return c.json(row, 201);
     })
-    .put("/:postId", ifMatch(sql, "post", "postId"), body(PostWriteSchema), async (c) => {
-      const p = write(c);
-      await assertAdRemovable(currentUser(c).id, idParam(c.req.param("projectId")), idParam(c.req.param("postId")), p);
+    .put("/:postId", body(PostWriteSchema), ifMatch(sql, "post", "postId", adRemovable("postId")), async (c) => {
+      const p = write(c.req.valid("json"));
       const [row] = await dbOf(c, sql)<Post[]>`
         select ${sql.unsafe(POST_COLUMNS)} from app_public.update_post(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
           ${idParam(c.req.param("postId"))}, ${p.draftId}, ${p.scheduledFor}, ${p.recurringType}, ${p.title}, ${p.content},

@@ -46,6 +46,19 @@ AS $function$
   where user_id = p_user_id and key = p_key
 $function$;
 
+CREATE OR REPLACE FUNCTION app_public.idempotent_answer(p_user_id bigint, p_key text, p_fingerprint bytea)
+ RETURNS TABLE(status integer, answer text, mismatch boolean)
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: a key's stored answer read before anything else runs, so a replay answers at once and
+     repeats none of the first request's work outside the database (a question to Telegram);
+     none while the key is free, claimed by a request still running, or older than 24 hours */
+  select k.status, k.answer, k.fingerprint <> p_fingerprint
+  from app_private.idempotency_keys k
+  where k.user_id = p_user_id and k.key = p_key and k.status is not null and k.created_at > now() - interval '24 hours'
+$function$;
+
 CREATE OR REPLACE FUNCTION app_public.lock_current_etag(p_user_id bigint, p_project_id bigint, p_kind text, p_id bigint)
  RETURNS text
  LANGUAGE plpgsql

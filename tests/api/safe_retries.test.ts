@@ -14,15 +14,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-async function send(method: string, path: string, cookie: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await stack.app.request(path, {
-    method,
-    headers: { cookie, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
-}
+const send = (method: string, path: string, cookie: string, body?: unknown, headers: Record<string, string> = {}) =>
+  stack.call(method, path, body, cookie, headers);
 
 async function project() {
   const { cookie } = await stack.signIn(uniqueEmail("retry"));

@@ -129,9 +129,9 @@ export async function startStack(options: StackOptions = {}) {
   const botRunner = bot && botInbox ? pollUpdates(bot, botInbox, silentLog, BOT_ALLOWED_UPDATES) : undefined;
   const http = serve ? Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, app.fetch) : undefined;
 
-  /** Calls the API like the SPA does; `cookie` is a session cookie from signIn. */
-  async function call(method: string, path: string, body?: unknown, cookie?: string) {
-    const headers: Record<string, string> = {};
+  /** Calls the API like the SPA does; `cookie` is a session cookie from signIn; `extra` headers as an API client sends them (Idempotency-Key, If-Match). */
+  async function call(method: string, path: string, body?: unknown, cookie?: string, extra: Record<string, string> = {}) {
+    const headers: Record<string, string> = { ...extra };
     if (body !== undefined) headers["content-type"] = "application/json";
     if (cookie) headers.cookie = cookie;
     const res = await app.request(path, {

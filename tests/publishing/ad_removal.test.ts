@@ -258,4 +258,41 @@ describe("planning an ad the bot deletes needs its right to delete", () => {
     stack.telegram!.setBotRights(p.channel.id, "administrator");
     expect((await stack.call("POST", `${p.base}/posts`, { draftId, scheduledFor: at }, p.cookie)).status).toBe(201);
   }, 60_000);
+
+  test("Telegram's slow answer holds nothing: the post stays free to change meanwhile, and a replayed key asks no more", async () => {
+    const p = await projectWithChannel(stack, { drafts: ["Own post"] });
+    const at = new Date(Date.now() + 5 * 3600_000).toISOString();
+    const own = await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[0].id, scheduledFor: at }, p.cookie);
+    const questions = () => stack.telegram!.requests.filter((r) => r.method.toLowerCase() === "getchatmember").length;
+
+    // an update under If-Match that makes it an ad: Telegram takes 3 s to say the bot may delete
+    stack.telegram!.failNext("getChatMember", { delayMs: 3000 });
+    const order: string[] = [];
+    const slow = stack.call("PUT", `${p.base}/posts/${own.json.id}`, { draftId: p.drafts[0].id, scheduledFor: at, ad: AD }, p.cookie,
+      { "if-match": own.headers.get("etag")! }).then((r) => (order.push("ad"), r));
+    await stack.telegram!.waitFor(() => stack.telegram!.requests.some((r) => r.method.toLowerCase() === "getchatmember" && r.status === undefined));
+    // meanwhile the owner moves the same post: its row is not locked by the waiting update
+    const later = new Date(Date.now() + 6 * 3600_000).toISOString();
+    const moved = await stack.call("PUT", `${p.base}/posts/${own.json.id}`, { draftId: p.drafts[0].id, scheduledFor: later }, p.cookie);
+    order.push("move");
+    expect(moved.status, moved.text).toBe(200);
+    // and the slow one, its version now stale, changes nothing
+    expect((await slow).status).toBe(412);
+    expect(order).toEqual(["move", "ad"]);
+    expect((await stack.call("GET", `${p.base}/posts/${own.json.id}`, undefined, p.cookie)).json).toMatchObject({ scheduledFor: later, ad: null });
+
+    // a creation under Idempotency-Key asks once; its replay answers the stored post without asking
+    const { id: draftId } = (await stack.call("POST", `${p.base}/drafts`, { title: "Sold", content: "Buy", ad: AD }, p.cookie)).json;
+    const before = questions();
+    const made = await stack.call("POST", `${p.base}/posts`, { draftId, scheduledFor: at }, p.cookie, { "idempotency-key": "ad-once" });
+    expect(made.status, made.text).toBe(201);
+    expect(questions()).toBe(before + 1);
+    // the bot loses the right since: the replay still answers what the first request did
+    stack.telegram!.setBotRights(p.channel.id, { can_delete_messages: false });
+    const replayed = await stack.call("POST", `${p.base}/posts`, { draftId, scheduledFor: at }, p.cookie, { "idempotency-key": "ad-once" });
+    expect(replayed.status).toBe(201);
+    expect(replayed.headers.get("idempotent-replayed")).toBe("true");
+    expect(replayed.json).toEqual(made.json);
+    expect(questions()).toBe(before + 1);
+  }, 60_000);
 });
