@@ -84,7 +84,7 @@ export function createApp(deps: ApiDeps) {
   // takes its account's share itself. The MCP exchange around it holds no connection while
   // it waits, so it is mounted before the share: holding a slot there, two exchanges of one
   // account at once would each wait for the other's slot for their tools, for ever.
-  api.route("/mcp", mcpRoutes((request) => app.fetch(request)));
+  api.route("/mcp", mcpRoutes((request, env) => app.fetch(request, env)));
   api.use(accountShare());
   api.route("/health", healthRoutes(deps));
   api.route("/auth", authRoutes(deps));

@@ -6,9 +6,9 @@ export type AppEnv = {
     requestId: string;
     user?: SessionUser;
     sessionId?: string;
-    /** The bearer token a request came with (docs/api.md): what it narrows its account to. */
     /** The request's transaction, when a middleware opened one around the handler (api/middleware/idempotency.ts). */
     db?: unknown;
+    /** The bearer token a request came with (docs/api.md): what it narrows its account to. */
     apiToken?: { id: number; projectId: number | null; scopes: readonly string[] };
     /** An AI reservation this request made and has not used (api/routes/ai.ts): settled when it ends. */
     unusedAiReservation?: () => Promise<void>;

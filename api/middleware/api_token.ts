@@ -9,13 +9,30 @@ import type { MiddlewareHandler } from "hono";
 import type { Sql } from "../../core/db.ts";
 import { ApiError } from "../../core/errors.ts";
 import { TOKEN_PATTERN } from "../../contract/tokens.ts";
+import type { AppEnv } from "../env.ts";
 
 const READS = new Set(["GET", "HEAD"]);
 
 export const bearerOf = (header: string | undefined) => /^Bearer\s+(\S+)$/i.exec(header ?? "")?.[1];
 
+/**
+ * The mark of an MCP tool's own request (api/routes/mcp.ts): it carries the identity the MCP
+ * exchange already looked up and counted, so one tool call is one request against the token's
+ * limit, not two. Only code in this process can set it: it travels in the env of `app.fetch`,
+ * which no HTTP request reaches.
+ */
+export const TOOL_REQUEST = Symbol("an MCP tool's request");
+type Vars = AppEnv["Variables"];
+export type ToolRequestEnv = { [TOOL_REQUEST]: { user: NonNullable<Vars["user"]>; apiToken: NonNullable<Vars["apiToken"]> } };
+
 export function loadApiToken(sql: Sql, perMinute: number): MiddlewareHandler {
   return async (c, next) => {
+    const tool = (c.env as Partial<ToolRequestEnv> | undefined)?.[TOOL_REQUEST];
+    if (tool) {
+      c.set("user", tool.user);
+      c.set("apiToken", tool.apiToken);
+      return await next();
+    }
     const token = bearerOf(c.req.header("authorization"));
     if (token === undefined) return await next();
     if (!TOKEN_PATTERN.test(token)) throw new ApiError("tokens.invalid");

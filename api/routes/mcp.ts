@@ -12,21 +12,22 @@ import { Server } from "@modelcontextprotocol/sdk/server";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { AppEnv } from "../env.ts";
+import { type AppEnv, currentUser } from "../env.ts";
+import { TOOL_REQUEST, type ToolRequestEnv } from "../middleware/api_token.ts";
 import { ApiError } from "../../core/errors.ts";
 import { API_VERSION } from "../version.ts";
 import { MCP_TOOLS, type McpTool } from "../mcp_tools.ts";
 
-type Dispatch = (request: Request) => Response | Promise<Response>;
+type Dispatch = (request: Request, env: ToolRequestEnv & { remoteAddr?: unknown }) => Response | Promise<Response>;
 
 /** Runs a tool as its route: the API answers, and its JSON (or its refusal) is the tool's result. */
-async function callTool(tool: McpTool, args: Record<string, unknown>, authorization: string, origin: string, dispatch: Dispatch) {
+async function callTool(tool: McpTool, args: Record<string, unknown>, authorization: string, origin: string, send: (request: Request) => Response | Promise<Response>) {
   const { method, path, query, body } = tool.request(args);
   const url = new URL(path, origin);
   for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
   const headers: Record<string, string> = { authorization };
   if (body !== undefined) headers["content-type"] = "application/json";
-  const res = await dispatch(new Request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+  const res = await send(new Request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
   const text = await res.text();
   return {
     content: [{ type: "text" as const, text: text || JSON.stringify({ status: res.status }) }],
@@ -37,8 +38,12 @@ async function callTool(tool: McpTool, args: Record<string, unknown>, authorizat
 export function mcpRoutes(dispatch: Dispatch) {
   return new Hono<AppEnv>().all("/", async (c) => {
     const authorization = c.req.header("authorization");
+    const apiToken = c.get("apiToken");
     // the tools act through the API with this very token: a session is not enough
-    if (!c.get("apiToken") || !authorization) throw new ApiError("tokens.invalid");
+    if (!apiToken || !authorization) throw new ApiError("tokens.invalid");
+    // a tool's request is this exchange's: its token, already looked up and counted once
+    const info = c.env as { remoteAddr?: unknown } | undefined;
+    const send = (request: Request) => dispatch(request, { remoteAddr: info?.remoteAddr, [TOOL_REQUEST]: { user: currentUser(c), apiToken } });
     const server = new Server({ name: "pressa", version: API_VERSION }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, () => ({
       tools: MCP_TOOLS.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema })),
@@ -46,7 +51,7 @@ export function mcpRoutes(dispatch: Dispatch) {
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const tool = MCP_TOOLS.find((t) => t.name === request.params.name);
       if (!tool) return { content: [{ type: "text" as const, text: `No tool named ${request.params.name}` }], isError: true };
-      return await callTool(tool, request.params.arguments ?? {}, authorization, new URL(c.req.url).origin, dispatch);
+      return await callTool(tool, request.params.arguments ?? {}, authorization, new URL(c.req.url).origin, send);
     });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);

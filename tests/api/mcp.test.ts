@@ -16,10 +16,11 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-async function connect(token: string | undefined) {
+async function connect(token: string | undefined, viaFetch: typeof fetch = fetch) {
   const client = new Client({ name: "pressa-test", version: "1.0.0" });
   const transport = new StreamableHTTPClientTransport(new URL(`${stack.baseUrl}/api/mcp`), {
     requestInit: { headers: token ? { authorization: `Bearer ${token}` } : {} },
+    fetch: viaFetch,
   });
   await client.connect(transport);
   return client;
@@ -101,5 +102,39 @@ test("several exchanges of one account at once all finish: the exchange holds no
     expect(results.map((r) => answerOf(r).title).sort()).toEqual(["At once 0", "At once 1", "At once 2", "At once 3"]);
   } finally {
     await Promise.all(clients.map((client) => client.close()));
+  }
+});
+
+test("a tool call counts once against the token's per-minute limit: one HTTP request, one count", async () => {
+  const a = await account();
+  const made = await stack.call("POST", "/api/tokens", { name: "Counted", scopes: ["read", "write"] }, a.cookie);
+  let requests = 0;
+  const client = await connect(made.json.token, (input, init) => {
+    requests++;
+    return fetch(input, init);
+  });
+  // the token's count in this minute, as the limit reads it
+  const counted = async () =>
+    (await stack.sql<{ hits: number }[]>`
+      select coalesce(sum(h.hits), 0)::int as hits from app_private.api_token_hits h
+      join app_private.api_tokens t on t.id = h.token_id
+      where t.user_id = (select user_id from app_private.api_tokens where token_hash = sha256(convert_to(${made.json.token}, 'UTF8')))
+        and h.minute = date_trunc('minute', now())`)[0].hits;
+  try {
+    // measured within one minute (the count starts again with each one)
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const minute = Math.floor(Date.now() / 60_000);
+      const [before, sent] = [await counted(), requests];
+      answerOf(await client.callTool({ name: "list_projects", arguments: {} }));
+      answerOf(await client.callTool({ name: "create_draft", arguments: { projectId: a.first, title: "Counted once" } }));
+      const after = await counted();
+      if (Math.floor(Date.now() / 60_000) !== minute) continue;
+      expect(requests - sent).toBe(2);
+      expect(after - before).toBe(2);
+      return;
+    }
+    throw new Error("three minutes turned over mid-measurement");
+  } finally {
+    await client.close();
   }
 });
