@@ -18,36 +18,46 @@ export function isPublicIp(text: string): boolean {
 }
 
 export type TargetRefusal = "scheme" | "address" | "unresolved";
+export type Resolve = (host: string, type: "A" | "AAAA") => Promise<string[]>;
+/**
+ * A target refused, or the addresses it may be sent to: exactly those checked, so the delivery
+ * connects to them and does not ask DNS again (a second answer could name a private address).
+ * Empty only with `allowPrivate`, for a name DNS does not know (localhost, /etc/hosts): the
+ * system's resolver then finds it.
+ */
+export type Target = { refused: TargetRefusal } | { refused?: undefined; addresses: string[] };
 
 /**
- * Why a URL may not be sent to, or undefined when it may: https only, and every address its
- * host resolves to public. With `allowPrivate` (WEBHOOKS_ALLOW_PRIVATE, development and tests)
- * http:// and private addresses pass.
+ * Where a URL may be sent: https only, and every address its host resolves to public. With
+ * `allowPrivate` (WEBHOOKS_ALLOW_PRIVATE, development and tests) http:// and private addresses pass.
  */
-export type Resolve = (host: string, type: "A" | "AAAA") => Promise<string[]>;
-
-export async function refuseTarget(
+export async function checkTarget(
   url: string,
   allowPrivate: boolean,
   resolve: Resolve = (host, type) => Deno.resolveDns(host, type),
-): Promise<TargetRefusal | undefined> {
+): Promise<Target> {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return "scheme";
+    return { refused: "scheme" };
   }
-  if (parsed.protocol !== "https:" && !(allowPrivate && parsed.protocol === "http:")) return "scheme";
-  if (allowPrivate) return undefined;
+  if (parsed.protocol !== "https:" && !(allowPrivate && parsed.protocol === "http:")) return { refused: "scheme" };
   const host = parsed.hostname.replace(/^\[|\]$/g, "");
-  if (parseIp(host)) return isPublicIp(host) ? undefined : "address";
-  if (host === "localhost" || host.endsWith(".localhost")) return "address";
+  if (parseIp(host)) return allowPrivate || isPublicIp(host) ? { addresses: [host] } : { refused: "address" };
+  if (!allowPrivate && (host === "localhost" || host.endsWith(".localhost"))) return { refused: "address" };
   const addresses: string[] = [];
   for (const type of ["A", "AAAA"] as const) {
     try {
       addresses.push(...await resolve(host, type));
     } catch { /* no record of this type */ }
   }
-  if (addresses.length === 0) return "unresolved";
-  return addresses.every(isPublicIp) ? undefined : "address";
+  if (allowPrivate) return { addresses };
+  if (addresses.length === 0) return { refused: "unresolved" };
+  return addresses.every(isPublicIp) ? { addresses } : { refused: "address" };
+}
+
+/** Why a URL may not be sent to, or undefined when it may (checkTarget without the addresses). */
+export async function refuseTarget(url: string, allowPrivate: boolean, resolve?: Resolve): Promise<TargetRefusal | undefined> {
+  return (await checkTarget(url, allowPrivate, resolve)).refused;
 }

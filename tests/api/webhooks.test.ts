@@ -8,8 +8,9 @@
  */
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { refuseTarget } from "../../core/public_address.ts";
+import { checkTarget, refuseTarget } from "../../core/public_address.ts";
 import { cleanupSessions } from "../../tasks/sessions__cleanup.ts";
+import { deliverWebhook } from "../../tasks/webhooks__deliver.ts";
 import { buttonData, postReaches, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
 import { arrives } from "../helpers/until.ts";
@@ -27,6 +28,7 @@ function startReceiver() {
   });
   return {
     url: (path = "/hook") => `http://127.0.0.1:${server.addr.port}${path}`,
+    port: server.addr.port,
     received,
     reply(fn: typeof answer) {
       answer = fn;
@@ -172,6 +174,8 @@ describe("where a webhook may go", () => {
     expect(await refuseTarget("http://public.example/hook", false, resolve)).toBe("scheme");
     expect(await refuseTarget("https://nowhere.example/hook", false, resolve)).toBe("unresolved");
     expect(await refuseTarget("https://public.example/hook", false, resolve)).toBeUndefined();
+    // the delivery connects to the addresses checked, not to a second DNS answer
+    expect(await checkTarget("https://public.example/hook", false, resolve)).toEqual({ addresses: ["93.184.216.34"] });
   });
 
   test("without WEBHOOKS_ALLOW_PRIVATE the API refuses a private or plain-http target", async () => {
@@ -190,6 +194,72 @@ describe("where a webhook may go", () => {
     }
   });
 });
+
+describe("a delivery connects to the address its check resolved (no DNS rebinding)", () => {
+  // .test names are reserved (RFC 6761): no DNS server answers them, so a send that asked DNS
+  // again, as fetch does, would find nothing; only this check's resolver knows them
+  const resolve = (host: string, type: "A" | "AAAA") => Promise.resolve(type === "A" && host.endsWith(".test") ? ["127.0.0.1"] : []);
+  const lastTry = { job: { attempts: 1, max_attempts: 1 }, logger: { error() {} } } as never;
+
+  /** One delivery to `url`, sent once by the delivery task with the resolver above; its row after. */
+  async function sendOnce(url: string, ca?: string) {
+    const p = await projectWithChannel(stack);
+    const hook = (await stack.call("POST", `${p.base}/webhooks`, { url, events: ["draft.created"] }, p.cookie)).json;
+    const [{ id }] = await stack.sql`insert into app_public.webhook_deliveries (webhook_id, message_id, event_type, payload)
+      values (${hook.id}, ${`msg_${hook.id}`}, 'draft.created', '{}') returning id`;
+    await deliverWebhook(stack.sql, { allowPrivate: true, resolve, ca })({ deliveryId: Number(id) }, lastTry);
+    const [row] = await stack.sql`select status, last_status, last_error from app_public.webhook_deliveries where id = ${id}`;
+    return row;
+  }
+
+  test("a name goes to the address the check resolved, named in Host", async () => {
+    const url = `http://hook.test:${receiver.port}/pinned`;
+    await expect(fetch(url, { method: "POST" })).rejects.toThrow();
+    expect(await sendOnce(url)).toMatchObject({ status: "delivered", lastStatus: 200 });
+    const got = receiver.received.filter((r) => r.path === "/pinned");
+    expect(got).toHaveLength(1);
+    expect(got[0].headers.get("host")).toBe(`hook.test:${receiver.port}`);
+  });
+
+  test("over TLS the certificate is verified against the URL's name, not the address connected to", async () => {
+    const { cert, key } = await selfSigned("hook.test");
+    const paths: string[] = [];
+    const server = Deno.serve({ hostname: "127.0.0.1", port: 0, cert, key, onListen() {} }, (req) => {
+      paths.push(`${req.headers.get("host")} ${new URL(req.url).pathname}`);
+      return new Response("ok");
+    });
+    try {
+      const port = server.addr.port;
+      expect(await sendOnce(`https://hook.test:${port}/secure`, cert)).toMatchObject({ status: "delivered", lastStatus: 200 });
+      expect(paths).toEqual([`hook.test:${port} /secure`]);
+      // the same server and address under another name: its certificate does not name it
+      const renamed = await sendOnce(`https://other.test:${port}/secure`, cert);
+      expect(renamed).toMatchObject({ status: "failed", lastStatus: null });
+      expect(renamed.lastError).toMatch(/altnames/);
+      // without the test's own root the self-signed certificate is not trusted
+      expect((await sendOnce(`https://hook.test:${port}/secure`)).lastError).toMatch(/self-signed/);
+      expect(paths).toHaveLength(1);
+    } finally {
+      await server.shutdown();
+    }
+  });
+});
+
+/** A certificate for `name` signed by itself, made now; only the test that makes it trusts it. */
+async function selfSigned(name: string) {
+  const dir = await Deno.makeTempDir();
+  try {
+    const made = await new Deno.Command("openssl", {
+      args: ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1", "-subj", `/CN=${name}`,
+        "-addext", `subjectAltName=DNS:${name}`, "-keyout", `${dir}/key.pem`, "-out", `${dir}/cert.pem`],
+      stdout: "null", stderr: "piped",
+    }).output();
+    if (!made.success) throw new Error(new TextDecoder().decode(made.stderr));
+    return { cert: await Deno.readTextFile(`${dir}/cert.pem`), key: await Deno.readTextFile(`${dir}/key.pem`) };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
 
 describe("an endpoint that keeps failing", () => {
   test("after 3 days of failures it is switched off, the activity says so and the owner is mailed; a redelivery switches it on", async () => {
