@@ -5,8 +5,9 @@
  * private one; TLS still verifies the URL's host name). No redirect is followed, the answer is
  * awaited 10 s at most and read no further than 4 KB. A non-2xx answer, no answer or a refused
  * address is retried by graphile-worker with growing gaps under the same webhook-id (10 tries
- * over about 4 hours); the last fails the delivery. The endpoint's own queue runs its deliveries one at a time, in order, in the
- * webhook runner, so a receiver that hangs holds back nothing but its own deliveries.
+ * over about 4 hours); the last fails the delivery. The endpoint's own queue runs its
+ * deliveries one at a time, in order, in the webhook runner, so a receiver that hangs holds
+ * back nothing but its own deliveries.
  */
 import { Buffer } from "node:buffer";
 import http from "node:http";
