@@ -45,10 +45,23 @@ export function loadApiToken(sql: Sql, perMinute: number): MiddlewareHandler {
   };
 }
 
+/**
+ * What only the person, signed in, may do, never a token (403 tokens.sessionOnly, before any
+ * scope is weighed): manage tokens, delete the account, join a project by an invitation.
+ */
+const SESSION_ONLY: { method?: string; path: RegExp }[] = [
+  { path: /^\/api\/tokens(?:\/|$)/ },
+  { method: "DELETE", path: /^\/api\/auth\/user\/?$/ },
+  { method: "POST", path: /^\/api\/invitations\/[^/]+\/accept\/?$/ },
+];
+
 /** What the token narrows: writes for a read token, other projects for a one-project token. */
 export const tokenScope: MiddlewareHandler = async (c, next) => {
   const token = c.get("apiToken");
   if (!token) return await next();
+  if (SESSION_ONLY.some((r) => r.path.test(c.req.path) && (r.method === undefined || r.method === c.req.method))) {
+    throw new ApiError("tokens.sessionOnly");
+  }
   // the MCP server's POSTs carry reads and writes alike: each tool's own request is judged
   const mcp = c.req.path.replace(/\/$/, "") === "/api/mcp";
   if (!READS.has(c.req.method) && !token.scopes.includes("write") && !mcp) throw new ApiError("tokens.scope");

@@ -71,8 +71,7 @@ export function authRoutes({ sql, config }: ApiDeps) {
     .delete("/user", async (c) => {
       const user = c.get("user");
       if (!user) throw new ApiError("auth.notSignedIn");
-      // a token, leaked or not, never ends the account it acts for: that takes the person, signed in
-      if (c.get("apiToken")) throw new ApiError("tokens.sessionOnly");
+      // a token, leaked or not, never gets here (SESSION_ONLY in api/middleware/api_token.ts)
       await optionalJsonObject(c.req);
       await sql`select app_public.delete_account(${user.id})`;
       const id = c.get("sessionId");

@@ -13,11 +13,8 @@ import { randomToken } from "../random_token.ts";
 
 export function tokenRoutes({ sql, config }: ApiDeps) {
   return new Hono<AppEnv>()
+    // a token never reaches these routes (SESSION_ONLY in api/middleware/api_token.ts)
     .use(requireUser)
-    .use(async (c, next) => {
-      if (c.get("apiToken")) throw new ApiError("tokens.sessionOnly");
-      await next();
-    })
     .get("/", async (c) => {
       const rows = await sql<ApiToken[]>`select * from app_public.user_api_tokens(${currentUser(c).id})`;
       return c.json(rows);

@@ -38,7 +38,7 @@ export function uploadServingRoutes({ sql, storage }: ApiDeps) {
     // signed out is "anyone else" too: the same 404, so a URL tells nothing about its file
     if (!isStorageKey(key) || !user) throw new ApiError("notFound");
     const [readable] = await sql<{ contentType: string | null }[]>`
-      select app_public.readable_upload(${user.id}, ${key}) as content_type`;
+      select app_public.readable_upload(${user.id}, ${key}, ${c.get("apiToken")?.projectId ?? null}) as content_type`;
     if (!readable?.contentType) throw new ApiError("notFound");
     const file = await storage.get(key);
     if (!file) throw new ApiError("notFound");

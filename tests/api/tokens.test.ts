@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
+import { uploadedImage } from "../helpers/images.ts";
 import { addMember } from "../helpers/team.ts";
 
 let stack: Stack;
@@ -74,11 +75,24 @@ describe("tokens", () => {
     const written = await bearer("POST", `/api/projects/${a.first}/drafts`, one, { title: "From a script", content: "" });
     expect(written.status, written.text).toBe(201);
 
-    for (const [method, path] of [["GET", "/api/tokens"], ["POST", "/api/tokens"], ["DELETE", "/api/tokens/1"], ["DELETE", "/api/auth/user"]] as const) {
-      const answer = await bearer(method, path, one, method === "POST" ? { name: "Minted", scopes: ["read"] } : undefined);
-      expect(answer.status, `${method} ${path}`).toBe(403);
-      expect(answer.json.code).toBe("tokens.sessionOnly");
+    // what only the person may do is refused to any token, a read token's writes included
+    const sessionOnly = [["GET", "/api/tokens"], ["POST", "/api/tokens"], ["DELETE", "/api/tokens/1"], ["DELETE", "/api/auth/user"],
+      ["POST", `/api/invitations/${"a".repeat(43)}/accept`]] as const;
+    for (const token of [one, read]) {
+      for (const [method, path] of sessionOnly) {
+        const answer = await bearer(method, path, token, method === "POST" ? { name: "Minted", scopes: ["read"] } : undefined);
+        expect(answer.status, `${method} ${path}`).toBe(403);
+        expect(answer.json.code).toBe("tokens.sessionOnly");
+      }
     }
+    expect((await stack.call("GET", "/api/tokens", undefined, a.cookie)).json).toHaveLength(2);
+
+    // an image of the other project is not the one-project token's either; its own project's is
+    const [mine, theirs] = [await uploadedImage(stack, a.first, a.cookie), await uploadedImage(stack, a.second, a.cookie)];
+    const image = async (url: string, token: string) => (await stack.app.request(url, { headers: { authorization: `Bearer ${token}` } })).status;
+    expect(await image(mine, one)).toBe(200);
+    expect(await image(theirs, one)).toBe(404);
+    expect(await image(theirs, read)).toBe(200);
     const { cookie: stranger } = await stack.signIn(uniqueEmail("stranger"));
     const foreign = await stack.call("POST", "/api/tokens", { name: "Theirs", projectId: a.first, scopes: ["read"] }, stranger);
     expect(foreign.status).toBe(404);
