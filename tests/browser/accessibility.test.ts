@@ -369,6 +369,12 @@ async function audit(combination: Combination): Promise<Finding[]> {
   await check(page, "schedule suggested times", '[data-testid="suggested-times"]');
   await page.getByTestId("content-plan-suggest").click();
   await checkDialog(page, "schedule dialog", () => page.getByTestId("new-post").click());
+  // Write, then schedule: the title and the post's editor in place of the draft list (offered
+  // beside the list, or in place of it when no draft is free)
+  await checkDialog(page, "schedule dialog writing the post", async () => {
+    await page.getByTestId("new-post").click();
+    await page.getByTestId("schedule-write-post").or(page.getByTestId("schedule-create-draft")).click();
+  }, "schedule-written-content");
   // A recurring post's end: its three ways, and the count of posts.
   await checkDialog(page, "schedule dialog with a series end", async () => {
     await page.getByTestId("new-post").click();

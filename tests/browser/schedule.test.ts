@@ -3,7 +3,8 @@
  * worker, the real bot and the local Bot API: schedule a post from the calendar, publish
  * it, approve it in Telegram, see it turn green and appear on the Published page with its
  * link. Also the form's refusals (past time, bad time, no draft), no add button on past
- * days, and the planned repeats of a recurring post.
+ * days, the planned repeats of a recurring post, and a post written in the schedule dialog
+ * itself (write, then schedule).
  */
 import { type CalendarDate, CalendarDateTime, now, toCalendarDate, toZoned } from "@internationalized/date";
 import type { Browser, Page } from "playwright-core";
@@ -504,5 +505,100 @@ test("a draft taken by a series says so and links to the series; the next free o
   expect(page.url()).toContain(`/project/${p.project.id}/schedule`);
   // the series' details name the draft it takes next
   await expect.poll(() => page.getByTestId("post-details-next-draft").textContent(), soon).toBe("Второй выпуск");
+  await page.context().close();
+}, 60_000);
+
+test("write, then schedule in one dialog: the post is on the calendar, its draft says which post holds it, the approver reads its text", async () => {
+  const telegram = stack.telegram!;
+  // a ready draft too, so the dialog offers the list first and writing here is the other way
+  const p = await projectWithChannel(stack, { drafts: ["Готовый черновик"] });
+  const counts = async () => (await stack.sql`select (select count(*)::int from app_public.posts where project_id = ${p.project.id}) as posts,
+    (select count(*)::int from app_public.drafts where project_id = ${p.project.id}) as drafts`)[0];
+  const page = await pageAs(p.cookie);
+  await page.goto(`${stack.baseUrl}/project/${p.project.id}/schedule`);
+  await expect.poll(() => page.getByTestId("schedule-calendar").count(), soon).toBe(1);
+  await page.getByTestId("new-post").click();
+  const form = page.getByRole("dialog", { name: "Запланировать пост" });
+  await expect.poll(() => form.getByTestId("schedule-write-post").count(), soon).toBe(1);
+  await page.waitForTimeout(300); // the dialog's opening transition
+  await form.getByTestId("schedule-write-post").click();
+  // the list gives way to the title and text, and the typing goes on in the title
+  const title = form.getByTestId("schedule-written-title");
+  await expect.poll(() => title.evaluate((el) => el === document.activeElement), soon).toBe(true);
+  expect(await form.getByTestId("schedule-draft").count()).toBe(0);
+
+  // Within two hours: the server asks the approver at once. Near midnight that is tomorrow.
+  const ahead = now(TZ).add({ hours: 1 });
+  const day = toCalendarDate(ahead);
+  const time = `${pad(ahead.hour)}:${pad(ahead.minute)}`;
+  await form.getByTestId("schedule-date").fill(day.toString());
+  await form.getByTestId("schedule-time").fill(time);
+  // typed as a person types, with a bold word (Ctrl+B), in the same editor as a draft's
+  const text = "Пост написан прямо в окне планирования.\nДо встречи в парке!";
+  await form.getByTestId("schedule-written-content").click();
+  await page.keyboard.type("Пост написан прямо в окне планирования.");
+  await page.keyboard.press("Enter");
+  await page.keyboard.type("До встречи в ");
+  await page.keyboard.press("Control+b");
+  await page.keyboard.type("парке");
+  await page.keyboard.press("Control+b");
+  await page.keyboard.type("!");
+
+  // No title: said under the title, and nothing is made.
+  await form.getByTestId("schedule-submit").click();
+  await expect.poll(() => form.getByText("Введите заголовок поста").count(), soon).toBe(1);
+  expect(await title.getAttribute("aria-invalid")).toBe("true");
+  expect(await counts()).toEqual({ posts: 0, drafts: 1 });
+  await screenshot(page, "schedule-dialog-write-empty-title");
+
+  await title.fill("Прогулка в парке");
+  await screenshot(page, "schedule-dialog-write");
+  await form.getByTestId("schedule-submit").click();
+  await expect.poll(() => toasts(page), soon).toContain("Пост запланирован");
+  await expect.poll(() => form.count(), soon).toBe(0);
+
+  // On its day at its time, with its title.
+  await showMonthOf(page, day);
+  const post = dayCell(page, day).getByTestId("calendar-post").filter({ hasText: "Прогулка в парке" });
+  await expect.poll(() => post.count(), soon).toBe(1);
+  expect(await post.textContent()).toContain(time);
+  const postId = Number(await post.getAttribute("data-post-id"));
+  expect(await counts()).toEqual({ posts: 1, drafts: 2 });
+
+  // The approver's preview in Telegram carries the text as written.
+  await telegram.waitFor(() => telegram.messages(p.admin.id).find((m) => hasButton(m, "approve", postId)), 10_000);
+  const previewed = telegram.messages(p.admin.id).find((m) => m.text === text);
+  expect(previewed?.entities).toEqual([{ type: "bold", offset: text.indexOf("парке"), length: 5 }]);
+
+  // Its details show the text.
+  await post.click();
+  const details = page.getByTestId("post-details");
+  await expect.poll(() => page.getByTestId("post-details-title").textContent(), soon).toBe("Прогулка в парке");
+  expect(await details.getByTestId("post-details-time").textContent()).toContain(time);
+  expect(await details.getByTestId("post-preview-text").innerText()).toBe(text);
+  expect(await details.getByTestId("post-preview-text").locator("strong, b").textContent()).toBe("парке");
+  await page.keyboard.press("Escape");
+
+  // The Drafts page lists the new draft as held by that post, linking there.
+  await page.goto(`${stack.baseUrl}/project/${p.project.id}/drafts`);
+  const holder = page.getByTestId("draft-row").filter({ hasText: "Прогулка в парке" }).getByTestId("draft-use");
+  await expect.poll(() => holder.textContent(), soon).toBe("В запланированном посте");
+  expect(await holder.getAttribute("href")).toBe(`/project/${p.project.id}/schedule?post=${postId}`);
+  expect(await page.getByTestId("draft-row").filter({ hasText: "Готовый черновик" }).getByTestId("draft-use").textContent()).toBe("Свободен");
+
+  // On a phone, in English: the dialog fills the screen and refuses an empty title in English.
+  await page.evaluate(() => localStorage.setItem("pressa.language", "en"));
+  await page.setViewportSize(phone);
+  await page.goto(`${stack.baseUrl}/project/${p.project.id}/schedule`);
+  await page.getByTestId("new-post").click();
+  const phoneForm = page.getByRole("dialog", { name: "Schedule a post" });
+  await expect.poll(() => phoneForm.getByTestId("schedule-write-post").count(), soon).toBe(1);
+  await page.waitForTimeout(300);
+  await phoneForm.getByTestId("schedule-write-post").click();
+  expect((await phoneForm.boundingBox())?.width).toBe(phone.width);
+  await phoneForm.getByTestId("schedule-submit").click();
+  await expect.poll(() => phoneForm.getByText("Enter the post's title").count(), soon).toBe(1);
+  await screenshot(page, "schedule-dialog-write-phone", { fullPage: false });
+  expect(await counts()).toEqual({ posts: 1, drafts: 2 });
   await page.context().close();
 }, 60_000);

@@ -26,6 +26,7 @@ import {
   type ScheduleValues,
   shownOptions,
   withRepeat,
+  type WrittenPost,
 } from "../../web/src/lib/scheduleForm.ts";
 import { DICTIONARIES, translator } from "../helpers/i18n.ts";
 import { draft, post } from "../helpers/posts.ts";
@@ -175,14 +176,23 @@ describe("the draft and options (DraftPicker)", () => {
   });
 
   test("write, then schedule: a post written in the form sends its own title and text with writeDraft, and needs a title", () => {
-    const written = { title: " Fresh post ", content: "Written in the calendar" };
+    const written: WrittenPost = { title: " Fresh post ", body: { text: "Written in the calendar", entities: [] } };
     const writing = (values: Partial<ScheduleValues>, text = written) =>
       scheduleRequest(en, oneTime({ draftId: null, ...values }, { chosenSummary: undefined, chosenDraft: undefined, postOptions: {}, draftOptions: {}, written: text }));
     expect(writing({}).input).toEqual({
       isRecurring: false, draftId: null, writeDraft: true, scheduledFor: `${tomorrow}T06:30:00.000Z`,
       title: "Fresh post", content: "Written in the calendar", options: undefined,
     });
-    expect(writing({}, { title: "  ", content: "text" })).toEqual({ errors: { draftId: en("schedule.titleRequired") } });
+    expect(writing({}, { title: "  ", body: { text: "text", entities: [] } })).toEqual({ errors: { draftId: en("schedule.titleRequired") } });
+    // its formatting goes with its text, as the draft made from it keeps it
+    const bold = { title: "Fresh post", body: { text: "Written in bold", entities: [{ type: "bold" as const, offset: 11, length: 4 }] } };
+    expect(writing({}, bold).input).toMatchObject({ content: "Written in bold", entities: [{ type: "bold", offset: 11, length: 4 }] });
+    // what a draft may not be is refused under the text, before the server is asked: too long,
+    // or formatting past the text's end
+    const long = { title: "Fresh post", body: { text: "x".repeat(20_001), entities: [] } };
+    expect(writing({}, long)).toEqual({ errors: { content: "The text is too long" } });
+    const past = { title: "Fresh post", body: { text: "Short", entities: [{ type: "bold" as const, offset: 2, length: 9 }] } };
+    expect(writing({}, past).errors.content).toBe(en("entities.outOfRange"));
     // a series takes drafts in turn: what was written is not sent as a one-time post
     expect(writing({ recurringType: "daily" }).input).toMatchObject({ isRecurring: true });
   });

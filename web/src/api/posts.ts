@@ -99,7 +99,7 @@ export function usePublishedPosts(projectId: number | null, { refreshInterval = 
  */
 export type PostWriteInput =
   /** draftId null with writeDraft: the post was written in the form, and its draft is made with it. */
-  | { isRecurring: false; draftId: number | null; writeDraft?: boolean; scheduledFor: string; title: string; content: string; options?: PostOptions }
+  | { isRecurring: false; draftId: number | null; writeDraft?: boolean; scheduledFor: string; title: string; content: string; entities?: MessageEntity[]; options?: PostOptions }
   | { isRecurring: true; recurringType: "daily" | "weekly"; scheduledFor: string; title: string; content: string; endsAfter: number | null; endsOn: string | null };
 
 /** Spec §7: draftId only for one-time posts, recurringType only for recurring ones. */
@@ -111,6 +111,7 @@ function writeBody(projectId: number, input: PostWriteInput) {
     ...common,
     draftId: input.draftId,
     ...(input.writeDraft ? { writeDraft: true } : {}),
+    ...(input.entities ? { entities: input.entities } : {}),
     ...(input.options ? { options: input.options } : {}),
   };
 }

@@ -6,7 +6,7 @@
  */
 import { type CalendarDate, now, parseDate, toCalendarDate, type ZonedDateTime } from "@internationalized/date";
 import * as v from "valibot";
-import type { Draft, DraftSummary } from "../../../contract/drafts.ts";
+import { type Draft, DraftCreateSchema, type DraftSummary } from "../../../contract/drafts.ts";
 import { SERIES_HORIZON_DAYS } from "../../../contract/limits.ts";
 import type { PostOptions } from "../../../contract/post_options.ts";
 import { type Post, ScheduleFormSchema } from "../../../contract/posts.ts";
@@ -15,6 +15,7 @@ import type { TFunction, TranslationKey } from "../i18n/i18n.tsx";
 import { type AdWindow, adWindowAt, adWindowOverlapping, type AdWindowSource } from "./adWindows.ts";
 import { errorText, hasCode } from "./messages.ts";
 import { cleanOptions, hasOptionErrors, sameOptions } from "./postOptions.ts";
+import type { FormattedText } from "./postDocument.ts";
 import { instantOn } from "./projectTime.ts";
 import { availableDrafts } from "./recurrence.ts";
 import { type SeriesEndForm, seriesEndForm, seriesEndOf, seriesEndProblem } from "./seriesEnd.ts";
@@ -27,8 +28,11 @@ export type ScheduleTarget =
   | { mode: "edit"; post: Post; date: CalendarDate; time: string };
 
 export type ScheduleValues = { date: string; time: string; recurringType: RecurringType; draftId: number | null; end: SeriesEndForm };
-/** `options`: a button is not right; every button's error shows until the next attempt. `end`: the series' end. */
-export type ScheduleErrors = { time?: string; draftId?: string; form?: string; options?: boolean; end?: string };
+/**
+ * `options`: a button is not right; every button's error shows until the next attempt. `end`:
+ * the series' end. `draftId` also says a written post's missing title; `content` its text's problem.
+ */
+export type ScheduleErrors = { time?: string; draftId?: string; content?: string; form?: string; options?: boolean; end?: string };
 
 export const EMPTY_VALUES: ScheduleValues = { date: "", time: "", recurringType: "none", draftId: null, end: seriesEndForm(null) };
 
@@ -129,8 +133,19 @@ export type ScheduleForm = {
   written?: WrittenPost;
 };
 
-/** A post written in the schedule form instead of picking a draft. */
-export type WrittenPost = { title: string; content: string };
+/** A post written in the schedule form instead of picking a draft: its title, and its text with its formatting. */
+export type WrittenPost = { title: string; body: FormattedText };
+
+export const EMPTY_WRITTEN: WrittenPost = { title: "", body: { text: "", entities: [] } };
+
+/** What is wrong with a written post's text (too long, formatting that does not fit), as its draft's own check says. */
+function writtenContentProblem(written: WrittenPost): string | undefined {
+  const parsed = v.safeParse(DraftCreateSchema, { title: "-", content: written.body.text, entities: written.body.entities });
+  if (parsed.success) return undefined;
+  const flat = v.flatten<typeof DraftCreateSchema>(parsed.issues);
+  const nested = flat.nested ?? {};
+  return nested.content?.[0] ?? Object.entries(nested).find(([path]) => path.startsWith("entities"))?.[1]?.[0] ?? flat.root?.[0];
+}
 
 /** The request body, or the errors to show instead (spec §5). */
 export function scheduleRequest(t: TFunction, form: ScheduleForm): { input?: PostWriteInput; errors: ScheduleErrors } {
@@ -151,6 +166,8 @@ export function scheduleRequest(t: TFunction, form: ScheduleForm): { input?: Pos
     if (nested.title) found.draftId = !writing && values.draftId === null ? t("schedule.selectDraft") : errorText(t, nested.title[0]);
   }
   if (!recurring && !writing && values.draftId === null) found.draftId = t("schedule.selectDraft");
+  const contentProblem = writing ? writtenContentProblem(written) : undefined;
+  if (contentProblem) found.content = errorText(t, contentProblem);
   if (!recurring && hasOptionErrors(postOptions)) found.options = true;
   const end = seriesEndOf(values.end);
   const endProblem = recurring ? seriesEndProblem(end, values.date) : null;
@@ -181,7 +198,9 @@ export function scheduleRequest(t: TFunction, form: ScheduleForm): { input?: Pos
       ...(writing ? { writeDraft: true } : {}),
       scheduledFor,
       title: draftTitle,
-      content: writing ? written.content : (chosenDraft?.content ?? editing?.content ?? ""),
+      content: writing ? written.body.text : (chosenDraft?.content ?? editing?.content ?? ""),
+      // a written post's formatting comes with its text; a draft's is the server's to copy
+      ...(writing && written.body.entities.length > 0 ? { entities: written.body.entities } : {}),
       // Sent only when they differ from the draft's: otherwise the server copies the draft's
       // own at that moment (docs/post-format.md), so a post nobody customised follows its
       // draft, a change saved to the draft in another tab meanwhile included, and the request

@@ -15,12 +15,14 @@ type DraftPickerProps = {
   readOnly: boolean;
   disabled: boolean;
   onChange: (draftId: number | null) => void;
+  /** Back from writing the post here: focus goes to the list (the link that had it is gone). */
+  focusList?: boolean;
   /** Write a new post here instead (write, then schedule). */
   onWrite: () => void;
 };
 
 /** The free draft a one-time post publishes, with a glimpse of its text; or a way to write the post here. */
-export function DraftPicker({ choices, draftId, chosenDraft, error, readOnly, disabled, onChange, onWrite }: DraftPickerProps) {
+export function DraftPicker({ choices, draftId, chosenDraft, error, readOnly, disabled, onChange, focusList = false, onWrite }: DraftPickerProps) {
   const t = useT();
   if (choices.length === 0) {
     return (
@@ -43,6 +45,7 @@ export function DraftPicker({ choices, draftId, chosenDraft, error, readOnly, di
         data={[{ value: "", label: t("schedule.form.draftPlaceholder"), disabled: true }, ...choices]}
         error={error}
         disabled={readOnly || disabled}
+        autoFocus={focusList}
         data-testid="schedule-draft"
       />
       {chosenDraft && (

@@ -2,7 +2,7 @@ import { Button, Group, Modal, Stack } from "@mantine/core";
 import "@mantine/core/styles/Modal.layer.css";
 import { useIsPhone } from "../../hooks/useIsPhone.ts";
 import { useT } from "../../i18n/i18n.tsx";
-import { dialogTitleKey, type ScheduleTarget } from "../../lib/scheduleForm.ts";
+import { dialogTitleKey, EMPTY_WRITTEN, type ScheduleTarget } from "../../lib/scheduleForm.ts";
 import { SCHEDULE_DIALOG_WIDTH } from "../../lib/ui.ts";
 import { IconInfo } from "../Icons/Icons.tsx";
 import { PostOptionsFields } from "../PostOptionsFields/PostOptionsFields.tsx";
@@ -82,8 +82,9 @@ export function ScheduleDialog({ projectId, timeZone, target, opened, drafts, cr
             <WrittenPostFields
               value={form.written}
               error={errors.draftId}
+              contentError={errors.content}
               disabled={saving}
-              onPick={form.choices.length > 0 ? () => form.setWritten(null) : undefined}
+              onPick={form.choices.length > 0 ? form.pickDraft : undefined}
               onChange={form.setWritten}
             />
           ) : (
@@ -95,7 +96,8 @@ export function ScheduleDialog({ projectId, timeZone, target, opened, drafts, cr
               readOnly={readOnly}
               disabled={saving}
               onChange={(draftId) => form.set("draftId", draftId)}
-              onWrite={() => form.setWritten({ title: "", content: "" })}
+              focusList={form.backFromWriting}
+              onWrite={() => form.setWritten(EMPTY_WRITTEN)}
             />
           )}
 

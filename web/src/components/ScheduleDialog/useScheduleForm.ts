@@ -54,6 +54,8 @@ export function useScheduleForm({ projectId, timeZone, target, opened, drafts, c
   const [optionsOpened, setOptionsOpened] = useState(false);
   /** A post written here (write, then schedule); null while a draft is picked. */
   const [written, setWritten] = useState<WrittenPost | null>(null);
+  /** Writing here was left for the draft list (which then takes the focus, not the time field). */
+  const [backFromWriting, setBackFromWriting] = useState(false);
 
   // Each target starts from its own values; reopening after the create-draft dialog keeps them.
   useEffect(() => {
@@ -63,6 +65,7 @@ export function useScheduleForm({ projectId, timeZone, target, opened, drafts, c
     setOwnOptions(null);
     setOptionsOpened(false);
     setWritten(null);
+    setBackFromWriting(false);
   }, [target, timeZone]);
 
   // Spec §2: with no draft to pick, the person creates one here; a one-time post then uses it.
@@ -142,11 +145,18 @@ export function useScheduleForm({ projectId, timeZone, target, opened, drafts, c
     choices,
     chosenDraft,
     written: writing ? written : null,
-    /** Start writing a post here (empty), or back to picking a draft (null). */
-    setWritten: (value: WrittenPost | null) => {
+    /** The post written here as it is typed; an empty one starts writing. */
+    setWritten: (value: WrittenPost) => {
       setWritten(value);
-      setErrors((current) => errorsAfterChange(current, "draftId"));
+      setErrors((current) => ({ ...errorsAfterChange(current, "draftId"), content: undefined }));
     },
+    /** Back from writing here to picking a draft. */
+    pickDraft: () => {
+      setWritten(null);
+      setBackFromWriting(true);
+      setErrors((current) => ({ ...errorsAfterChange(current, "draftId"), content: undefined }));
+    },
+    backFromWriting,
     draftLoading,
     postOptions,
     seriesDraftCount,
