@@ -80,6 +80,11 @@ export type ProjectOverview = {
   lateApproval: number;
   /** The earliest due time among the late ones (how late the latest is); null when none is late. */
   lateSince: string | null;
+  /**
+   * Posts waiting for an editor's or owner's review (docs/review.md): every one for a member whose
+   * role reviews (`posts.review`), the member's own for anyone else (an author's posts waiting).
+   */
+  inReview: number;
   /** Posts that failed in the last 7 days. */
   failed: number;
   /** Posts whose fate is unknown: the owner says whether they are in the channel. */

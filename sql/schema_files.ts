@@ -62,7 +62,7 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
     "health", "record_heartbeat", "recover_from_dead_workers", "recover_from_live_workers",
   ],
   home_cards: [
-    "account_project_overview", "month_ad_income", "next_planned_post", "posts_needing_attention", "subscribers_at",
+    "account_project_overview", "month_ad_income", "next_planned_post", "posts_in_review", "posts_needing_attention", "subscribers_at",
   ],
   invite_links: [
     "add_invite_link", "invite_link_prerequisites", "invite_link_to_revoke", "project_invite_links",

@@ -33,6 +33,7 @@ export type WeeklySummaryFacts = {
   topLinkJoins: number | null;
   draftsLeft: number;
   plannedNextWeek: number;
+  inReview: number;
   awaitingApproval: number;
   failed: number;
   uncertain: number;
@@ -62,6 +63,7 @@ export function weeklySummaryMail(f: WeeklySummaryFacts, projectId: number, publ
     topLink: f.topLinkName !== null && f.topLinkJoins !== null ? { name: f.topLinkName, joins: number(f.topLinkJoins) } : null,
     draftsLeft: number(f.draftsLeft),
     plannedNextWeek: number(f.plannedNextWeek),
+    inReview: f.inReview,
     awaitingApproval: f.awaitingApproval,
     failures: f.failed + f.uncertain,
   };

@@ -51,6 +51,8 @@ export type WeeklySummaryWords = {
   topLink: { name: string; joins: string } | null;
   draftsLeft: string;
   plannedNextWeek: string;
+  /** Posts authors sent for review, waiting for an editor's or the owner's decision. */
+  inReview: number;
   awaitingApproval: number;
   /** Failed in the week, and of unknown fate. */
   failures: number;
@@ -144,6 +146,7 @@ export const NOTIFICATION_WORDS = {
           : "За неделю не вышло ни одного поста.",
         w.topLink ? `Больше всего подписчиков привела ссылка «${w.topLink.name}»: ${w.topLink.joins}.` : "",
         `Очередь: свободных черновиков ${w.draftsLeft}, на следующую неделю запланировано постов: ${w.plannedNextWeek}.` +
+          (w.inReview > 0 ? ` Ждут проверки: ${w.inReview}.` : "") +
           (w.awaitingApproval > 0 ? ` Ждут согласования: ${w.awaitingApproval}.` : "") +
           (w.failures > 0 ? ` Не опубликовано (нужно ваше решение): ${w.failures}.` : ""),
       ],
@@ -237,6 +240,7 @@ export const NOTIFICATION_WORDS = {
           : "No post went out this week.",
         w.topLink ? `The link that brought the most subscribers: “${w.topLink.name}”, ${w.topLink.joins}.` : "",
         `Queue: ${w.draftsLeft} draft(s) left, ${w.plannedNextWeek} post(s) planned for the next week.` +
+          (w.inReview > 0 ? ` Waiting for review: ${w.inReview}.` : "") +
           (w.awaitingApproval > 0 ? ` Waiting for approval: ${w.awaitingApproval}.` : "") +
           (w.failures > 0 ? ` Not published (needs you): ${w.failures}.` : ""),
       ],

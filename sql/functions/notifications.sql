@@ -120,7 +120,7 @@ AS $function$
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.weekly_summary(p_project_id bigint, p_week date)
- RETURNS TABLE(email text, project_name text, language text, timezone text, week_from timestamp with time zone, week_until timestamp with time zone, subscribers integer, subscribers_week_ago integer, joins integer, leaves integer, posts_published integer, top_post_title text, top_post_reactions integer, top_post_url text, top_link_name text, top_link_joins integer, drafts_left integer, planned_next_week integer, awaiting_approval integer, failed integer, uncertain integer)
+ RETURNS TABLE(email text, project_name text, language text, timezone text, week_from timestamp with time zone, week_until timestamp with time zone, subscribers integer, subscribers_week_ago integer, joins integer, leaves integer, posts_published integer, top_post_title text, top_post_reactions integer, top_post_url text, top_link_name text, top_link_joins integer, drafts_left integer, planned_next_week integer, in_review integer, awaiting_approval integer, failed integer, uncertain integer)
  LANGUAGE sql
  STABLE
 AS $function$
@@ -129,20 +129,21 @@ AS $function$
      days ago (as the home card says it; null when unknown), joins and leaves, the published post with the most reactions (summed over its
      messages, as the Statistics page counts them; ties to the newer), the invite link that
      brought the most joins, and the queue: drafts left, posts planned for the week from p_week
-     (one-off posts and series dates), and what needs the owner. Nothing when the owner has
-     switched it off meanwhile or the channel is gone. */
+     (one-off posts, those waiting for review among them, and series dates), the posts waiting
+     for review (every one: the owner reviews), and what needs the owner. Nothing when the owner
+     has switched it off meanwhile or the channel is gone. */
   select u.email, p.name, coalesce(u.language, p.language), p.timezone, w.since, w.until,
     s.subscribers, app_private.subscribers_at(c.id, now() - interval '7 days'),
     coalesce(m.joins, 0), coalesce(m.leaves, 0), coalesce(pub.posts, 0),
     top.title, top.reactions, top.url, link.name, link.joins,
     (select count(*)::int from app_public.available_series_drafts(p.id)),
     (select count(*)::int from app_public.posts po
-     where po.project_id = p.id and not po.is_recurring and po.status in ('draft', 'scheduled', 'approved')
+     where po.project_id = p.id and not po.is_recurring and po.status in ('draft', 'in_review', 'scheduled', 'approved')
        and po.scheduled_for >= w.until and po.scheduled_for < w.next_until)
     + (select count(*)::int from app_public.posts sr
        cross join lateral app_private.series_upcoming(sr, w.next_until) x(at)
        where sr.project_id = p.id and sr.is_recurring and sr.status = 'draft' and x.at >= w.until and x.at < w.next_until),
-    a.awaiting_approval, a.failed, a.uncertain
+    ir.in_review, a.awaiting_approval, a.failed, a.uncertain
   from app_public.projects p
   -- the weeks' bounds are midnights of the project's zone (a DST week is 167 or 169 hours)
   cross join lateral (
@@ -179,5 +180,6 @@ AS $function$
     order by count(*) desc, l.id desc
     limit 1) link on true
   cross join lateral app_private.posts_needing_attention(p.id) a
+  cross join lateral app_private.posts_in_review(p.id, null) ir
   where p.id = p_project_id
 $function$;

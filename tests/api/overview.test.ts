@@ -1,7 +1,8 @@
 /*
  * GET /api/projects/overview, the home cards' figures, as the owner and as an attacker sees
  * them: subscribers now and their change over 7 days (absent while unknown), the next post,
- * posts waiting for approval and failures, seeded through the product's own rules (the bot's
+ * posts waiting for approval and failures, and posts waiting for review as each role sees them
+ * (every one for an owner or editor, an author's own), seeded through the product's own rules (the bot's
  * approval flow against the Bot API double, the statistics' SQL rules); another account's
  * projects never appear; and one request answers every card with one statement, however many
  * projects the account has.
@@ -11,6 +12,7 @@ import type { ProjectOverview } from "../../contract/stats.ts";
 import { buttonData, failedInTelegram, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
 import { connectSampled, memberUpdates, subscriberHistory } from "../helpers/stats.ts";
+import { addMember } from "../helpers/team.ts";
 
 let stack: Stack;
 beforeAll(async () => {
@@ -64,6 +66,7 @@ test("a card's figures: subscribers and their week, the next post, waiting for a
     uncertain: 0,
     lateApproval: 0,
     lateSince: null,
+    inReview: 0,
     adIncome: [],
   });
 
@@ -101,10 +104,44 @@ test("a series' next date is the next post; a project without a channel has no f
   expect(cards[1]).toEqual({
     projectId: bare.id, channelConnected: false, channelAwaitingHandle: null, subscribers: null, subscribersChange7d: null,
     nextPostAt: null, nextPostTitle: null, nextPostRecurring: null, awaitingApproval: 0, failed: 0, uncertain: 0,
-    lateApproval: 0, lateSince: null, adIncome: [],
+    lateApproval: 0, lateSince: null, inReview: 0, adIncome: [],
   });
   expect(cards[0]).toMatchObject({ projectId: pending.id, channelConnected: false, channelAwaitingHandle: p.admin.username, subscribers: null });
 }, 60_000);
+
+test("posts waiting for review: every one for the owner and an editor, an author's own for the author, none for a viewer", async () => {
+  const p = await projectWithChannel(stack, { drafts: ["First author's", "Second author's", "Owner's"] });
+  const editor = await addMember(stack, p.project.id, p.cookie, "editor");
+  const author = await addMember(stack, p.project.id, p.cookie, "author");
+  const second = await addMember(stack, p.project.id, p.cookie, "author", "second-author");
+  const viewer = await addMember(stack, p.project.id, p.cookie, "viewer");
+  const card = async (cookie: string) => (await overview(cookie)).find((c) => c.projectId === p.project.id)!;
+  const plan = async (draftId: number, hours: number, cookie: string) => {
+    const res = await stack.call("POST", `${p.base}/posts`, { draftId, scheduledFor: new Date(Date.now() + hours * 3600_000).toISOString() }, cookie);
+    expect(res.status, res.text).toBe(201);
+    return res.json as { id: number; status: string; scheduledFor: string };
+  };
+  // each author plans a post: it waits for review; the owner's own post, later, does not
+  const first = await plan(p.drafts[0].id, 5, author.cookie);
+  const later = await plan(p.drafts[1].id, 30, second.cookie);
+  expect([first.status, later.status]).toEqual(["in_review", "in_review"]);
+  expect((await plan(p.drafts[2].id, 50, p.cookie)).status).toBe("draft");
+
+  expect(await card(p.cookie)).toMatchObject({ inReview: 2, awaitingApproval: 0 });
+  expect((await card(editor.cookie)).inReview).toBe(2);
+  expect((await card(author.cookie)).inReview).toBe(1);
+  expect((await card(second.cookie)).inReview).toBe(1);
+  expect((await card(viewer.cookie)).inReview).toBe(0);
+  // a post in review goes out at its time once approved: it is the next post
+  expect(await card(viewer.cookie)).toMatchObject({ nextPostAt: first.scheduledFor, nextPostTitle: "First author's" });
+
+  // the editor returns the first: it no longer waits, for the owner nor for its author
+  const returned = await stack.call("POST", `${p.base}/posts/${first.id}/review`, { decision: "return" }, editor.cookie);
+  expect(returned.status, returned.text).toBe(200);
+  expect((await card(p.cookie)).inReview).toBe(1);
+  expect((await card(author.cookie)).inReview).toBe(0);
+  expect((await card(second.cookie)).inReview).toBe(1);
+}, 90_000);
 
 test("another account's projects never appear, and a visitor without a session is refused", async () => {
   const alice = await projectWithChannel(stack, { drafts: ["Alice's post"] });
@@ -152,4 +189,6 @@ test("the read uses the indexes: no sequential scan of posts, channels or their 
   });
   expect(plan).toContain("Index");
   expect(plan).not.toMatch(/Seq Scan on (posts|channels|channel_stats|projects)/);
+  // the posts waiting for review are a project's few rows of their partial index
+  expect(plan).toContain("posts_in_review_idx");
 });

@@ -1,8 +1,8 @@
 /*
  * The home screen's project cards (issue 27) in Chromium against the real API, the worker, the
  * bot and the Bot API double: a card shows the subscribers and their change over 7 days, the
- * next post in the project's time, the posts waiting for approval and the failures, whose
- * link opens the schedule; a project without a channel offers to connect one. Every card's
+ * next post in the project's time, the posts waiting for review (an author's, which the owner
+ * decides), for approval and the failures, whose link opens the schedule; a project without a channel offers to connect one. Every card's
  * figures come from one request. In Russian and English, light and dark, desktop and phone.
  */
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
@@ -11,6 +11,7 @@ import { screenshot } from "../helpers/browser.ts";
 import { failedInTelegram, postReaches, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack } from "../helpers/stack.ts";
 import { memberUpdates, subscriberHistory } from "../helpers/stats.ts";
+import { addMember } from "../helpers/team.ts";
 import { closeBrowserStack, openBrowserStack, signedInPage } from "../helpers/web.ts";
 
 let stack: Stack;
@@ -27,7 +28,7 @@ const phone = { width: 390, height: 844 };
 beforeAll(async () => {
   ({ stack, browser } = await openBrowserStack({ bot: true }));
   const telegram = stack.telegram!;
-  p = await projectWithChannel(stack, { drafts: ["Провал", "Утренний дайджест"] });
+  p = await projectWithChannel(stack, { drafts: ["Провал", "Утренний дайджест", "От автора"] });
   await stack.call("PATCH", `${p.base}`, { description: "Новости кофейни: обжарка, новые зёрна и мастер-классы." }, p.cookie);
   // 1,200 a week ago, 1,230 at the last sample, 6 joins and 2 leaves since: 1,234, +34.
   await subscriberHistory(stack, p.project.id, 1200, 1230);
@@ -37,6 +38,10 @@ beforeAll(async () => {
   await failedInTelegram(stack, p, p.drafts[0].id);
   const awaiting = await sentForApproval(stack, p, p.drafts[1].id, 3600_000);
   awaitingAt = (await postReaches(stack, awaiting.postId, "scheduled")).scheduledFor as string;
+  // an author's post, three days ahead, waits for the owner's review
+  const author = await addMember(stack, p.project.id, p.cookie, "author");
+  const review = await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[2].id, scheduledFor: new Date(Date.now() + 72 * 3600_000).toISOString() }, author.cookie);
+  if (review.json?.status !== "in_review") throw new Error(`not in review: ${review.text}`);
   bare = (await stack.call("POST", "/api/projects", { name: "Без канала", adminHandle: "someone_else" }, p.cookie)).json;
   // a channel asked of the approver, not allowed yet
   waiting = (await stack.call("POST", "/api/projects", { name: "Ждёт подтверждения", adminHandle: p.admin.username }, p.cookie)).json;
@@ -82,6 +87,7 @@ test("a card tells the project's week and what needs the owner; one request answ
   expect(await text(page, p.project.id, "card-next-post")).toBe(`${dayWord("ru")}, ${moscowClock()}`);
   expect(await text(page, p.project.id, "card-next-post-title")).toBe("Утренний дайджест");
   expect(await text(page, p.project.id, "card-awaiting")).toBe("Ждут согласования: 1");
+  expect(await text(page, p.project.id, "card-in-review")).toBe("Ждут проверки: 1");
   expect(await text(page, p.project.id, "card-failures")).toBe("Не опубликовано: 1");
 
   // the project without a channel: no figures of its own, a way to connect one
@@ -114,6 +120,7 @@ test("in English, dark; and on a 390-px phone in both themes, nothing wider than
   expect(await text(dark, p.project.id, "card-subscribers-change")).toBe("+34 in 7 days");
   expect(await text(dark, p.project.id, "card-next-post")).toBe(`${dayWord("en")}, ${moscowClock()}`);
   expect(await text(dark, p.project.id, "card-awaiting")).toBe("Awaiting approval: 1");
+  expect(await text(dark, p.project.id, "card-in-review")).toBe("Waiting for review: 1");
   expect(await text(dark, p.project.id, "card-failures")).toBe("Not published: 1");
   await screenshot(dark, "home-cards-dark-en", { fullPage: false });
 

@@ -107,7 +107,7 @@ test("no ads: the page says how to sell a post, and leads an editor to the draft
 
 const figures = (adIncome: ProjectOverview["adIncome"]): ProjectOverview => ({
   projectId: 7, channelConnected: true, channelAwaitingHandle: null, subscribers: 1200, subscribersChange7d: 3, nextPostAt: null,
-  nextPostTitle: null, nextPostRecurring: null, awaitingApproval: 0, lateApproval: 0, lateSince: null, failed: 0, uncertain: 0, adIncome,
+  nextPostTitle: null, nextPostRecurring: null, awaitingApproval: 0, lateApproval: 0, lateSince: null, failed: 0, uncertain: 0, inReview: 0, adIncome,
 });
 
 test("the home card shows the month's ad income per currency, and nothing when no ad went out", async () => {

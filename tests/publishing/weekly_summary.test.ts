@@ -2,7 +2,7 @@
  * The weekly summary by e-mail (issue 27), delivered to a real SMTP server by the worker's
  * own tasks: on Monday from 09:00 in the project's timezone the owner gets the week's growth,
  * the top post with its link, the invite link that brought the most joins and a line about
- * the queue, in the project's language; not before 09:00, not when switched off, not for a
+ * the queue (posts waiting for review among what is pending), in the project's language; not before 09:00, not when switched off, not for a
  * project without a channel, and never twice for the same week however often the pass runs.
  * The migration gives accounts made before it the summary off and newer ones on.
  * Home of tasks/weekly_summaries__send.ts (docs/testing.md).
@@ -12,6 +12,7 @@ import type { InviteLink } from "../../contract/stats.ts";
 import { buttonData, postReaches, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
 import { memberUpdates, subscriberHistory } from "../helpers/stats.ts";
+import { addMember } from "../helpers/team.ts";
 
 let stack: Stack;
 beforeAll(async () => {
@@ -121,6 +122,28 @@ test("Monday 09:00: one summary per project, with its figures, in Russian and in
   expect(enMail.text).toContain("Settings → Notifications");
   expect(enMail.text).not.toMatch(/undefined|null|NaN/);
 }, 120_000);
+
+test("posts an author sent for review count as waiting for review, and as planned for their week; in Russian and in English", async () => {
+  const week = monday + 14 * 24 * HOUR; // a week of its own, no other test's pass marked it
+  const lines: Record<string, string> = {};
+  for (const language of ["ru", "en"] as const) {
+    const p = await projectWithChannel(stack, { drafts: ["Next week", "The week after"], language });
+    const author = await addMember(stack, p.project.id, p.cookie, "author");
+    for (const [draft, at] of [[p.drafts[0], week + 34 * HOUR], [p.drafts[1], week + 8 * 24 * HOUR]] as const) {
+      const res = await stack.call("POST", `${p.base}/posts`, { draftId: draft.id, scheduledFor: new Date(at).toISOString() }, author.cookie);
+      expect(res.json, res.text).toMatchObject({ status: "in_review" });
+    }
+    const email = await ownerOf(p);
+    await pass(week + 9.25 * HOUR);
+    // the owner is also told of each post to review: the summary is the mail about the week
+    const summary = () => stack.smtp.mailsTo(email).find((m) => /итоги недели|the week of/.test(m.subject));
+    await expect.poll(summary, { timeout: 20_000 }).toBeDefined();
+    lines[language] = summary()!.text;
+  }
+  expect(lines.ru).toContain("Очередь: свободных черновиков 0, на следующую неделю запланировано постов: 1. Ждут проверки: 2.");
+  expect(lines.en).toContain("Queue: 0 draft(s) left, 1 post(s) planned for the next week. Waiting for review: 2.");
+  await idle();
+}, 90_000);
 
 test("switched off, or no channel: no summary; switched back on, it comes", async () => {
   const off = await projectWithChannel(stack, { drafts: ["Anything"] });

@@ -13,7 +13,7 @@ export type ProjectProgress = {
   /** A channel connected (its approver said Allow). */
   channelConnected: boolean;
   drafts: number;
-  /** Anything planned: a post or series still to go out, or a preview waiting for its approver. */
+  /** Anything planned: a post or series still to go out, a post waiting for review, or a preview waiting for its approver. */
   planned: boolean;
 };
 

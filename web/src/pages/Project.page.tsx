@@ -97,7 +97,7 @@ export default function ProjectPage() {
           steps={firstSteps({
             channelConnected: channels.some((channel) => channel.status === "connected"),
             drafts: drafts.length,
-            planned: overview.nextPostAt !== null || overview.awaitingApproval > 0,
+            planned: overview.nextPostAt !== null || overview.awaitingApproval > 0 || overview.inReview > 0,
           })}
         />
       )}

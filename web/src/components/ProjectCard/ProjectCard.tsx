@@ -92,7 +92,10 @@ export function ProjectCard({ project, figures, figuresLoading, onAddTitles }: P
   );
 }
 
-/** Subscribers and their week, the next post, the month's ad income, and what needs the owner (docs/statistics.md, home cards). */
+/**
+ * Subscribers and their week, the next post, the month's ad income, and what needs the team:
+ * failures, posts waiting for review, posts waiting for the approver (docs/statistics.md, home cards).
+ */
 function Figures({ project, figures }: { project: Project; figures: ProjectOverview }) {
   const t = useT();
   const { language } = useLanguage();
@@ -102,6 +105,8 @@ function Figures({ project, figures }: { project: Project; figures: ProjectOverv
   const trend = change === null ? null : change > 0 ? "up" : change < 0 ? "down" : "flat";
   const changeText = change === null ? "" : signedCount(change, number.format);
   const failures = figures.failed + figures.uncertain;
+  // the overview counts every waiting post for those who review, a member's own for the rest
+  const reviews = roleCan(project.role, "posts.review");
 
   return (
     <>
@@ -192,12 +197,25 @@ function Figures({ project, figures }: { project: Project; figures: ProjectOverv
           </Text>
         </div>
       )}
-      {(figures.awaitingApproval > 0 || failures > 0) && (
+      {(figures.awaitingApproval > 0 || failures > 0 || figures.inReview > 0) && (
         <div className={classes.attention}>
           {failures > 0 && (
             <Link to={projectPath(project.id, "schedule")} className={classes.failures} data-testid="card-failures">
               <IconAlert size={14} />
               {t("dashboard.failures", { count: failures })}
+            </Link>
+          )}
+          {figures.inReview > 0 && (
+            // to the review page, the one list of waiting posts: a reviewer decides there, an
+            // author reads the comments on theirs (the overview counts only theirs for them)
+            <Link
+              to={`${projectPath(project.id)}/review`}
+              className={classes.review}
+              data-testid="card-in-review"
+              data-scope={reviews ? "all" : "own"}
+            >
+              <IconHourglass size={14} />
+              {t(reviews ? "dashboard.inReview" : "dashboard.inReviewOwn", { count: figures.inReview })}
             </Link>
           )}
           {figures.awaitingApproval > 0 && (
