@@ -46,6 +46,21 @@ AS $function$
   limit 1
 $function$;
 
+CREATE OR REPLACE FUNCTION app_private.posts_in_review(p_project_id bigint, p_author_id bigint)
+ RETURNS TABLE(in_review integer)
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: the posts waiting for an editor's or owner's review (docs/review.md), as the home
+     cards and the weekly summary count them: every one when p_author_id is null (for those
+     who review), else only that author's (what an author waits for). They sit apart from
+     posts_needing_attention: they wait for the team, not for the channel's approver. Read
+     through the partial index posts_in_review_idx, a project's few waiting rows. */
+  select count(*)::int from app_public.posts
+  where project_id = p_project_id and status = 'in_review'
+    and (p_author_id is null or review_author_id = p_author_id)
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.posts_needing_attention(p_project_id bigint)
  RETURNS TABLE(awaiting_approval integer, failed integer, uncertain integer, late_approval integer, late_since timestamp with time zone)
  LANGUAGE sql
@@ -64,21 +79,6 @@ AS $function$
          min(scheduled_for) filter (where status = 'scheduled' and scheduled_for <= now())
   from app_public.posts
   where project_id = p_project_id and status in ('scheduled', 'failed', 'uncertain')
-$function$;
-
-CREATE OR REPLACE FUNCTION app_private.posts_in_review(p_project_id bigint, p_author_id bigint)
- RETURNS TABLE(in_review integer)
- LANGUAGE sql
- STABLE
-AS $function$
-  /* why: the posts waiting for an editor's or owner's review (docs/review.md), as the home
-     cards and the weekly summary count them: every one when p_author_id is null (for those
-     who review), else only that author's (what an author waits for). They sit apart from
-     posts_needing_attention: they wait for the team, not for the channel's approver. Read
-     through the partial index posts_in_review_idx, a project's few waiting rows. */
-  select count(*)::int from app_public.posts
-  where project_id = p_project_id and status = 'in_review'
-    and (p_author_id is null or review_author_id = p_author_id)
 $function$;
 
 CREATE OR REPLACE FUNCTION app_private.subscribers_at(p_channel_id bigint, p_at timestamp with time zone)

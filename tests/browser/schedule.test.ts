@@ -546,7 +546,7 @@ test("write, then schedule in one dialog: the post is on the calendar, its draft
 
   // No title: said under the title, and nothing is made.
   await form.getByTestId("schedule-submit").click();
-  await expect.poll(() => form.getByText("Введите заголовок поста").count(), soon).toBe(1);
+  await expect.poll(() => form.getByText("Для разового поста нужен заголовок").count(), soon).toBe(1);
   expect(await title.getAttribute("aria-invalid")).toBe("true");
   expect(await counts()).toEqual({ posts: 0, drafts: 1 });
   await screenshot(page, "schedule-dialog-write-empty-title");
@@ -597,7 +597,7 @@ test("write, then schedule in one dialog: the post is on the calendar, its draft
   await phoneForm.getByTestId("schedule-write-post").click();
   expect((await phoneForm.boundingBox())?.width).toBe(phone.width);
   await phoneForm.getByTestId("schedule-submit").click();
-  await expect.poll(() => phoneForm.getByText("Enter the post's title").count(), soon).toBe(1);
+  await expect.poll(() => phoneForm.getByText("Title is required for non-recurring posts").count(), soon).toBe(1);
   await screenshot(page, "schedule-dialog-write-phone", { fullPage: false });
   expect(await counts()).toEqual({ posts: 1, drafts: 2 });
   await page.context().close();

@@ -18,7 +18,7 @@ const ready: DraftSummary = {
   scheduledPostId: null, heldBySeriesId: null, heldByPlanId: null, nextForSeriesId: null, excerpt: "", imageCount: 0,
 };
 
-const WORDS = { ru: "Введите заголовок поста", en: "Enter the post's title" } as const;
+const WORDS = { ru: "Для разового поста нужен заголовок", en: "Title is required for non-recurring posts" } as const;
 
 for (const language of ["ru", "en"] as const) {
   test(`writing here takes the focus to the title and back to the list; no title is refused under it (${language})`, async () => {
