@@ -15,7 +15,7 @@ CREATE OR REPLACE FUNCTION app_private.autopilot_remove_slot_posts(p_plan_id big
 AS $function$
 /*
  * why: a slot switched off, moved or deleted takes back its future posts that were not sent
- * (waiting, asked for approval, approved): their previews are withdrawn from the approver's
+ * (waiting, in review, asked for approval, approved): their previews are withdrawn from the approver's
  * chat, their jobs dropped, and their slot times forgotten so the slot can fill again if it
  * comes back. Published, failed and rejected posts stay as history.
  */
@@ -24,7 +24,7 @@ declare
 begin
   for v_row in
     select * from app_public.posts
-    where plan_id = p_plan_id and status in ('draft', 'scheduled', 'approved') and scheduled_for > now()
+    where plan_id = p_plan_id and status in ('draft', 'in_review', 'scheduled', 'approved') and scheduled_for > now()
     for update
   loop
     perform app_private.retract_approval(v_row, 'deleted');

@@ -190,6 +190,18 @@ describe("switching a slot off", () => {
     });
   });
 
+  test("a post of the slot waiting for an editor's review is taken back too: it never reaches the approver afterwards", async () => {
+    await inRollback(sql, async (tx) => {
+      const { userId, projectId } = await seed(tx, ["A", "B"]);
+      const monday = await slot(tx, userId, projectId, 1, "09:00", "Europe/Moscow");
+      await fill(tx, projectId, "2027-01-03T12:00:00Z");
+      // an author changed it, so it waits for review
+      await tx`update app_public.posts set status = 'in_review' where project_id = ${projectId} and title = 'A'`;
+      await tx`select app_public.update_content_plan(${userId}, ${projectId}, ${monday.id}, '{"active": false}')`;
+      expect(await planPosts(tx, projectId)).toEqual([]);
+    });
+  });
+
   test("moving a slot to another time takes back its posts at the old time; deleting it does the same", async () => {
     await inRollback(sql, async (tx) => {
       const { userId, projectId } = await seed(tx);
