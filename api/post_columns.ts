@@ -14,7 +14,7 @@ export const POST_COLUMNS = [
   "created_by", "review_author_id", "(select u.email from app_public.users u where u.id = review_author_id) as review_author_email",
   "review_publish", "returned_at",
   // a sold post and where it stands in its format (contract/ads.ts)
-  "ad", "app_private.ad_state(ad, published_at, scheduled_for, ad_removed_at, ad_removal_reminded_at) as ad_state",
+  "app_private.post_ad(ad, ad_removed_at) as ad", "app_private.ad_state(ad, published_at, scheduled_for, ad_removed_at, ad_removal_reminded_at) as ad_state",
   // a post that went out in a chat that is not the project's channel now: read-only history
   "app_private.post_channel_changed(project_id, status, channel_chat_id, approved_chat_id) as channel_changed",
   // ISO instants, as every other time the API answers

@@ -33,6 +33,12 @@ export type Ad = {
   price?: AdPrice;
 };
 
+/**
+ * A post's ad as the API answers it (app_private.post_ad): the sale, and when the bot deleted it
+ * at its term (null until then, and for good when it is kept or removed by hand).
+ */
+export type PostAd = Ad & { removedAt: string | null };
+
 /** The formats channels sell, as "hours on top / hours in the feed"; the minutes stay editable. */
 export const AD_FORMATS = [
   { id: "1/24", topMinutes: 60, feedMinutes: 24 * 60 },
@@ -58,7 +64,7 @@ const AmountSchema = v.pipe(
   v.check((amount) => Number.isInteger(Math.round(amount * 100)) && Math.abs(amount * 100 - Math.round(amount * 100)) < 1e-6, "ads.priceInvalid"),
 );
 
-export const AdSchema = v.nullable(
+export const AdSchema = v.nullable(v.pipe(
   v.strictObject({
     advertiser: v.pipe(
       v.string("ads.advertiserRequired"),
@@ -75,8 +81,11 @@ export const AdSchema = v.nullable(
       amount: AmountSchema,
       currency: v.picklist(AD_CURRENCIES, "ads.currencyInvalid"),
     }, "ads.priceInvalid")),
+    // a post's ad as answered (PostAd) may be sent back as it is: removedAt is the bot's to say
+    removedAt: v.optional(v.unknown()),
   }, "ads.invalid"),
-);
+  v.transform(({ removedAt: _, ...ad }): Ad => ad),
+));
 
 /**
  * The label's words per project language (sql/functions/ads.sql app_private.ad_label says the

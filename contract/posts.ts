@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { type Ad, AdSchema, type AdState } from "./ads.ts";
+import { AdSchema, type AdState, type PostAd } from "./ads.ts";
 import { EntitiesSchema, formattingFits, type MessageEntity } from "./entities.ts";
 import { type PostOptions, PostOptionsSchema } from "./post_options.ts";
 import type { PostReasonCode, PostReasonParams } from "./post_reasons.ts";
@@ -103,8 +103,8 @@ export type Post = {
   imageUrl: string | null;
   imageUrls: string[];
   options: PostOptions;
-  /** The sale it carries (contract/ads.ts), or null; adState says where it stands in its format. */
-  ad: Ad | null;
+  /** The sale it carries (contract/ads.ts) with removedAt, or null; adState says where it stands in its format. */
+  ad: PostAd | null;
   adState: AdState | null;
   status: PostStatus;
   createdAt: string;

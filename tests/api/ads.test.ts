@@ -80,7 +80,8 @@ describe("a post carries its draft's sale", () => {
     at.setUTCSeconds(0, 0);
     const post = await stack.call("POST", `${p.base}/posts`, { draftId: draft.id, scheduledFor: at.toISOString() }, p.cookie);
     expect(post.status).toBe(201);
-    expect(post.json.ad).toEqual(AD);
+    // the ad as given, and when the bot removed it (not yet)
+    expect(post.json.ad).toEqual({ ...AD, removedAt: null });
     expect(post.json.adState).toEqual({
       topFrom: at.toISOString(),
       topUntil: new Date(at.getTime() + 60 * 60_000).toISOString(),
@@ -91,6 +92,11 @@ describe("a post carries its draft's sale", () => {
     // the calendar's grid reads the window too
     const [row] = (await stack.call("GET", `${p.base}/posts?view=calendar`, undefined, p.cookie)).json;
     expect(row.adState).toEqual(post.json.adState);
+    // a client may send the ad back as it read it: removedAt is the bot's to say, and ignored
+    const back = await stack.call("PUT", `${p.base}/posts/${post.json.id}`,
+      { draftId: draft.id, scheduledFor: at.toISOString(), ad: { ...post.json.ad, topMinutes: 120, removedAt: "2020-01-01T00:00:00.000Z" } }, p.cookie);
+    expect(back.status, back.text).toBe(200);
+    expect(back.json.ad).toEqual({ ...AD, topMinutes: 120, removedAt: null });
     const own = await stack.call("PUT", `${p.base}/posts/${post.json.id}`, { draftId: draft.id, scheduledFor: at.toISOString(), ad: null }, p.cookie);
     expect(own.status).toBe(200);
     expect(own.json).toMatchObject({ ad: null, adState: null });

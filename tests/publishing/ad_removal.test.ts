@@ -93,10 +93,11 @@ describe("at its term", () => {
     expect(deletesIn(p.channel.id).map((r) => Number(r.params.message_id)).sort()).toEqual(sent.map((m) => m.message_id).sort());
     // the job is done once the worker finishes it (just after the removal is recorded)
     await expect.poll(() => removalJob(postId), { timeout: 10_000 }).toBeUndefined();
-    // the post says so (adState.removedAt), and stays published with its history
+    // the post says so (ad.removedAt, and adState's), and stays published with its history
     const shown = (await stack.call("GET", `${p.base}/posts/${postId}`, undefined, p.cookie)).json;
     expect(shown.status).toBe("published");
-    expect(Date.parse(shown.adState.removedAt)).toBe(Date.parse((await adRow(postId)).adRemovedAt!));
+    expect(Date.parse(shown.ad.removedAt)).toBe(Date.parse((await adRow(postId)).adRemovedAt!));
+    expect(shown.adState.removedAt).toBe(shown.ad.removedAt);
     expect(shown.adState.removalRemindedAt).toBeNull();
     // the project's activity says Pressa removed it, once
     const removedLines = (await stack.call("GET", `${p.base}/activity?action=post.adRemoved`, undefined, p.cookie)).json.items;
