@@ -177,9 +177,10 @@ export function sandboxRequested(env: Record<string, string | undefined> = Deno.
 }
 
 export function readConfig(env: Record<string, string | undefined> = Deno.env.toObject()): Config {
-  const port = Number(env.PORT ?? 8000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
   const blank = (value: string | undefined) => (value && value.trim() !== "" ? value.trim() : undefined);
+  // a blank PORT (PORT= in an env file) is unset, as for every other variable: not port 0
+  const port = Number(blank(env.PORT) ?? 8000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
   return {
     port,
     databaseUrl: blank(env.DATABASE_URL),

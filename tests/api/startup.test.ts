@@ -78,6 +78,15 @@ describe("the rule: the log is the mailbox only on a loopback PUBLIC_URL", () =>
   });
 });
 
+test("a blank PORT (PORT= in an env file) is the default 8000, with the PUBLIC_URL made from it; a word is refused", () => {
+  for (const PORT of [undefined, "", "  "]) {
+    const config = readConfig({ PORT });
+    expect([config.port, config.publicUrl]).toEqual([8000, "http://localhost:8000"]);
+  }
+  expect(readConfig({ PORT: "8080" }).port).toBe(8080);
+  expect(() => readConfig({ PORT: "eighty" })).toThrow(/PORT must be a port number/);
+});
+
 describe("the Telegram sandbox (npm run demo) runs only on a local PUBLIC_URL", () => {
   test("loopback and private addresses are local; anything the internet reaches is not", () => {
     for (const url of ["http://localhost:8000", "http://127.0.0.1:8000", "http://[::1]:8000", "http://10.1.2.3", "http://172.20.0.5:8000", "http://192.168.1.5:8000", "http://[fd00::5]", "http://pressa.localhost"]) {
