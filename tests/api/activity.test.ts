@@ -58,6 +58,38 @@ describe("activity", () => {
     expect(items.filter((i) => i.action === "draft.created").map((i) => i.details.title).sort()).toEqual(["Launch", "Second"]);
   });
 
+  test("the rest of the contract's acts: a member removed, a draft deleted, a post edited and rejected in Telegram, the channel disconnected", async () => {
+    const p = await projectWithChannel(stack, { drafts: ["Rejected one", "Edited one", "Deleted one"] });
+    const [owner] = await stack.sql`select u.id, u.email from app_public.users u join app_public.projects pr on pr.user_id = u.id where pr.id = ${p.project.id}`;
+    const byOwner = { type: "user", userId: owner.id, email: owner.email };
+    const editor = await addMember(stack, p.project.id, p.cookie, "editor");
+    expect((await stack.call("DELETE", `${p.base}/members/${editor.user.id}`, undefined, p.cookie)).status).toBe(200);
+    expect((await stack.call("DELETE", `${p.base}/drafts/${p.drafts[2].id}`, undefined, p.cookie)).status).toBe(200);
+    const at = new Date(Date.now() + 5 * 3600_000).toISOString();
+    const edited = (await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[1].id, scheduledFor: at }, p.cookie)).json;
+    const put = await stack.call("PUT", `${p.base}/posts/${edited.id}`, { draftId: p.drafts[1].id, scheduledFor: at, title: "Edited one, better" }, p.cookie);
+    expect(put.status, put.text).toBe(200);
+    const { postId, preview } = await sentForApproval(stack, p, p.drafts[0].id, 3 * 3600_000);
+    stack.telegram!.userPressesButton(p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "reject", postId));
+    await postReaches(stack, postId, "rejected");
+    const [channel] = (await stack.call("GET", `${p.base}/channels`, undefined, p.cookie)).json;
+    expect((await stack.call("DELETE", `${p.base}/channels/${channel.id}`, undefined, p.cookie)).status).toBe(200);
+
+    const { items } = await activity(p.base, p.cookie);
+    const one = (action: string) => {
+      const found = items.filter((i) => i.action === action);
+      expect(found, action).toHaveLength(1);
+      return found[0];
+    };
+    expect(one("member.removed")).toMatchObject({ actor: byOwner, target: { type: "member", id: editor.user.id } });
+    expect(one("draft.deleted")).toMatchObject({ actor: byOwner, target: { type: "draft", id: p.drafts[2].id }, details: { title: "Deleted one" } });
+    expect(one("post.edited")).toMatchObject({ actor: byOwner, target: { type: "post", id: edited.id }, details: { title: put.json.title } });
+    expect(one("post.rejected")).toMatchObject({ actor: { type: "telegram", userId: p.admin.id, handle: p.admin.username }, target: { type: "post", id: postId } });
+    expect(one("channel.disconnected")).toMatchObject({ actor: byOwner, target: { type: "channel", id: channel.id } });
+    // newest first: the channel went last
+    expect(items[0].action).toBe("channel.disconnected");
+  });
+
   test("pages by before and limit without repeats; filters by member and by action", async () => {
     const p = await projectWithChannel(stack);
     const author = await addMember(stack, p.project.id, p.cookie, "author");
