@@ -43,6 +43,15 @@ describe("Idempotency-Key", () => {
     expect(other.json.code).toBe("idempotency.mismatch");
     expect(await draftCount(p.id)).toBe(1);
 
+    // a key lives 24 hours: after them the same request is a new one
+    await stack.sql`update app_private.idempotency_keys set created_at = created_at - interval '24 hours 1 minute'
+      where key = ${key["idempotency-key"]} and user_id = (select user_id from app_public.drafts where id = ${first.json.id})`;
+    const later = await send("POST", `${p.base}/drafts`, p.cookie, { title: "From the sheet", content: "Row 17" }, key);
+    expect(later.status).toBe(201);
+    expect(later.headers.get("idempotent-replayed")).toBeNull();
+    expect(later.json.id).not.toBe(first.json.id);
+    expect(await draftCount(p.id)).toBe(2);
+
     // keys are per account: another account's same key is its own
     const q = await project();
     expect((await send("POST", `${q.base}/drafts`, q.cookie, { title: "From the sheet", content: "Row 17" }, key)).status).toBe(201);
