@@ -3,6 +3,18 @@
 --   npx deno run -A scripts/migrations.ts commit "what it does"
 -- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
+CREATE OR REPLACE FUNCTION app_private.draft_json(p_draft app_public.drafts)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: a draft as the API's write answers it (api/routes/drafts.ts toDraft), for a webhook's
+     draft.created; tests/api/webhook_events.test.ts holds the two equal */
+  select jsonb_build_object('id', p_draft.id, 'projectId', p_draft.project_id, 'title', p_draft.title, 'content', p_draft.content,
+    'entities', p_draft.entities, 'imageUrl', p_draft.image_url, 'imageUrls', to_jsonb(p_draft.image_urls), 'options', p_draft.options,
+    'ad', p_draft.ad, 'order', p_draft.sort_order, 'status', p_draft.status, 'createdAt', app_private.stats_iso(p_draft.created_at))
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.post_json(p_post app_public.posts)
  RETURNS jsonb
  LANGUAGE sql
@@ -92,9 +104,8 @@ begin
       (select app_private.post_json(p) from app_public.posts p where p.id = new.target_id),
       jsonb_build_object('id', new.target_id) || new.details))
     when 'draft' then jsonb_build_object('draft', coalesce(
-      (select jsonb_build_object('id', d.id, 'projectId', d.project_id, 'title', d.title, 'content', d.content, 'entities', d.entities,
-              'imageUrls', to_jsonb(d.image_urls), 'options', d.options, 'order', d.sort_order, 'createdAt', d.created_at)
-       from app_public.drafts d where d.id = new.target_id), jsonb_build_object('id', new.target_id) || new.details))
+      (select app_private.draft_json(d) from app_public.drafts d where d.id = new.target_id),
+      jsonb_build_object('id', new.target_id) || new.details))
     when 'channel' then jsonb_build_object('channel', jsonb_build_object('id', new.target_id, 'link', new.details ->> 'channel'))
     when 'member' then jsonb_build_object('member', jsonb_build_object('userId', new.target_id, 'email', new.details ->> 'email',
                                                                         'role', new.details ->> 'role'))
