@@ -116,7 +116,7 @@ begin
   loop
     insert into app_public.webhook_deliveries (webhook_id, message_id, event_type, payload, post_id)
     values (v_hook.id, 'msg_' || replace(gen_random_uuid()::text, '-', ''), v_type,
-            jsonb_build_object('type', v_type, 'timestamp', new.at, 'data', v_data),
+            jsonb_build_object('type', v_type, 'timestamp', app_private.stats_iso(new.at), 'data', v_data),
             case when new.target_type = 'post' then new.target_id end)
     returning * into v_delivery;
     perform app_private.queue_webhook_delivery(v_delivery);
@@ -209,8 +209,9 @@ CREATE OR REPLACE FUNCTION app_public.record_webhook_attempt(p_delivery_id bigin
  LANGUAGE plpgsql
 AS $function$
 /* why: each try is counted with its answer's status; the last failed try fails the delivery;
-   a delivery that ends lets its post's next one go (queue_webhook_delivery); an endpoint whose deliveries have failed for 3 days is switched off (its owner sees it in
-   the list and the activity), so a dead receiver stops costing tries */
+   a delivery that ends lets its post's next one go (queue_webhook_delivery); an endpoint
+   whose deliveries have failed for 3 days is switched off (its owner sees it in the list and
+   the activity), so a dead receiver stops costing tries */
 declare
   v_delivery app_public.webhook_deliveries;
   v_hook app_public.webhooks;
