@@ -5,9 +5,10 @@
  * private one; TLS still verifies the URL's host name). No redirect is followed, the answer is
  * awaited 10 s at most and read no further than 4 KB. A non-2xx answer, no answer or a refused
  * address is retried by graphile-worker with growing gaps under the same webhook-id (10 tries
- * over about 4 hours); the last fails the delivery. The endpoint's own queue runs its
- * deliveries one at a time, in order, in the webhook runner, so a receiver that hangs holds
- * back nothing but its own deliveries.
+ * over about 3.6 hours, exp(n) s after the n-th); the last fails the delivery. A delivery's job
+ * exists only once it may go (a post's events in order: app_private.queue_webhook_delivery), so
+ * every try is a real one. The endpoint's own queue runs its deliveries one at a time in the
+ * webhook runner, so a receiver that hangs holds back nothing but its own deliveries.
  */
 import { Buffer } from "node:buffer";
 import http from "node:http";
@@ -22,7 +23,7 @@ const Payload = v.object({ deliveryId: v.number() });
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 const ANSWER_READ_MAX = 4096;
 
-type ToSend = { url: string; secret: string; messageId: string; eventType: string; payload: unknown; waitsForEarlier: boolean };
+type ToSend = { url: string; secret: string; messageId: string; eventType: string; payload: unknown };
 
 type Answer = { status: number; text: string };
 
@@ -86,8 +87,6 @@ export function deliverWebhook(sql: Sql, options: { allowPrivate: boolean; resol
     const { deliveryId } = parsed.output;
     const [delivery] = await sql<ToSend[]>`select * from app_public.webhook_delivery_to_send(${deliveryId})`;
     if (!delivery) return; // delivered, removed, or its endpoint switched off
-    // an earlier event of the same post has not gone yet: this one follows it
-    if (delivery.waitsForEarlier) throw new Error("an earlier event of this post is still pending");
     const final = helpers.job.attempts >= helpers.job.max_attempts;
     const target = await checkTarget(delivery.url, options.allowPrivate, options.resolve);
     if (target.refused) {

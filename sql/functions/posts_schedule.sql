@@ -101,9 +101,10 @@ begin
     end if;
     perform app_private.retract_approval(v_row, 'deleted');
     perform app_private.unqueue_post_jobs(v_row.id);
-    delete from app_public.posts where id = v_row.id;
+    -- logged while the row is still there: the webhook's post.deleted carries the post as it was
     perform app_private.log_activity(p_project_id, 'post.deleted', 'post', v_row.id,
       jsonb_build_object('title', v_row.title, 'scheduledFor', v_row.scheduled_for, 'status', v_row.status), p_user_id);
+    delete from app_public.posts where id = v_row.id;
     return next v_row;
   end loop;
 end;

@@ -1,12 +1,12 @@
 /*
  * Webhooks (docs/api.md "Webhooks", shared/DESIGN.md): a project's endpoints get its events,
- * signed as Standard Webhooks says (checked here with node:crypto, an implementation of our
- * own code's spec but not of our code), a post's events in the order they happened, retried
- * under the same webhook-id after a failure, redelivered on request; never to a private
+ * signed as Standard Webhooks says (checked here with its reference library, not our code), a
+ * post's events in the order they happened (a later one waits without spending a try, and
+ * goes once the earlier one is delivered or has failed), retried under the same webhook-id
+ * after a failure on graphile-worker's schedule, redelivered on request; never to a private
  * address or through a redirect; a receiver that hangs holds back no one else's deliveries.
- * The delivery task is tasks/webhooks__deliver.ts.
+ * The delivery task is tasks/webhooks__deliver.ts; every event type: webhook_events.test.ts.
  */
-import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { checkTarget, refuseTarget } from "../../core/public_address.ts";
 import { cleanupSessions } from "../../tasks/sessions__cleanup.ts";
@@ -14,37 +14,7 @@ import { deliverWebhook } from "../../tasks/webhooks__deliver.ts";
 import { buttonData, postReaches, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
 import { arrives } from "../helpers/until.ts";
-
-type Received = { path: string; headers: Headers; body: string; at: number };
-
-/** A receiver on a random local port: records every request; `answer` decides each reply. */
-function startReceiver() {
-  const received: Received[] = [];
-  let answer: (r: Received) => Response | Promise<Response> = () => new Response("ok");
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
-    const r = { path: new URL(req.url).pathname, headers: req.headers, body: await req.text(), at: Date.now() };
-    received.push(r);
-    return await answer(r);
-  });
-  return {
-    url: (path = "/hook") => `http://127.0.0.1:${server.addr.port}${path}`,
-    port: server.addr.port,
-    received,
-    reply(fn: typeof answer) {
-      answer = fn;
-    },
-    close: () => server.shutdown(),
-  };
-}
-
-/**
- * Standard Webhooks' own reference library verifies what arrived (signature and timestamp
- * window), independently of contract/webhooks.ts; it answers the parsed payload, or throws.
- */
-function verified(secret: string, r: Received): unknown {
-  const headers = Object.fromEntries(["webhook-id", "webhook-timestamp", "webhook-signature"].map((h) => [h, r.headers.get(h) ?? ""]));
-  return new Webhook(secret).verify(r.body, headers);
-}
+import { startReceiver, verified } from "../helpers/webhooks.ts";
 
 let stack: Stack;
 let receiver: ReturnType<typeof startReceiver>;
@@ -110,6 +80,56 @@ describe("webhooks", () => {
     receiver.reply(() => new Response("ok"));
   });
 
+  test("a post's later event waits for the earlier one without a job or a try, then goes once the earlier one has failed its last try", async () => {
+    const p = await projectWithChannel(stack, { drafts: ["Waits its turn"] });
+    const hook = (await stack.call("POST", `${p.base}/webhooks`, { url: receiver.url("/order"), events: ["post.scheduled", "post.edited"] }, p.cookie)).json;
+    // the receiver refuses the post's first event every time and takes the second
+    receiver.reply((r) => r.path === "/order" && JSON.parse(r.body).type === "post.scheduled" ? new Response("down", { status: 500 }) : new Response("ok"));
+    const scheduledFor = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    const post = (await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[0].id, scheduledFor }, p.cookie)).json;
+    const edited = await stack.call("PUT", `${p.base}/posts/${post.id}`, { draftId: p.drafts[0].id, title: "Waits its turn, edited", scheduledFor }, p.cookie);
+    expect(edited.status, edited.text).toBe(200);
+    const [first, second] = await stack.sql<{ id: number }[]>`select id from app_public.webhook_deliveries where webhook_id = ${hook.id} order by id`;
+    const secondWaits = async () => {
+      const [row] = await stack.sql`select status, attempts from app_public.webhook_deliveries where id = ${second.id}`;
+      expect(row).toEqual({ status: "pending", attempts: 0 });
+      expect(await stack.sql`select 1 from graphile_worker.jobs where key = ${`webhook_delivery:${second.id}`}`).toHaveLength(0);
+    };
+    await everyTry("/order", first.id, secondWaits);
+    const order = await arrives(() => {
+      const got = receiver.received.filter((r) => r.path === "/order");
+      return got.length >= 11 ? got : undefined;
+    });
+    expect(order.map((r) => JSON.parse(r.body).type)).toEqual([...Array(10).fill("post.scheduled"), "post.edited"]);
+    expect(new Set(order.slice(0, 10).map((r) => r.headers.get("webhook-id"))).size).toBe(1);
+    const log = await expectDelivered(p, hook.id);
+    expect(log.map((d: { status: string; attempts: number }) => [d.status, d.attempts])).toEqual([["delivered", 1], ["failed", 10]]);
+    receiver.reply(() => new Response("ok"));
+  });
+
+  test("retries: the first within 60 s, then growing gaps as graphile-worker plans them, at least 5 tries over more than an hour", async () => {
+    const p = await projectWithChannel(stack);
+    const hook = (await stack.call("POST", `${p.base}/webhooks`, { url: receiver.url("/down"), events: ["draft.created"] }, p.cookie)).json;
+    receiver.reply((r) => r.path === "/down" ? new Response("down", { status: 500 }) : new Response("ok"));
+    await stack.call("POST", `${p.base}/drafts`, { title: "Never taken", content: "" }, p.cookie);
+    const [delivery] = await stack.sql<{ id: number }[]>`select id from app_public.webhook_deliveries where webhook_id = ${hook.id}`;
+    const gaps = await everyTry("/down", delivery.id);
+    // graphile-worker's own backoff (node_modules/graphile-worker/dist/sql/failJobs.js): the
+    // n-th failure plans the next try exp(min(n, 10)) seconds later
+    expect(gaps).toHaveLength(9);
+    for (const [i, gap] of gaps.entries()) {
+      expect(gap, `gap after try ${i + 1}`).toBeGreaterThanOrEqual(Math.exp(i + 1) - 0.05);
+      expect(gap, `gap after try ${i + 1}`).toBeLessThan(Math.exp(i + 1) + 2);
+    }
+    expect(gaps[0]).toBeLessThan(60);
+    // the planned tries: 10, the last more than an hour (about 3.6 h) after the first
+    expect(gaps.length + 1).toBeGreaterThanOrEqual(5);
+    expect(gaps.reduce((a, b) => a + b, 0)).toBeGreaterThan(3600);
+    const [row] = await stack.sql`select status, attempts, last_status from app_public.webhook_deliveries where id = ${delivery.id}`;
+    expect(row).toEqual({ status: "failed", attempts: 10, lastStatus: 500 });
+    receiver.reply(() => new Response("ok"));
+  });
+
   test("a redirect is not followed, and a receiver that hangs holds back no other project's delivery", async () => {
     const hanging = await projectWithChannel(stack);
     const other = await projectWithChannel(stack);
@@ -158,6 +178,37 @@ async function expectDelivered(p: { base: string; cookie: string }, hookId: numb
     if (rows[0]?.status === "delivered") return rows;
     if (Date.now() > deadline) throw new Error(JSON.stringify(rows));
     await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Runs every try of a delivery the receiver refuses at `path`, each as soon as it fails (its
+ * job's run_at moved to now, as the hours of its schedule would): answers the gaps, in
+ * seconds, graphile-worker planned after each failed try but the last, from the try's
+ * arrival. `meanwhile` runs after each failure.
+ */
+async function everyTry(path: string, deliveryId: number, meanwhile: () => Promise<void> = async () => {}) {
+  const key = `webhook_delivery:${deliveryId}`;
+  const gaps: number[] = [];
+  for (let n = 1;; n++) {
+    const tried = await arrives(() => receiver.received.filter((r) => r.path === path)[n - 1], 20_000);
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const [job] = await stack.sql<{ attempts: number; maxAttempts: number; runAt: string }[]>`
+        select attempts, max_attempts, run_at from graphile_worker.jobs where key = ${key} and locked_at is null and attempts = ${n}`;
+      const [{ status }] = await stack.sql`select status from app_public.webhook_deliveries where id = ${deliveryId}`;
+      // its last try: the delivery failed, its job is done
+      if (status === "failed") return gaps;
+      if (job) {
+        expect(job.maxAttempts).toBe(10);
+        gaps.push((Date.parse(job.runAt) - tried.at) / 1000);
+        await meanwhile();
+        await stack.sql`select graphile_worker.reschedule_jobs(array(select id from graphile_worker.jobs where key = ${key}), run_at := now())`;
+        break;
+      }
+      if (Date.now() > deadline) throw new Error(`try ${n} of ${key} never failed`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 }
 

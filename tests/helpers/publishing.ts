@@ -18,7 +18,14 @@ export function tomorrowNine() {
 export async function projectWithChannel(
   stack: Stack,
   /** approverRole: the admin created the channel (default), or is one of its administrators who may post. */
-  options: { drafts?: string[]; timezone?: string; language?: string; approverRole?: "creator" | "administrator" } = {},
+  options: {
+    drafts?: string[];
+    timezone?: string;
+    language?: string;
+    approverRole?: "creator" | "administrator";
+    /** Runs once the project exists, before its channel is connected (e.g. to hear of the connection). */
+    beforeChannel?: (project: { id: number; base: string; cookie: string }) => Promise<void>;
+  } = {},
 ) {
   counter += 1;
   const telegram = stack.telegram!;
@@ -36,6 +43,7 @@ export async function projectWithChannel(
     timezone: options.timezone ?? "Europe/Moscow",
   }, cookie)).json;
   if (options.language) await stack.call("PATCH", `/api/projects/${project.id}`, { language: options.language }, cookie);
+  await options.beforeChannel?.({ id: project.id, base: `/api/projects/${project.id}`, cookie });
   const added = await stack.call("POST", `/api/projects/${project.id}/channels`, { type: "telegram", link: `@${channel.username}` }, cookie);
   if (added.status !== 201) throw new Error(`channel: ${added.text}`);
   // The admin allows the connection in the bot (docs/trust-model.md).
