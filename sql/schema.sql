@@ -742,11 +742,13 @@ create table app_public.webhook_deliveries (
   last_error text,
   created_at timestamp with time zone default now() not null,
   delivered_at timestamp with time zone,
+  post_id bigint,
   constraint webhook_deliveries_pkey PRIMARY KEY (id),
   constraint webhook_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text]))),
   constraint webhook_deliveries_webhook_id_fkey FOREIGN KEY (webhook_id) REFERENCES app_public.webhooks(id) ON DELETE CASCADE
 );
 CREATE INDEX webhook_deliveries_created_idx ON app_public.webhook_deliveries USING btree (created_at) WHERE (status <> 'pending'::text);
+CREATE INDEX webhook_deliveries_pending_post_idx ON app_public.webhook_deliveries USING btree (webhook_id, post_id, id) WHERE ((status = 'pending'::text) AND (post_id IS NOT NULL));
 CREATE INDEX webhook_deliveries_webhook_idx ON app_public.webhook_deliveries USING btree (webhook_id, id DESC);
 
 create table app_public.webhooks (

@@ -36,47 +36,11 @@ AS $function$
     'awaitingText', p_post.awaiting_text, 'endsAfter', p_post.series_ends_after, 'endsOn', p_post.series_ends_on::text,
     'occurrencesMade', p_post.series_made, 'createdBy', p_post.created_by, 'reviewAuthorId', p_post.review_author_id,
     'reviewAuthorEmail', (select u.email from app_public.users u where u.id = p_post.review_author_id),
-    'reviewPublish', p_post.review_publish, 'returnedAt', app_private.stats_iso(p_post.returned_at), 'ad', p_post.ad,
+    'reviewPublish', p_post.review_publish, 'returnedAt', app_private.stats_iso(p_post.returned_at),
+    'ad', app_private.post_ad(p_post.ad, p_post.ad_removed_at),
     'adState', app_private.ad_state(p_post.ad, p_post.published_at, p_post.scheduled_for, p_post.ad_removed_at, p_post.ad_removal_reminded_at),
     'channelChanged', app_private.post_channel_changed(p_post.project_id, p_post.status, p_post.channel_chat_id, p_post.approved_chat_id),
     'skippedOccurrences', to_jsonb(array(select app_private.stats_iso(s) from unnest(p_post.series_skips) s order by s)))
-$function$;
-
-CREATE OR REPLACE FUNCTION app_private.queue_webhook_delivery(p_delivery app_public.webhook_deliveries)
- RETURNS void
- LANGUAGE plpgsql
-AS $function$
-/*
- * why: when a delivery gets its job, called when one is made and when one ends (delivered,
- * or failed after its last try). A post's events go in the order they happened, so of a
- * post's deliveries to one endpoint only the earliest still pending has a job; the next is
- * queued when it ends, either way: a delivery that failed every try holds back the later
- * ones no longer (they go, in order). Waiting costs no try, and a waiting delivery has no job
- * that could run out of tries. Any other event goes at once. Each job runs in its endpoint's
- * own queue (one at a time), so a receiver that hangs holds back only its own deliveries.
- * graphile-worker retries a failed try after exp(n) s (n: tries so far), so 10 tries span
- * about 3.6 hours, the first retry within seconds (DESIGN.md: >= 5 over >= 1 hour, the first
- * within 60 s). The lock orders this with a concurrent end or event of the same post, which
- * could otherwise each miss the other's row and leave the next delivery without a job.
- */
-declare
-  v_next bigint := p_delivery.id;
-begin
-  if p_delivery.post_id is not null then
-    perform pg_advisory_xact_lock(hashtextextended('webhook_delivery:' || p_delivery.webhook_id || ':' || p_delivery.post_id, 0));
-    select d.id into v_next from app_public.webhook_deliveries d
-    where d.webhook_id = p_delivery.webhook_id and d.post_id = p_delivery.post_id and d.status = 'pending'
-    order by d.id limit 1;
-  elsif p_delivery.status <> 'pending' then
-    v_next := null;
-  end if;
-  if v_next is not null then
-    -- the earliest pending may have its job already (queued, retrying or running): kept as it is
-    perform graphile_worker.add_job('webhooks__deliver', json_build_object('deliveryId', v_next),
-      queue_name := 'webhook:' || p_delivery.webhook_id, max_attempts := 10,
-      job_key := 'webhook_delivery:' || v_next, job_key_mode := 'unsafe_dedupe');
-  end if;
-end;
 $function$;
 
 CREATE OR REPLACE FUNCTION app_private.queue_webhook_deliveries()
@@ -122,6 +86,43 @@ begin
     perform app_private.queue_webhook_delivery(v_delivery);
   end loop;
   return null;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.queue_webhook_delivery(p_delivery app_public.webhook_deliveries)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: when a delivery gets its job, called when one is made and when one ends (delivered,
+ * or failed after its last try). A post's events go in the order they happened, so of a
+ * post's deliveries to one endpoint only the earliest still pending has a job; the next is
+ * queued when it ends, either way: a delivery that failed every try holds back the later
+ * ones no longer (they go, in order). Waiting costs no try, and a waiting delivery has no job
+ * that could run out of tries. Any other event goes at once. Each job runs in its endpoint's
+ * own queue (one at a time), so a receiver that hangs holds back only its own deliveries.
+ * graphile-worker retries a failed try after exp(n) s (n: tries so far), so 10 tries span
+ * about 3.6 hours, the first retry within seconds (DESIGN.md: >= 5 over >= 1 hour, the first
+ * within 60 s). The lock orders this with a concurrent end or event of the same post, which
+ * could otherwise each miss the other's row and leave the next delivery without a job.
+ */
+declare
+  v_next bigint := p_delivery.id;
+begin
+  if p_delivery.post_id is not null then
+    perform pg_advisory_xact_lock(hashtextextended('webhook_delivery:' || p_delivery.webhook_id || ':' || p_delivery.post_id, 0));
+    select d.id into v_next from app_public.webhook_deliveries d
+    where d.webhook_id = p_delivery.webhook_id and d.post_id = p_delivery.post_id and d.status = 'pending'
+    order by d.id limit 1;
+  elsif p_delivery.status <> 'pending' then
+    v_next := null;
+  end if;
+  if v_next is not null then
+    -- the earliest pending may have its job already (queued, retrying or running): kept as it is
+    perform graphile_worker.add_job('webhooks__deliver', json_build_object('deliveryId', v_next),
+      queue_name := 'webhook:' || p_delivery.webhook_id, max_attempts := 10,
+      job_key := 'webhook_delivery:' || v_next, job_key_mode := 'unsafe_dedupe');
+  end if;
 end;
 $function$;
 

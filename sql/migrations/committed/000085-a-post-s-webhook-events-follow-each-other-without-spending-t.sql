@@ -1,0 +1,240 @@
+--! Previous: sha1:52d95026286b389c67028e8bafe5cd7d44dc609e
+--! Hash: sha1:1a0ee9a0993f32eb448313262374a1abbb91ffb6
+--! Message: A post's webhook events follow each other without spending tries, and carry the post as the API answers it
+
+--! split: 6-webhook-order.sql
+-- A post's webhook deliveries to one endpoint are chained (sql/functions/webhooks.sql,
+-- queue_webhook_delivery): only the earliest still pending has a job, and the next is queued
+-- when it ends. Each delivery names its post, indexed among the pending ones, so finding the
+-- next reads only what is still to send.
+alter table app_public.webhook_deliveries add column if not exists post_id bigint;
+update app_public.webhook_deliveries set post_id = (payload #>> '{data,post,id}')::bigint
+where post_id is null and payload #> '{data,post,id}' is not null;
+create index if not exists webhook_deliveries_pending_post_idx on app_public.webhook_deliveries (webhook_id, post_id, id)
+  where status = 'pending' and post_id is not null;
+-- a delivery no longer waits at its send (it is queued only once it may go): a changed result,
+-- so the function is made again from sql/functions/webhooks.sql
+drop function if exists app_public.webhook_delivery_to_send(bigint);
+
+--! split: 7-sql-functions.sql
+-- The functions changed in sql/functions/ (copied by scripts/migrations.ts commit).
+
+CREATE OR REPLACE FUNCTION app_public.delete_post(p_user_id bigint, p_project_id bigint, p_post_id bigint, p_delete_series boolean)
+ RETURNS SETOF app_public.posts
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: deletes a post (or, for a series or one of its occurrences with p_delete_series,
+ * the series and its unpublished occurrences) and every job that would act on it. Answers
+ * the deleted rows so the caller can remove their channel messages. A post being sent
+ * right now cannot be deleted.
+ */
+declare
+  v_post app_public.posts := app_private.lock_post(p_user_id, p_project_id, p_post_id, 'posts.write');
+  v_series_id bigint;
+  v_row app_public.posts;
+begin
+  -- what reached Telegram (an approver's preview, the channel) is the publishing roles' to take back
+  if v_post.status not in ('draft', 'in_review', 'rejected', 'failed') then
+    perform app_private.authorize(p_user_id, p_project_id, 'posts.publish');
+  end if;
+  v_series_id := case when v_post.is_recurring then v_post.id else v_post.series_id end;
+  for v_row in
+    select * from app_public.posts
+    where project_id = p_project_id
+      and (id = p_post_id
+           or (p_delete_series and v_series_id is not null
+               and (id = v_series_id or (series_id = v_series_id and status <> 'published'))))
+    for update
+  loop
+    if v_row.status = 'sending' then
+      raise exception 'The post is being published right now; try again in a moment' using errcode = 'EDPUB', hint = 'schedule.cannotDeleteSending';
+    end if;
+    perform app_private.retract_approval(v_row, 'deleted');
+    perform app_private.unqueue_post_jobs(v_row.id);
+    -- logged while the row is still there: the webhook's post.deleted carries the post as it was
+    perform app_private.log_activity(p_project_id, 'post.deleted', 'post', v_row.id,
+      jsonb_build_object('title', v_row.title, 'scheduledFor', v_row.scheduled_for, 'status', v_row.status), p_user_id);
+    delete from app_public.posts where id = v_row.id;
+    return next v_row;
+  end loop;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.draft_json(p_draft app_public.drafts)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: a draft as the API's write answers it (api/routes/drafts.ts toDraft), for a webhook's
+     draft.created; tests/api/webhook_events.test.ts holds the two equal */
+  select jsonb_build_object('id', p_draft.id, 'projectId', p_draft.project_id, 'title', p_draft.title, 'content', p_draft.content,
+    'entities', p_draft.entities, 'imageUrl', p_draft.image_url, 'imageUrls', to_jsonb(p_draft.image_urls), 'options', p_draft.options,
+    'ad', p_draft.ad, 'order', p_draft.sort_order, 'status', p_draft.status, 'createdAt', app_private.stats_iso(p_draft.created_at))
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.post_json(p_post app_public.posts)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: a post as the API answers it, for a webhook's event: its state when the event
+     happened. Key for key and value for value what api/post_columns.ts POST_COLUMNS selects
+     and the API prints (times as Date#toJSON prints them); tests/api/webhook_events.test.ts
+     holds the two equal */
+  select jsonb_build_object('id', p_post.id, 'projectId', p_post.project_id, 'draftId', p_post.draft_id, 'seriesId', p_post.series_id,
+    'title', p_post.title, 'content', p_post.content, 'entities', p_post.entities, 'imageUrl', p_post.image_url,
+    'imageUrls', to_jsonb(p_post.image_urls), 'options', p_post.options, 'status', p_post.status,
+    'createdAt', app_private.stats_iso(p_post.created_at), 'scheduledFor', app_private.stats_iso(p_post.scheduled_for),
+    'isRecurring', p_post.is_recurring, 'recurringType', p_post.recurring_type,
+    'recurringLastPost', app_private.stats_iso(p_post.recurring_last_post), 'approvalMessageIds', p_post.approval_preview,
+    'publishedLinks', p_post.published_links, 'publishedAt', app_private.stats_iso(p_post.published_at),
+    'lastErrorCode', p_post.last_error_code, 'lastErrorParams', p_post.last_error_params,
+    'editedAt', app_private.stats_iso(p_post.edited_at), 'pendingEdit', p_post.pending_edit, 'planId', p_post.plan_id,
+    'awaitingText', p_post.awaiting_text, 'endsAfter', p_post.series_ends_after, 'endsOn', p_post.series_ends_on::text,
+    'occurrencesMade', p_post.series_made, 'createdBy', p_post.created_by, 'reviewAuthorId', p_post.review_author_id,
+    'reviewAuthorEmail', (select u.email from app_public.users u where u.id = p_post.review_author_id),
+    'reviewPublish', p_post.review_publish, 'returnedAt', app_private.stats_iso(p_post.returned_at),
+    'ad', app_private.post_ad(p_post.ad, p_post.ad_removed_at),
+    'adState', app_private.ad_state(p_post.ad, p_post.published_at, p_post.scheduled_for, p_post.ad_removed_at, p_post.ad_removal_reminded_at),
+    'channelChanged', app_private.post_channel_changed(p_post.project_id, p_post.status, p_post.channel_chat_id, p_post.approved_chat_id),
+    'skippedOccurrences', to_jsonb(array(select app_private.stats_iso(s) from unnest(p_post.series_skips) s order by s)))
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.queue_webhook_delivery(p_delivery app_public.webhook_deliveries)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: when a delivery gets its job, called when one is made and when one ends (delivered,
+ * or failed after its last try). A post's events go in the order they happened, so of a
+ * post's deliveries to one endpoint only the earliest still pending has a job; the next is
+ * queued when it ends, either way: a delivery that failed every try holds back the later
+ * ones no longer (they go, in order). Waiting costs no try, and a waiting delivery has no job
+ * that could run out of tries. Any other event goes at once. Each job runs in its endpoint's
+ * own queue (one at a time), so a receiver that hangs holds back only its own deliveries.
+ * graphile-worker retries a failed try after exp(n) s (n: tries so far), so 10 tries span
+ * about 3.6 hours, the first retry within seconds (DESIGN.md: >= 5 over >= 1 hour, the first
+ * within 60 s). The lock orders this with a concurrent end or event of the same post, which
+ * could otherwise each miss the other's row and leave the next delivery without a job.
+ */
+declare
+  v_next bigint := p_delivery.id;
+begin
+  if p_delivery.post_id is not null then
+    perform pg_advisory_xact_lock(hashtextextended('webhook_delivery:' || p_delivery.webhook_id || ':' || p_delivery.post_id, 0));
+    select d.id into v_next from app_public.webhook_deliveries d
+    where d.webhook_id = p_delivery.webhook_id and d.post_id = p_delivery.post_id and d.status = 'pending'
+    order by d.id limit 1;
+  elsif p_delivery.status <> 'pending' then
+    v_next := null;
+  end if;
+  if v_next is not null then
+    -- the earliest pending may have its job already (queued, retrying or running): kept as it is
+    perform graphile_worker.add_job('webhooks__deliver', json_build_object('deliveryId', v_next),
+      queue_name := 'webhook:' || p_delivery.webhook_id, max_attempts := 10,
+      job_key := 'webhook_delivery:' || v_next, job_key_mode := 'unsafe_dedupe');
+  end if;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.queue_webhook_deliveries()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+/*
+ * why: a webhook event is written in the same transaction as the act, since it is made from
+ * the act's own activity entry: one delivery per endpoint of the project that wants it,
+ * queued by queue_webhook_delivery (a post's after its earlier ones). The object is as it is
+ * right after the act (a deleted post as it was just before).
+ */
+declare
+  v_type text := app_private.webhook_event_type(new.action);
+  v_data jsonb;
+  v_hook record;
+  v_delivery app_public.webhook_deliveries;
+begin
+  if v_type is null or not exists (select 1 from app_public.webhooks w where w.project_id = new.project_id
+                                   and w.disabled_at is null and v_type = any (w.events)) then
+    return null;
+  end if;
+  v_data := jsonb_build_object('projectId', new.project_id) || case new.target_type
+    when 'post' then jsonb_build_object('post', coalesce(
+      (select app_private.post_json(p) from app_public.posts p where p.id = new.target_id),
+      jsonb_build_object('id', new.target_id) || new.details))
+    when 'draft' then jsonb_build_object('draft', coalesce(
+      (select app_private.draft_json(d) from app_public.drafts d where d.id = new.target_id),
+      jsonb_build_object('id', new.target_id) || new.details))
+    when 'channel' then jsonb_build_object('channel', jsonb_build_object('id', new.target_id, 'link', new.details ->> 'channel'))
+    when 'member' then jsonb_build_object('member', jsonb_build_object('userId', new.target_id, 'email', new.details ->> 'email',
+                                                                        'role', new.details ->> 'role'))
+    else '{}'::jsonb end;
+  for v_hook in
+    select w.id from app_public.webhooks w
+    where w.project_id = new.project_id and w.disabled_at is null and v_type = any (w.events)
+  loop
+    insert into app_public.webhook_deliveries (webhook_id, message_id, event_type, payload, post_id)
+    values (v_hook.id, 'msg_' || replace(gen_random_uuid()::text, '-', ''), v_type,
+            jsonb_build_object('type', v_type, 'timestamp', app_private.stats_iso(new.at), 'data', v_data),
+            case when new.target_type = 'post' then new.target_id end)
+    returning * into v_delivery;
+    perform app_private.queue_webhook_delivery(v_delivery);
+  end loop;
+  return null;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.record_webhook_attempt(p_delivery_id bigint, p_ok boolean, p_status integer, p_error text, p_final boolean)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+/* why: each try is counted with its answer's status; the last failed try fails the delivery;
+   a delivery that ends lets its post's next one go (queue_webhook_delivery); an endpoint
+   whose deliveries have failed for 3 days is switched off (its owner sees it in the list and
+   the activity), so a dead receiver stops costing tries */
+declare
+  v_delivery app_public.webhook_deliveries;
+  v_hook app_public.webhooks;
+begin
+  update app_public.webhook_deliveries set attempts = attempts + 1, last_status = p_status, last_error = left(p_error, 500),
+    status = case when p_ok then 'delivered' when p_final then 'failed' else 'pending' end,
+    delivered_at = case when p_ok then now() end
+  where id = p_delivery_id
+  returning * into v_delivery;
+  if not found then
+    return;
+  end if;
+  if v_delivery.status <> 'pending' then
+    perform app_private.queue_webhook_delivery(v_delivery);
+  end if;
+  if p_ok then
+    return;
+  end if;
+  select * into v_hook from app_public.webhooks where id = v_delivery.webhook_id;
+  if v_hook.disabled_at is null
+     and not exists (select 1 from app_public.webhook_deliveries d where d.webhook_id = v_hook.id
+                     and d.status = 'delivered' and d.delivered_at > now() - interval '3 days')
+     and exists (select 1 from app_public.webhook_deliveries d where d.webhook_id = v_hook.id
+                 and d.status <> 'delivered' and d.created_at < now() - interval '3 days') then
+    update app_public.webhooks set disabled_at = now() where id = v_hook.id;
+    perform app_private.log_activity(v_hook.project_id, 'webhook.disabled', 'webhook', v_hook.id,
+      jsonb_build_object('url', v_hook.url), null);
+    perform app_private.notify_owner(v_hook.project_id, 'webhookDisabled', null);
+  end if;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.webhook_delivery_to_send(p_delivery_id bigint)
+ RETURNS TABLE(url text, secret text, message_id text, event_type text, payload jsonb)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public'
+AS $function$
+  /* why: what the delivery task sends and signs; nothing for a delivery done or gone, or an
+     endpoint switched off. Its job exists only once it may go (queue_webhook_delivery) */
+  select w.url, s.secret, d.message_id, d.event_type, d.payload
+  from app_public.webhook_deliveries d
+  join app_public.webhooks w on w.id = d.webhook_id and w.disabled_at is null
+  join app_private.webhook_secrets s on s.webhook_id = w.id
+  where d.id = p_delivery_id and d.status = 'pending'
+$function$;
