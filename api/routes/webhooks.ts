@@ -33,7 +33,7 @@ export function webhookRoutes({ sql, config }: ApiDeps) {
       const { url, events } = c.req.valid("json");
       const projectId = idParam(c.req.param("projectId"));
       // the role first: a refused role learns nothing about addresses
-      await sql`select app_public.project_webhooks(${currentUser(c).id}, ${projectId})`;
+      await sql`select app_public.assert_webhooks_manager(${currentUser(c).id}, ${projectId})`;
       if (await refuseTarget(url, config.webhooksAllowPrivate)) throw new ApiError("webhooks.targetRefused");
       const secret = webhookSecret();
       const [row] = await dbOf(c, sql)<Omit<CreatedWebhook, "secret">[]>`
@@ -46,7 +46,7 @@ export function webhookRoutes({ sql, config }: ApiDeps) {
       const { projectId, webhookId } = ids(c);
       const { url, events } = c.req.valid("json");
       // the role first, then a new address is checked as a new endpoint's is
-      await sql`select app_public.project_webhooks(${currentUser(c).id}, ${projectId})`;
+      await sql`select app_public.assert_webhooks_manager(${currentUser(c).id}, ${projectId})`;
       if (url !== undefined && await refuseTarget(url, config.webhooksAllowPrivate)) throw new ApiError("webhooks.targetRefused");
       const [row] = await sql<Webhook[]>`
         select * from app_public.update_webhook(${currentUser(c).id}, ${projectId}, ${webhookId}, ${url ?? null}, ${events ?? null}::text[])`;

@@ -126,6 +126,16 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION app_private.url_origin(p_url text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  /* why: where a URL goes and nothing it carries: its scheme and host (and port), without the
+     credentials, path, query or fragment a secret could hide in, and "/…" to say there is more */
+  select regexp_replace(substring(p_url from '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*'), '//[^@/]*@', '//') || '/…'
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.webhook_event_type(p_action text)
  RETURNS text
  LANGUAGE sql
@@ -140,6 +150,16 @@ AS $function$
     when 'post.deleted' then p_action when 'draft.created' then p_action when 'channel.connected' then p_action
     when 'member.joined' then p_action
   end
+$function$;
+
+CREATE OR REPLACE FUNCTION app_public.assert_webhooks_manager(p_user_id bigint, p_project_id bigint)
+ RETURNS void
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: the role is weighed before an address is looked up in DNS, so a role that may not
+     add or change an endpoint learns nothing about addresses (and makes no lookups) */
+  select null::void from app_private.authorize(p_user_id, p_project_id, 'webhooks.manage')
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.create_webhook(p_user_id bigint, p_project_id bigint, p_url text, p_events text[], p_secret text, p_max integer)
@@ -182,13 +202,22 @@ $function$;
 
 CREATE OR REPLACE FUNCTION app_public.project_webhooks(p_user_id bigint, p_project_id bigint)
  RETURNS TABLE(id bigint, url text, events text[], created_at timestamp with time zone, disabled_at timestamp with time zone)
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE
 AS $function$
-  /* why: the endpoints of a project, for the roles that manage them; never their secret */
-  select w.id, w.url, w.events, w.created_at, w.disabled_at from app_public.webhooks w
-  where w.project_id = p_project_id and app_private.authorize(p_user_id, p_project_id, 'webhooks.manage') is not null
-  order by w.id
+/*
+ * why: the endpoints of a project, never their secret. Every member reads the page (a viewer
+ * reads every page of the project), but a webhook's URL is often a secret of its own (an
+ * automation service's hook URL lets whoever knows it start the flow), so only the roles that
+ * manage webhooks read it whole; the others read where it goes (app_private.url_origin).
+ */
+declare
+  v_whole boolean := exists (select 1 from app_private.role_actions a
+    where a.role = app_private.authorize(p_user_id, p_project_id, 'project.read') and a.action = 'webhooks.manage');
+begin
+  return query select w.id, case when v_whole then w.url else app_private.url_origin(w.url) end, w.events, w.created_at, w.disabled_at
+  from app_public.webhooks w where w.project_id = p_project_id order by w.id;
+end;
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.prune_webhook_deliveries()
@@ -293,9 +322,10 @@ CREATE OR REPLACE FUNCTION app_public.webhook_delivery_log(p_user_id bigint, p_p
  LANGUAGE plpgsql
  STABLE
 AS $function$
-/* why: an endpoint's deliveries, newest first, as the delivery log shows them */
+/* why: an endpoint's deliveries, newest first, as the delivery log shows them to every member
+   (they name events and answers, never the URL or the secret) */
 begin
-  perform app_private.authorize(p_user_id, p_project_id, 'webhooks.manage');
+  perform app_private.authorize(p_user_id, p_project_id, 'project.read');
   if not exists (select 1 from app_public.webhooks w where w.id = p_webhook_id and w.project_id = p_project_id) then
     raise exception 'Webhook not found' using errcode = 'NTFND', hint = 'webhooks.notFound';
   end if;

@@ -95,11 +95,11 @@ const ROUTES: Record<string, RouteEntry> = {
   "DELETE /api/projects/:projectId/invite-links/:linkId": { action: "invite_links.manage" },
   "GET /api/projects/:projectId/members": { action: "project.read" },
   "GET /api/projects/:projectId/activity": { action: "project.read" },
-  "GET /api/projects/:projectId/webhooks": { action: "webhooks.manage" },
+  "GET /api/projects/:projectId/webhooks": { action: "project.read" },
   "POST /api/projects/:projectId/webhooks": { action: "webhooks.manage", body: () => ({ url: "https://hooks.example.com/pressa", events: ["post.published"] }) },
   "PATCH /api/projects/:projectId/webhooks/:webhookId": { action: "webhooks.manage", body: () => ({ events: ["post.published", "post.failed"] }) },
   "DELETE /api/projects/:projectId/webhooks/:webhookId": { action: "webhooks.manage" },
-  "GET /api/projects/:projectId/webhooks/:webhookId/deliveries": { action: "webhooks.manage" },
+  "GET /api/projects/:projectId/webhooks/:webhookId/deliveries": { action: "project.read" },
   "POST /api/projects/:projectId/webhooks/:webhookId/deliveries/:deliveryId/redeliver": { action: "webhooks.manage" },
   "PATCH /api/projects/:projectId/members/:userId": {
     action: "members.manage",

@@ -13,6 +13,7 @@ import { cleanupSessions } from "../../tasks/sessions__cleanup.ts";
 import { deliverWebhook } from "../../tasks/webhooks__deliver.ts";
 import { buttonData, postReaches, projectWithChannel, sentForApproval } from "../helpers/publishing.ts";
 import { type Stack, startStack, uniqueEmail } from "../helpers/stack.ts";
+import { addMember } from "../helpers/team.ts";
 import { arrives } from "../helpers/until.ts";
 import { startReceiver, verified } from "../helpers/webhooks.ts";
 
@@ -167,6 +168,26 @@ describe("webhooks", () => {
     expect((await stack.call("PATCH", `${p.base}/webhooks/${hook.id}`, { url: receiver.url("/b") }, p.cookie)).json.url).toBe(receiver.url("/b"));
     expect((await stack.call("PATCH", `${p.base}/webhooks/${hook.id}`, { events: [] }, p.cookie)).json.code).toBe("webhooks.eventsInvalid");
     expect((await stack.call("PATCH", `${p.base}/webhooks/${hook.id}`, { events: ["post.failed"] }, stranger)).status).toBe(404);
+  });
+
+  test("every member reads the endpoints and their logs; only those who manage them read a whole address, which may be a secret", async () => {
+    const p = await projectWithChannel(stack);
+    const secretUrl = "https://user:pass@hooks.example.com:8443/webhook/4f9c2a1e?token=abc#frag";
+    await stack.sql`insert into app_public.webhooks (project_id, url, events) values (${p.project.id}, ${secretUrl}, '{draft.created}')`;
+    const [hook] = (await stack.call("GET", `${p.base}/webhooks`, undefined, p.cookie)).json;
+    expect(hook.url).toBe(secretUrl);
+    for (const role of ["editor", "author", "viewer"] as const) {
+      const member = await addMember(stack, p.project.id, p.cookie, role);
+      const listed = await stack.call("GET", `${p.base}/webhooks`, undefined, member.cookie);
+      expect(listed.status, role).toBe(200);
+      expect(listed.json[0].url, role).toBe(role === "editor" ? secretUrl : "https://hooks.example.com:8443/…");
+      expect(JSON.stringify(listed.json)).not.toContain("whsec_");
+      const log = await stack.call("GET", `${p.base}/webhooks/${hook.id}/deliveries`, undefined, member.cookie);
+      expect(log.status, role).toBe(200);
+      if (role !== "editor") {
+        expect((await stack.call("DELETE", `${p.base}/webhooks/${hook.id}`, undefined, member.cookie)).json.code).toBe("team.forbidden");
+      }
+    }
   });
 });
 

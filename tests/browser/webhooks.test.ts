@@ -28,7 +28,7 @@ afterAll(async () => {
 
 const soon = { timeout: 20_000 };
 
-test("an owner adds an endpoint, sees the secret once, reads the delivery log and redelivers; a viewer is told who may", async () => {
+test("an owner adds an endpoint, sees the secret once, reads the delivery log and redelivers; a viewer reads where it goes and its log, and is told who may change them", async () => {
   const { cookie } = await stack.signIn(uniqueEmail("hooks"));
   const project = (await stack.call("POST", "/api/projects", { name: "Hooked channel", adminHandle: "hook_admin" }, cookie)).json;
   const page = await signedInPage({ stack, browser }, cookie, { language: "en" });
@@ -57,6 +57,16 @@ test("an owner adds an endpoint, sees the secret once, reads the delivery log an
   await theirs.goto(`${stack.baseUrl}/project/${project.id}/webhooks`);
   await expect.poll(() => theirs.getByTestId("webhooks-readonly").count(), soon).toBe(1);
   expect(await theirs.getByTestId("webhook-add").count()).toBe(0);
+  // they read where it goes, not its path (an address may be a secret), and its log, but change nothing
+  const card = theirs.getByTestId("webhook");
+  await expect.poll(() => card.count(), soon).toBe(1);
+  expect(await card.textContent()).toContain(`http://127.0.0.1:${receiver.addr.port}/…`);
+  expect(await card.textContent()).not.toContain("/pressa");
+  await card.getByTestId("webhook-log-toggle").click();
+  await expect.poll(async () => (await theirs.getByTestId("webhook-deliveries").textContent()) ?? "", soon).toContain("Delivered");
+  expect(await theirs.getByTestId("webhook-redeliver").count()).toBe(0);
+  expect(await card.getByRole("button", { name: "Remove" }).count()).toBe(0);
+  await screenshot(theirs, "webhooks-viewer", { fullPage: true });
   await page.context().close();
   await theirs.context().close();
 });

@@ -25,8 +25,8 @@ import { toastError } from "../lib/toast.ts";
 
 const STATUS_COLOR = { pending: "yellow", delivered: "green", failed: "red" } as const;
 
-/** One endpoint's delivery log: each event's status, tries and last answer, and Redeliver. */
-function DeliveryLog({ projectId, webhookId }: { projectId: number; webhookId: number }) {
+/** One endpoint's delivery log: each event's status, tries and last answer, and Redeliver for those who manage webhooks. */
+function DeliveryLog({ projectId, webhookId, manage }: { projectId: number; webhookId: number; manage: boolean }) {
   const t = useT();
   const { language } = useLanguage();
   const { deliveries, error } = useDeliveries(projectId, webhookId);
@@ -42,7 +42,7 @@ function DeliveryLog({ projectId, webhookId }: { projectId: number; webhookId: n
             <Table.Th>{t("webhooks.attempts")}</Table.Th>
             <Table.Th>{t("webhooks.lastAnswer")}</Table.Th>
             <Table.Th>{t("webhooks.when")}</Table.Th>
-            <Table.Th />
+            {manage && <Table.Th />}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -53,12 +53,14 @@ function DeliveryLog({ projectId, webhookId }: { projectId: number; webhookId: n
               <Table.Td>{d.attempts}</Table.Td>
               <Table.Td>{d.lastStatus ?? "—"}</Table.Td>
               <Table.Td>{formatMoment(d.createdAt, language)}</Table.Td>
-              <Table.Td>
-                <Button size="xs" variant="subtle" leftSection={<IconRefresh size={14} />} data-testid="webhook-redeliver"
-                  onClick={() => void redeliver(projectId, webhookId, d.id).catch((f) => toastError(t("webhooks.redeliverFailed"), failureText(t, f, "common.tryAgainLater")))}>
-                  {t("webhooks.redeliver")}
-                </Button>
-              </Table.Td>
+              {manage && (
+                <Table.Td>
+                  <Button size="xs" variant="subtle" leftSection={<IconRefresh size={14} />} data-testid="webhook-redeliver"
+                    onClick={() => void redeliver(projectId, webhookId, d.id).catch((f) => toastError(t("webhooks.redeliverFailed"), failureText(t, f, "common.tryAgainLater")))}>
+                    {t("webhooks.redeliver")}
+                  </Button>
+                </Table.Td>
+              )}
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -70,7 +72,8 @@ function DeliveryLog({ projectId, webhookId }: { projectId: number; webhookId: n
 /**
  * A project's webhooks (docs/api.md "Webhooks"): owners and editors add an endpoint with the
  * events it wants (its signing secret shown once), read each endpoint's delivery log, send a
- * delivery again and remove an endpoint. Others see why they cannot.
+ * delivery again and remove an endpoint. Every other member reads the endpoints (where each
+ * goes, not its whole URL, which may be a secret) and their logs, and is told who manages them.
  */
 export default function WebhooksPage() {
   const t = useT();
@@ -78,7 +81,7 @@ export default function WebhooksPage() {
   const { projectId, project, failed } = useRouteProject();
   const { can, role } = useProjectRole(projectId);
   const manage = can("webhooks.manage");
-  const { webhooks, error, refresh } = useWebhooks(projectId, manage);
+  const { webhooks, error, refresh } = useWebhooks(projectId, role !== undefined);
   const [url, setUrl] = useState("");
   const [events, setEvents] = useState<WebhookEvent[]>(["post.published"]);
   const [saving, setSaving] = useState(false);
@@ -114,10 +117,9 @@ export default function WebhooksPage() {
   return (
     <>
       <PageHeader eyebrow={<BackLink to={projectPath(project.id)} label={project.name} />} title={t("section.webhooks")} description={t("webhooks.description")} />
-      {!manage ? (
-        role !== undefined && <Text c="dimmed" data-testid="webhooks-readonly">{t("webhooks.managersOnly")}</Text>
-      ) : (
-        <Stack gap="lg">
+      <Stack gap="lg">
+        {!manage && role !== undefined && <Text c="dimmed" data-testid="webhooks-readonly">{t("webhooks.managersOnly")}</Text>}
+        {manage && (
           <SectionCard title={t("webhooks.addTitle")} hint={t("webhooks.addHint")} testId="webhook-add">
             <form onSubmit={(e) => void submit(e)} noValidate>
               <Stack gap="sm">
@@ -135,26 +137,30 @@ export default function WebhooksPage() {
               </Stack>
             </form>
           </SectionCard>
-          {error ? (
-            <LoadError message={t("webhooks.loadFailed")} retryLabel={t("common.retry")} onRetry={() => void refresh()} />
-          ) : (
-            webhooks.map((hook) => (
-              <SectionCard key={hook.id} title={<span style={{ overflowWrap: "anywhere" }}>{hook.url}</span>}
-                hint={hook.disabledAt ? t("webhooks.disabled") : hook.events.join(", ")} testId="webhook">
-                <Group gap="xs" mb="sm">
-                  <Button size="xs" variant="default" onClick={() => setOpen(open === hook.id ? null : hook.id)} data-testid="webhook-log-toggle">
-                    {open === hook.id ? t("webhooks.hideLog") : t("webhooks.showLog")}
-                  </Button>
+        )}
+        {error ? (
+          <LoadError message={t("webhooks.loadFailed")} retryLabel={t("common.retry")} onRetry={() => void refresh()} />
+        ) : webhooks.length === 0 && !manage ? (
+          <Text c="dimmed" data-testid="webhooks-none">{t("webhooks.none")}</Text>
+        ) : (
+          webhooks.map((hook) => (
+            <SectionCard key={hook.id} title={<span style={{ overflowWrap: "anywhere" }}>{hook.url}</span>}
+              hint={hook.disabledAt ? t("webhooks.disabled") : hook.events.join(", ")} testId="webhook">
+              <Group gap="xs" mb="sm">
+                <Button size="xs" variant="default" onClick={() => setOpen(open === hook.id ? null : hook.id)} data-testid="webhook-log-toggle">
+                  {open === hook.id ? t("webhooks.hideLog") : t("webhooks.showLog")}
+                </Button>
+                {manage && (
                   <Button size="xs" variant="subtle" color="red" leftSection={<IconTrash size={14} />} onClick={() => void remove(hook.id)}>
                     {t("webhooks.delete")}
                   </Button>
-                </Group>
-                {open === hook.id && <DeliveryLog projectId={projectId} webhookId={hook.id} />}
-              </SectionCard>
-            ))
-          )}
-        </Stack>
-      )}
+                )}
+              </Group>
+              {open === hook.id && <DeliveryLog projectId={projectId} webhookId={hook.id} manage={manage} />}
+            </SectionCard>
+          ))
+        )}
+      </Stack>
       <Modal opened={made !== null} onClose={() => setMade(null)} title={t("webhooks.madeTitle")} size="lg">
         {made && (
           <Stack gap="sm">
