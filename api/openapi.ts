@@ -154,7 +154,7 @@ export const ANSWERS: Record<string, Answer> = {
 };
 
 /** The query a route reads: the schema it parses (or, for the periods, checks field by field with the same rules). */
-const QUERIES: Record<string, GenericSchema> = {
+export const QUERIES: Record<string, GenericSchema> = {
   "GET /api/projects/:projectId/activity": ActivityQuery,
   "GET /api/projects/:projectId/stats": StatsPeriodQuery,
   "GET /api/projects/:projectId/ads": StatsPeriodQuery,
@@ -167,7 +167,7 @@ const QUERIES: Record<string, GenericSchema> = {
 };
 
 /** Bodies sent as multipart forms (api/multipart.ts reads them): their text fields' schema, and their files. */
-const FORMS: Record<string, { fields?: GenericSchema; files: Record<string, boolean> }> = {
+export const FORMS: Record<string, { fields?: GenericSchema; files: Record<string, boolean> }> = {
   "POST /api/projects/:projectId/upload-image": { files: { image: true } },
   "POST /api/bug-reports": { fields: BugReportFormSchema, files: { screenshot: false } },
 };
