@@ -4,6 +4,7 @@
  * language: a failure answers 400 with the first issue's code and the code's English message.
  */
 import { vValidator } from "@hono/valibot-validator";
+import type { Env, MiddlewareHandler } from "hono";
 import * as v from "valibot";
 import type { BaseIssue, GenericSchema } from "valibot";
 import { type ErrorCode, isErrorCode } from "../contract/error_codes.ts";
@@ -63,16 +64,36 @@ export function statsRange(query: Record<string, string>): { from: string; to: s
   return { from: new Date(start).toISOString(), to: new Date(end).toISOString() };
 }
 
-/** The schema a route's body is checked with, kept on its validator for the OpenAPI document (api/openapi.ts). */
-export const BODY_SCHEMA = Symbol("body schema");
+/**
+ * What a route's body is checked with, kept on its validator for the OpenAPI document
+ * (api/openapi.ts): the document describes exactly what the route checks.
+ */
+export const REQUEST_BODY = Symbol("request body");
+export type RequestBody = { schema: GenericSchema; required: boolean };
 
 export function body<T extends GenericSchema>(schema: T) {
   // the pipe keeps `schema`'s output type; the cast only restores it for Hono's inference
   const validator = vValidator("json", v.pipe(JsonObject as unknown as GenericSchema, schema) as unknown as T, (result) => {
     if (!result.success) throw issueError(result.issues[0]);
   });
-  // the document describes exactly what the route checks: it reads this very schema
-  return Object.assign(validator, { [BODY_SCHEMA]: schema });
+  return Object.assign(validator, { [REQUEST_BODY]: { schema, required: true } satisfies RequestBody });
+}
+
+/** A body a route accepts and ignores (the spec's client sends none): nothing, or any JSON object. */
+export const IgnoredBody = v.pipe(v.looseObject({}), v.description("Optional and ignored: no body, or any JSON object"));
+
+/**
+ * The body of a call whose body is optional (optionalJsonObject: nothing reads as {}),
+ * checked with `schema` and then read as `c.req.valid("json")`, like body()'s.
+ */
+export function optionalBody<T extends GenericSchema>(schema: T) {
+  const validator: MiddlewareHandler<Env, string, { in: { json: v.InferInput<T> }; out: { json: v.InferOutput<T> } }> = async (c, next) => {
+    const parsed = v.safeParse(schema, await optionalJsonObject(c.req));
+    if (!parsed.success) throw issueError(parsed.issues[0]);
+    c.req.addValidatedData("json", parsed.output as object);
+    await next();
+  };
+  return Object.assign(validator, { [REQUEST_BODY]: { schema, required: false } satisfies RequestBody });
 }
 
 /** Route ids are positive integers that fit PostgreSQL's bigint; anything else is 404. */

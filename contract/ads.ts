@@ -64,23 +64,28 @@ const AmountSchema = v.pipe(
   v.check((amount) => Number.isInteger(Math.round(amount * 100)) && Math.abs(amount * 100 - Math.round(amount * 100)) < 1e-6, "ads.priceInvalid"),
 );
 
+/** An ad's fields as given and stored (a draft's ad answers exactly these). */
+export const AdFields = {
+  advertiser: v.pipe(
+    v.string("ads.advertiserRequired"),
+    v.trim(),
+    v.nonEmpty("ads.advertiserRequired"),
+    v.maxLength(AD_ADVERTISER_MAX, "ads.advertiserTooLong"),
+  ),
+  // a Russian taxpayer number: 10 digits for a company, 12 for a person
+  advertiserInn: v.optional(v.pipe(v.string("ads.innInvalid"), v.trim(), v.regex(/^(\d{10}|\d{12})$/, "ads.innInvalid"))),
+  erid: v.pipe(v.string("ads.eridInvalid"), v.trim(), v.regex(new RegExp(`^[A-Za-z0-9]{1,${AD_ERID_MAX}}$`), "ads.eridInvalid")),
+  topMinutes: minutes(AD_TOP_MINUTES_MAX, "ads.topMinutesInvalid"),
+  feedMinutes: minutes(AD_FEED_MINUTES_MAX, "ads.feedMinutesInvalid"),
+  price: v.optional(v.strictObject({
+    amount: AmountSchema,
+    currency: v.picklist(AD_CURRENCIES, "ads.currencyInvalid"),
+  }, "ads.priceInvalid")),
+};
+
 export const AdSchema = v.nullable(v.pipe(
   v.strictObject({
-    advertiser: v.pipe(
-      v.string("ads.advertiserRequired"),
-      v.trim(),
-      v.nonEmpty("ads.advertiserRequired"),
-      v.maxLength(AD_ADVERTISER_MAX, "ads.advertiserTooLong"),
-    ),
-    // a Russian taxpayer number: 10 digits for a company, 12 for a person
-    advertiserInn: v.optional(v.pipe(v.string("ads.innInvalid"), v.trim(), v.regex(/^(\d{10}|\d{12})$/, "ads.innInvalid"))),
-    erid: v.pipe(v.string("ads.eridInvalid"), v.trim(), v.regex(new RegExp(`^[A-Za-z0-9]{1,${AD_ERID_MAX}}$`), "ads.eridInvalid")),
-    topMinutes: minutes(AD_TOP_MINUTES_MAX, "ads.topMinutesInvalid"),
-    feedMinutes: minutes(AD_FEED_MINUTES_MAX, "ads.feedMinutesInvalid"),
-    price: v.optional(v.strictObject({
-      amount: AmountSchema,
-      currency: v.picklist(AD_CURRENCIES, "ads.currencyInvalid"),
-    }, "ads.priceInvalid")),
+    ...AdFields,
     // a post's ad as answered (PostAd) may be sent back as it is: removedAt is the bot's to say
     removedAt: v.optional(v.unknown()),
   }, "ads.invalid"),

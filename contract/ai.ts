@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import type { ErrorCode } from "./error_codes.ts";
-import { CHAT_CONTEXT_MESSAGES, DRAFTS_PER_GENERATION_MAX, GENERATED_POST_LENGTH, GENERATED_TITLES } from "./limits.ts";
+import { CHAT_CONTEXT_MESSAGES, CHAT_HISTORY_PAGE_SIZE, DRAFTS_PER_GENERATION_MAX, GENERATED_POST_LENGTH, GENERATED_TITLES } from "./limits.ts";
 
 const clamp = (min: number, max: number) => (n: number) => Math.min(max, Math.max(min, Math.round(n)));
 
@@ -66,3 +66,9 @@ export type GenerationJob = {
 };
 
 export type ChatMessage = { id: number; role: "user" | "assistant"; content: string; timestamp: string };
+
+/** A page of the chat's history (`GET …/chat/history`), newest page first. */
+export const ChatHistoryQuery = v.object({
+  page: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1), v.maxValue(100000)), "1"),
+  limit: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1), v.maxValue(50)), String(CHAT_HISTORY_PAGE_SIZE)),
+});

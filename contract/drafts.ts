@@ -106,6 +106,9 @@ export const MoveDraftSchema = v.object({
  */
 export type DraftMoved = { id: number; order: number; respaced: { id: number; order: number }[] };
 
+/** The lean shapes of `GET …/drafts?view=` (api/revalidate.ts listView). */
+export const DRAFT_LIST_VIEWS = ["list"] as const;
+
 /** A draft as the API answers it. */
 export type Draft = {
   id: number;

@@ -3,7 +3,7 @@ import { AdSchema, type AdState, type PostAd } from "./ads.ts";
 import { EntitiesSchema, formattingFits, type MessageEntity } from "./entities.ts";
 import { type PostOptions, PostOptionsSchema } from "./post_options.ts";
 import type { PostReasonCode, PostReasonParams } from "./post_reasons.ts";
-import { SERIES_ENDS_AFTER_MAX } from "./limits.ts";
+import { PUBLISHED_PAGE_MAX, PUBLISHED_PAGE_SIZE, SERIES_ENDS_AFTER_MAX } from "./limits.ts";
 import { isoDay, isoInstant } from "./time.ts";
 
 export const POST_STATUSES = ["draft", "in_review", "scheduled", "approved", "sending", "published", "rejected", "failed", "uncertain"] as const;
@@ -85,6 +85,21 @@ export const PostResendSchema = v.optional(
   v.object({ scheduledFor: v.optional(isoInstant("schedule.scheduledForInvalid")) }, "schedule.scheduledForInvalid"),
   {},
 );
+
+/** `from` and `to` of the calendar's range read (`GET …/posts`): both or neither, from before to. */
+export const PostsRangeQuery = v.object({
+  from: v.optional(isoInstant("posts.rangeNotIso")),
+  to: v.optional(isoInstant("posts.rangeNotIso")),
+});
+/** The lean shapes of `GET …/posts?view=` (api/revalidate.ts listView). */
+export const POST_LIST_VIEWS = ["calendar"] as const;
+
+/** A page of Published (`GET …/posts/published`): newest first, after the last post shown (before and beforeId together). */
+export const PublishedQuery = v.object({
+  limit: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1), v.maxValue(PUBLISHED_PAGE_MAX)), String(PUBLISHED_PAGE_SIZE)),
+  before: v.optional(isoInstant("posts.publishedQueryInvalid")),
+  beforeId: v.optional(v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,15}$/), v.toNumber())),
+});
 
 /** The owner's answer for an uncertain post: it is in the channel, or send it again. */
 export const PostResolveSchema = v.object({

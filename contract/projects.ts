@@ -131,5 +131,6 @@ export type Project = {
   language: string;
   sources: string;
   createdAt: string;
+  updatedAt: string;
 };
 

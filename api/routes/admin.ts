@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import * as v from "valibot";
-import { ADMIN_PAGE_MAX, ADMIN_PAGE_SIZE, ADMIN_USER_SEARCH_MAX } from "../../contract/admin.ts";
+import { BugReportsQuery, UsersQuery } from "../../contract/admin.ts";
 import {
   type AdminStats,
   type AdminUserRow,
@@ -16,8 +16,6 @@ import { type AppEnv, currentUser } from "../env.ts";
 import { ApiError } from "../../core/errors.ts";
 import { requireAdmin } from "../middleware/session.ts";
 import { body, idParam, queryError } from "../validate.ts";
-import { withoutControlCharacters } from "../../contract/text.ts";
-import { isoInstant } from "../../contract/time.ts";
 
 type BugReportRow = Omit<BugReport, "user"> & { userEmail: string | null };
 
@@ -25,25 +23,6 @@ type BugReportRow = Omit<BugReport, "user"> & { userEmail: string | null };
 function toBugReport({ userEmail, ...report }: BugReportRow): BugReport {
   return { ...report, user: userEmail === null ? null : { email: userEmail } };
 }
-
-/*
- * The lists come a page at a time (first page without parameters, so the spec's client
- * still gets a plain array). The next page starts after the last row shown, never at an
- * offset, so rows added meanwhile neither shift nor repeat rows. The SPA asks for one row
- * more than it shows to learn whether another page exists.
- */
-const Limit = v.optional(
-  v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,2}$/), v.toNumber(), v.maxValue(ADMIN_PAGE_MAX)),
-  String(ADMIN_PAGE_SIZE),
-);
-const RowId = v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,15}$/), v.toNumber());
-const UsersQuery = v.object({
-  limit: Limit,
-  after: v.optional(RowId),
-  q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(ADMIN_USER_SEARCH_MAX), withoutControlCharacters())),
-});
-const BugReportsQuery = v.object({ limit: Limit, before: v.optional(isoInstant("admin.bugReportsQueryInvalid")), beforeId: v.optional(RowId) });
-
 
 export function adminRoutes({ sql }: ApiDeps) {
   return new Hono<AppEnv>()

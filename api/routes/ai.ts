@@ -15,8 +15,8 @@ import { type Ai, type AiMessage, aiError, requireAi } from "../../core/ai/clien
 import { formattedPost } from "../../contract/markdown.ts";
 import { withExamples } from "../../core/ai/examples.ts";
 import { chatPrompt, postPrompt, type ProjectVoice, titlePrompt, titlesFrom, titlesPrompt, tokensFor } from "../../core/ai/prompts.ts";
-import { ChatSchema, GenerateContentSchema, GeneratePostSchema, type GenerationJob, GenerateTitlesSchema } from "../../contract/ai.ts";
-import { CHAT_CONTEXT_MESSAGES, CHAT_HISTORY_PAGE_SIZE, POST_CONTENT_MAX } from "../../contract/limits.ts";
+import { ChatHistoryQuery, ChatSchema, GenerateContentSchema, GeneratePostSchema, type GenerationJob, GenerateTitlesSchema } from "../../contract/ai.ts";
+import { CHAT_CONTEXT_MESSAGES, POST_CONTENT_MAX } from "../../contract/limits.ts";
 import { type ErrorCode, errorMessage, isErrorCode } from "../../contract/error_codes.ts";
 import type { Sql } from "../../core/db.ts";
 import type { ApiDeps } from "../deps.ts";
@@ -25,7 +25,7 @@ import type { Context } from "hono";
 import { ApiError } from "../../core/errors.ts";
 import { logCause } from "../errors.ts";
 import { requireUser } from "../middleware/session.ts";
-import { body, idParam, optionalJsonObject } from "../validate.ts";
+import { body, idParam, IgnoredBody, optionalBody } from "../validate.ts";
 
 /** The project an AI call writes for, read first: a role that may not use AI spends nothing (team.forbidden). */
 async function projectVoice(sql: Sql, userId: number, projectId: number) {
@@ -128,10 +128,6 @@ export function toJob(row: JobRow): GenerationJob {
   };
 }
 
-const HistoryQuery = v.object({
-  page: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1), v.maxValue(100000)), "1"),
-  limit: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1), v.maxValue(50)), String(CHAT_HISTORY_PAGE_SIZE)),
-});
 
 export function aiRoutes({ sql, ai, log, config }: ApiDeps) {
   const { aiCallsPerMinute, aiDailyTokens, aiDailyTokensTotal } = config.limits;
@@ -205,8 +201,7 @@ export function aiRoutes({ sql, ai, log, config }: ApiDeps) {
         await c.get("unusedAiReservation")?.();
       }
     })
-    .post("/generate-title", async (c) => {
-      await optionalJsonObject(c.req); // the spec's client sends no body
+    .post("/generate-title", optionalBody(IgnoredBody), async (c) => {
       const userId = currentUser(c).id;
       const projectId = idParam(c.req.param("projectId"));
       const project = await projectVoice(sql, userId, projectId);
@@ -248,7 +243,7 @@ export function aiRoutes({ sql, ai, log, config }: ApiDeps) {
       return c.json(toJob(job));
     })
     .get("/chat/history", async (c) => {
-      const query = v.safeParse(HistoryQuery, c.req.query());
+      const query = v.safeParse(ChatHistoryQuery, c.req.query());
       if (!query.success) throw new ApiError("chat.historyQueryInvalid");
       const { page, limit } = query.output as unknown as { page: number; limit: number };
       const rows = await sql<{ id: number; role: "user" | "assistant"; content: string; createdAt: string; hasMore: boolean }[]>`

@@ -10,7 +10,7 @@ import type { AppEnv } from "../env.ts";
 import { ApiError } from "../../core/errors.ts";
 import { clearSessionCookie, newSessionToken, sessionId, setSessionCookie } from "../session_token.ts";
 import { forgetSession } from "../middleware/session.ts";
-import { body, optionalJsonObject } from "../validate.ts";
+import { body, IgnoredBody, optionalBody } from "../validate.ts";
 import { clientIpBucket } from "../client_ip.ts";
 
 /** Six digits from a secure random source, without modulo bias. */
@@ -45,8 +45,7 @@ export function authRoutes({ sql, config }: ApiDeps) {
       setSessionCookie(c, token, secure);
       return c.json({ id: user.id, email: user.email, isAdmin: user.isAdmin });
     })
-    .post("/logout", async (c) => {
-      await optionalJsonObject(c.req);
+    .post("/logout", optionalBody(IgnoredBody), async (c) => {
       const id = c.get("sessionId");
       if (id) {
         await sql`select app_public.revoke_session(${id})`;
@@ -68,11 +67,10 @@ export function authRoutes({ sql, config }: ApiDeps) {
     })
     // Deleting the account: its own projects go with it; it leaves shared ones, and is refused
     // while it is the last owner of one (account.ownsSharedProject). Its sessions end with it.
-    .delete("/user", async (c) => {
+    .delete("/user", optionalBody(IgnoredBody), async (c) => {
       const user = c.get("user");
       if (!user) throw new ApiError("auth.notSignedIn");
       // a token, leaked or not, never gets here (SESSION_ONLY in api/middleware/api_token.ts)
-      await optionalJsonObject(c.req);
       await sql`select app_public.delete_account(${user.id})`;
       const id = c.get("sessionId");
       if (id) forgetSession(id);

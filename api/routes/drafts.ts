@@ -1,6 +1,6 @@
 /* Drafts of a project (spec §2 Drafts, §5, §7): each handler is one SQL call. */
 import { Hono } from "hono";
-import { BulkAddSchema, DraftCreateSchema, DraftUpdateSchema, MoveDraftSchema, ReorderSchema } from "../../contract/drafts.ts";
+import { BulkAddSchema, DRAFT_LIST_VIEWS, DraftCreateSchema, DraftUpdateSchema, MoveDraftSchema, ReorderSchema } from "../../contract/drafts.ts";
 import type { Draft, DraftHolder, DraftMoved } from "../../contract/drafts.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
@@ -58,7 +58,7 @@ export function draftRoutes({ sql, config }: ApiDeps) {
     .get("/", async (c) => {
       const userId = currentUser(c).id;
       const projectId = idParam(c.req.param("projectId"));
-      const view = listView(c, ["list"]);
+      const view = listView(c, DRAFT_LIST_VIEWS);
       // The whole drafts are the spec's answer; `?view=list` is what the drafts list shows.
       const columns = view === "list" ? SUMMARY_COLUMNS : DRAFT_COLUMNS;
       return await versionedList(

@@ -6,8 +6,18 @@
  */
 import { Hono } from "hono";
 import * as v from "valibot";
-import { POSTS_RANGE_MAX_DAYS, PUBLISHED_PAGE_MAX, PUBLISHED_PAGE_SIZE } from "../../contract/limits.ts";
-import { type Post, PostDeleteSchema, PostResendSchema, PostResolveSchema, PostWriteSchema, SeriesSkipSchema } from "../../contract/posts.ts";
+import { POSTS_RANGE_MAX_DAYS } from "../../contract/limits.ts";
+import {
+  type Post,
+  POST_LIST_VIEWS,
+  PostDeleteSchema,
+  PostResendSchema,
+  PostResolveSchema,
+  PostsRangeQuery,
+  PostWriteSchema,
+  PublishedQuery,
+  SeriesSkipSchema,
+} from "../../contract/posts.ts";
 import type { ApiDeps } from "../deps.ts";
 import { type AppEnv, currentUser } from "../env.ts";
 import { ApiError } from "../../core/errors.ts";
@@ -17,8 +27,7 @@ import { requireUser } from "../middleware/session.ts";
 import { listView, versionedList } from "../revalidate.ts";
 import { confirmBotCanDelete, requireTelegram } from "../../core/telegram/checks.ts";
 import { removeMessages } from "../../core/telegram/post_message.ts";
-import { body, idParam, issueError, optionalJsonObject, queryError, queryInstant } from "../validate.ts";
-import { isoInstant } from "../../contract/time.ts";
+import { body, idParam, IgnoredBody, optionalBody, queryError } from "../validate.ts";
 import { type Ad, AD_BOT_DELETE_LIMIT_MINUTES } from "../../contract/ads.ts";
 
 
@@ -41,11 +50,12 @@ type SentMessages = { status: string; channelChatId: number | null; channelMessa
  * ISO instants, from before to, at most POSTS_RANGE_MAX_DAYS apart.
  */
 function postsRange(query: Record<string, string>): { from: string; to: string } | null {
-  const { from, to } = query;
-  if (from === undefined && to === undefined) return null;
-  if (from === undefined || to === undefined) throw new ApiError("posts.rangeNotIso");
-  const start = Date.parse(queryInstant(from, "posts.rangeNotIso"));
-  const end = Date.parse(queryInstant(to, "posts.rangeNotIso"));
+  if (query.from === undefined && query.to === undefined) return null;
+  if (query.from === undefined || query.to === undefined) throw new ApiError("posts.rangeNotIso");
+  const parsed = v.safeParse(PostsRangeQuery, query);
+  if (!parsed.success) throw queryError(parsed.issues, "posts.rangeNotIso");
+  const start = Date.parse(parsed.output.from!);
+  const end = Date.parse(parsed.output.to!);
   if (end <= start) throw new ApiError("posts.rangeReversed");
   if (end - start > POSTS_RANGE_MAX_DAYS * 86_400_000) {
     throw new ApiError("posts.rangeTooLong");
@@ -53,11 +63,6 @@ function postsRange(query: Record<string, string>): { from: string; to: string }
   return { from: new Date(start).toISOString(), to: new Date(end).toISOString() };
 }
 
-const PublishedQuery = v.object({
-  limit: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1), v.maxValue(PUBLISHED_PAGE_MAX)), String(PUBLISHED_PAGE_SIZE)),
-  before: v.optional(isoInstant("posts.publishedQueryInvalid")),
-  beforeId: v.optional(v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,15}$/), v.toNumber())),
-});
 
 type PostWrite = v.InferOutput<typeof PostWriteSchema>;
 
@@ -123,7 +128,7 @@ export function postRoutes({ sql, telegram, log, config }: ApiDeps) {
       const projectId = idParam(c.req.param("projectId"));
       const userId = currentUser(c).id;
       const range = postsRange(c.req.query());
-      const view = listView(c, ["calendar"]);
+      const view = listView(c, POST_LIST_VIEWS);
       const columns = sql.unsafe(view === "calendar" ? CALENDAR_COLUMNS : POST_COLUMNS);
       // The project's posts version is the ETag (ownership included: another's project has none).
       return await versionedList(
@@ -203,20 +208,18 @@ export function postRoutes({ sql, telegram, log, config }: ApiDeps) {
           ${idParam(c.req.param("postId"))}, ${at}::timestamptz, ${skip})`;
       return c.json(row);
     })
-    .post("/:postId/publish", async (c) => {
-      await optionalJsonObject(c.req);
+    .post("/:postId/publish", optionalBody(IgnoredBody), async (c) => {
       const [row] = await sql<Post[]>`
         select ${sql.unsafe(POST_COLUMNS)} from app_public.request_post_approval(${currentUser(c).id}, ${idParam(c.req.param("projectId"))},
           ${idParam(c.req.param("postId"))})`;
       return c.json(row);
     })
     // A post awaiting approval: its preview again (a new round), or moved with scheduledFor.
-    .post("/:postId/resend", async (c) => {
-      const options = v.safeParse(PostResendSchema, await optionalJsonObject(c.req));
-      if (!options.success) throw issueError(options.issues[0]);
+    .post("/:postId/resend", optionalBody(PostResendSchema), async (c) => {
+      const { scheduledFor } = c.req.valid("json");
       const [row] = await sql<Post[]>`
         select ${sql.unsafe(POST_COLUMNS)} from app_public.resend_post_approval(${currentUser(c).id},
-          ${idParam(c.req.param("projectId"))}, ${idParam(c.req.param("postId"))}, ${options.output.scheduledFor ?? null})`;
+          ${idParam(c.req.param("projectId"))}, ${idParam(c.req.param("postId"))}, ${scheduledFor ?? null})`;
       return c.json(row);
     })
     .post("/:postId/resolve", body(PostResolveSchema), async (c) => {
@@ -225,10 +228,8 @@ export function postRoutes({ sql, telegram, log, config }: ApiDeps) {
           ${idParam(c.req.param("projectId"))}, ${idParam(c.req.param("postId"))}, ${c.req.valid("json").inChannel})`;
       return c.json(row);
     })
-    .delete("/:postId", async (c) => {
-      const options = v.safeParse(PostDeleteSchema, await optionalJsonObject(c.req));
-      if (!options.success) throw issueError(options.issues[0]);
-      const { deleteFromChannels, deleteRecurringSeries } = options.output;
+    .delete("/:postId", optionalBody(PostDeleteSchema), async (c) => {
+      const { deleteFromChannels, deleteRecurringSeries } = c.req.valid("json");
       const userId = currentUser(c).id;
       const projectId = idParam(c.req.param("projectId"));
       const postId = idParam(c.req.param("postId"));

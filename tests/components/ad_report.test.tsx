@@ -25,6 +25,7 @@ const HOUR = 3_600_000;
 const project = (role: Role): Project => ({
   id: 7, userId: 1, role, name: "Кофейня", description: "", writingStyle: { formality: 2, seriousness: 2, emojiUsage: 1 },
   adminHandle: "coffee_admin", timezone: "Europe/Moscow", language: "ru", sources: "", createdAt: "2026-11-01T10:00:00Z",
+  updatedAt: "2026-11-01T10:00:00Z",
 });
 
 /** The project in the cache as the API answered it; the report answered for any period. */
