@@ -17,7 +17,7 @@ import { renderIn } from "./render.tsx";
 
 const project = (role: Role): Project => ({
   id: 7, userId: 1, role, name: "Кофейня", description: "", writingStyle: { formality: 2, seriousness: 2, emojiUsage: 1 },
-  adminHandle: "coffee_admin", timezone: "Europe/Moscow", language: "ru", sources: "", createdAt: "2026-11-01T10:00:00Z",
+  adminHandle: "coffee_admin", timezone: "Europe/Moscow", language: "ru", sources: "", createdAt: "2026-11-01T10:00:00Z", updatedAt: "2026-11-01T10:00:00Z",
 });
 
 const figures = (inReview: number, awaitingApproval = 0): ProjectOverview => ({

@@ -3,7 +3,7 @@
  * starts, how long its text may be, and whether it may be sent. components/PublishedPostEdit
  * draws the form; these decide.
  */
-import { AD_LABEL_SEPARATOR, adLabel } from "../../../contract/ads.ts";
+import { type Ad, AD_LABEL_SEPARATOR, adLabel } from "../../../contract/ads.ts";
 import { textLimit } from "../../../contract/post_plan.ts";
 import type { UrlButton } from "../../../contract/post_options.ts";
 import type { Post } from "../../../contract/posts.ts";
@@ -25,7 +25,7 @@ export function publishedEditStart(post: Pick<Post, "pendingEdit" | "content" | 
  * An ad keeps its label in that message, so the label's share is not the edit's to use.
  */
 export function publishedEditLimit(
-  post: Pick<Post, "title" | "imageUrl" | "imageUrls" | "content" | "options"> & Partial<Pick<Post, "ad">>,
+  post: Pick<Post, "title" | "imageUrl" | "imageUrls" | "content" | "options"> & { ad?: Ad | null },
   projectLanguage = "ru",
 ): number {
   const label = post.ad ? AD_LABEL_SEPARATOR.length + adLabel(post.ad, projectLanguage).length : 0;

@@ -171,7 +171,7 @@ function ButtonRows({ rows }: { rows: UrlButton[][] }) {
 
 /** What the preview of a post's own text, images, options and ad label takes (the details, the review page). */
 export function postPreviewProps(
-  post: Pick<Post, "content" | "entities" | "imageUrl" | "imageUrls" | "options"> & Partial<Pick<Post, "ad">>,
+  post: Pick<Post, "content" | "entities" | "imageUrl" | "imageUrls" | "options"> & { ad?: Ad | null },
   projectLanguage?: string,
 ): PostPreviewProps {
   return {
