@@ -178,9 +178,14 @@ test("add a slot, see it in its day, change its length, switch it off, remove it
   // The focus does not fall to the page's start.
   await expect.poll(() => page.evaluate(() => document.activeElement !== document.body), soon).toBe(true);
 
-  // The last one gone, the plan explains itself again.
+  // The last one gone, the plan explains itself again. The first removal's dialogs are gone
+  // first: on a busy machine a click could otherwise land in the one still fading out.
+  await expect.poll(() => edit.count(), soon).toBe(0);
+  await expect.poll(() => confirm.count(), soon).toBe(0);
   await slots(page).getByTestId("content-plan-slot-edit").click();
+  await expect.poll(() => edit.count(), soon).toBe(1);
   await edit.getByTestId("slot-delete").click();
+  await expect.poll(() => confirm.count(), soon).toBe(1);
   await confirm.getByTestId("confirm-delete").click();
   await expect.poll(() => plan.getByTestId("content-plan-empty").count(), soon).toBe(1);
   expect(await plansOf(p.project.id)).toEqual([]);
