@@ -54,3 +54,41 @@ test("a post due while an ad is on top waits for the window's end, then goes out
   await new Promise((r) => setTimeout(r, 2_000));
   expect(telegram.messages(p.channel.id).filter((m) => m.text === "Our own news")).toHaveLength(1);
 }, 120_000);
+
+test("a post held for an ad that is then deleted goes out within minutes, not at the old window's end", async () => {
+  const telegram = stack.telegram!;
+  const p = await projectWithChannel(stack, { drafts: ["After the ad"], language: "en", timezone: "UTC" });
+  const { postId, preview } = await sentForApproval(stack, p, p.drafts[0].id, 6_000);
+  await press(stack, p.admin.id, p.admin.id, preview.message_id, buttonData(preview, "approve", postId));
+  await postReaches(stack, postId, "approved");
+  // an ad went out a minute ago and stays on top for 59 more minutes
+  const [ad] = await stack.sql`
+    insert into app_public.posts (project_id, title, content, scheduled_for, status, published_at, channel_chat_id, approved_chat_id, channel_message_ids, ad)
+    values (${p.project.id}, 'Tea 1/24', 'Tea', now() - interval '1 minute', 'published', now() - interval '1 minute',
+            ${p.channel.id}, ${p.channel.id}, '[1]', ${stack.sql.json({ advertiser: "Acme", erid: "tea123", topMinutes: 60, feedMinutes: 0 })})
+    returning id`;
+  await until(async () => (await stack.sql`select last_error_code from app_public.posts where id = ${postId}`)[0].lastErrorCode, (code) => code === "ads.heldForTop", 20_000);
+  const publishJobDue = async () =>
+    (await stack.sql<{ due: number }[]>`select (extract(epoch from run_at - now()) * 1000)::int as due
+      from graphile_worker._private_jobs where key = ${`post:${postId}:publish`}`)[0]?.due;
+  // weighed again in 5 minutes at most, not at the window's end an hour away
+  const due = await until(publishJobDue, (ms) => ms !== undefined && ms > 60_000, 10_000);
+  expect(due).toBeLessThanOrEqual(5 * 60_000);
+  expect(due).toBeGreaterThan(4 * 60_000);
+
+  // weighed again while the ad is still on top: held on, its version untouched (open calendars stay as they are)
+  const version = async () => (await stack.sql`select updated_at::text as v from app_public.posts where id = ${postId}`)[0].v;
+  const before = await version();
+  await stack.sql`update graphile_worker._private_jobs set run_at = now() where key = ${`post:${postId}:publish`}`;
+  await until(publishJobDue, (ms) => ms !== undefined && ms > 60_000, 10_000);
+  expect(await version()).toBe(before);
+  expect((await stack.sql`select status, last_error_code from app_public.posts where id = ${postId}`)[0])
+    .toEqual({ status: "approved", lastErrorCode: "ads.heldForTop" });
+
+  // the owner deletes the ad; when the post is weighed again (its 5 minutes come now), it goes
+  expect((await stack.call("DELETE", `${p.base}/posts/${ad.id}`, undefined, p.cookie)).status).toBe(200);
+  await stack.sql`update graphile_worker._private_jobs set run_at = now() where key = ${`post:${postId}:publish`}`;
+  const published = await postReaches(stack, postId, "published", 20_000);
+  expect(published.lastErrorCode).toBeNull();
+  expect(telegram.messages(p.channel.id).filter((m) => m.text === "After the ad")).toHaveLength(1);
+}, 120_000);
