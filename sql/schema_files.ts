@@ -19,7 +19,7 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
   activity: ["log_activity", "project_activity"],
   api: ["begin_idempotent", "etag", "finish_idempotent", "idempotent_answer", "lock_current_etag", "prune_idempotency_keys"],
   ads: [
-    "ad_bot_delete_limit_minutes", "ad_label", "ad_labelled_length", "ad_pin_range", "ad_removal_channel", "ad_removal_lead", "ad_removal_retry", "ad_removal_target",
+    "ad_bot_delete_limit_minutes", "ad_label", "assert_ad_format", "ad_labelled_length", "ad_pin_range", "ad_removal_channel", "ad_removal_lead", "ad_removal_retry", "ad_removal_target",
     "ad_sent_at", "ad_state", "ad_totals", "post_ad", "ad_windows", "assert_ad_fits", "assert_ad_window_free", "defer_ad_removal", "hold_for_ad_window",
     "project_ads", "queue_ad_removal", "queue_ad_term", "record_ad_removed", "remind_ad_removal", "tell_ad_owners",
   ],

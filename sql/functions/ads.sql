@@ -165,6 +165,33 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION app_private.assert_ad_format(p_ad jsonb, p_options jsonb)
+ RETURNS void
+ LANGUAGE plpgsql
+ IMMUTABLE
+AS $function$
+/*
+ * why: what an ad's sale rules out in how it goes out, said when its draft is saved and again
+ * when it is planned (a post may bring options of its own): a silent ad (the advertiser pays
+ * for the readers' notification: ads.silentAd), and a pin that outlives the post (an unpin
+ * after the bot deleted it: ads.pinOutlivesFeed). A post that is no ad passes.
+ */
+declare
+  v_feed int := coalesce((p_ad ->> 'feedMinutes')::int, 0);
+begin
+  if jsonb_typeof(p_ad) is distinct from 'object' then
+    return;
+  end if;
+  if p_options ->> 'silent' = 'true' then
+    raise exception 'An ad goes out with its notification: it cannot be silent' using errcode = 'INVAL', hint = 'ads.silentAd';
+  end if;
+  if v_feed > 0 and (p_options ->> 'unpinAfterHours')::int * 60 > v_feed then
+    raise exception 'The ad is unpinned after % hours but leaves the feed after % minutes', (p_options ->> 'unpinAfterHours')::int, v_feed
+      using errcode = 'INVAL', hint = 'ads.pinOutlivesFeed';
+  end if;
+end;
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.assert_ad_window_free(p_project_id bigint, p_post_id bigint, p_at timestamp with time zone, p_ad jsonb, p_options jsonb)
  RETURNS void
  LANGUAGE plpgsql
@@ -174,9 +201,7 @@ AS $function$
  * is planned (docs/ads.md "The top window"). Called by every act that sets a one-off post's time
  * (schedule_post, update_post, the move of resend_post_approval). Series occurrences and
  * content-plan posts are not refused but held when they fall due (begin_sending).
- *   - Its format, for an ad: a silent ad is refused (the advertiser pays for the readers'
- *     notification: ads.silentAd), and so is a pin that outlives the post (an unpin after the
- *     bot deleted it: ads.pinOutlivesFeed).
+ *   - Its format, for an ad (assert_ad_format, also weighed when its draft is saved).
  *   - Any post inside another ad's window, silent or not (a silent post is still the newest
  *     in the channel), and an ad whose window would meet another ad's window or hold a planned
  *     one-off post (draft and in_review included) → ads.topConflict naming the other post.
@@ -191,18 +216,11 @@ AS $function$
 declare
   v_ad jsonb := case when jsonb_typeof(p_ad) = 'object' then p_ad end;
   v_top int := coalesce((v_ad ->> 'topMinutes')::int, 0);
-  v_feed int := coalesce((v_ad ->> 'feedMinutes')::int, 0);
   v_range tstzrange := tstzrange(p_at, p_at + make_interval(mins => v_top), '[)');
   v_pin tstzrange := app_private.ad_pin_range(p_options, p_at);
   v_title text;
 begin
-  if v_ad is not null and p_options ->> 'silent' = 'true' then
-    raise exception 'An ad goes out with its notification: it cannot be silent' using errcode = 'INVAL', hint = 'ads.silentAd';
-  end if;
-  if v_ad is not null and v_feed > 0 and (p_options ->> 'unpinAfterHours')::int * 60 > v_feed then
-    raise exception 'The ad is unpinned after % hours but leaves the feed after % minutes', (p_options ->> 'unpinAfterHours')::int, v_feed
-      using errcode = 'INVAL', hint = 'ads.pinOutlivesFeed';
-  end if;
+  perform app_private.assert_ad_format(v_ad, p_options);
   perform pg_advisory_xact_lock(hashtextextended('ad_windows:' || p_project_id, 0));
   select w.title into v_title from app_private.ad_windows(p_project_id, tstzrange(p_at, p_at, '[]'), p_post_id) w limit 1;
   if not found and v_top > 0 then

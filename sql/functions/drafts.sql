@@ -99,7 +99,8 @@ CREATE OR REPLACE FUNCTION app_public.create_draft(p_user_id bigint, p_project_i
  LANGUAGE plpgsql
 AS $function$
 /* why: ownership first (NTFND), the project's room (QUOTA), then the row; order defaults to 0
-   as in the spec's data; an ad's text must leave room for its label (assert_ad_fits) */
+   as in the spec's data; an ad's text must leave room for its label (assert_ad_fits) and its
+   options must suit a sale (assert_ad_format) */
 declare
   v_draft app_public.drafts;
   v_images text[];
@@ -109,6 +110,7 @@ begin
   -- an album when one is given, else the one image
   v_images := app_private.assert_project_uploads(p_project_id, coalesce(p_image_urls, array_remove(array[nullif(p_image_url, '')], null)));
   perform app_private.assert_ad_fits(p_project_id, btrim(p_title), p_content, nullif(p_ad, 'null'));
+  perform app_private.assert_ad_format(nullif(p_ad, 'null'), p_options);
   insert into app_public.drafts (project_id, title, content, entities, image_url, image_urls, options, sort_order, ad)
   values (p_project_id, btrim(p_title), coalesce(p_content, ''), coalesce(p_entities, '[]'), v_images[1], v_images,
           coalesce(p_options, '{}'), coalesce(p_order, 0), nullif(p_ad, 'null'))
@@ -353,6 +355,7 @@ begin
   where d.id = p_draft_id
   returning d.* into v_draft;
   perform app_private.assert_ad_fits(p_project_id, v_draft.title, v_draft.content, v_draft.ad);
+  perform app_private.assert_ad_format(v_draft.ad, v_draft.options);
   return v_draft;
 end;
 $function$;

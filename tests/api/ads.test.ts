@@ -59,6 +59,26 @@ describe("a draft carries its sale", () => {
     expect((await stack.call("GET", `${p.base}/drafts`, undefined, p.cookie)).json).toEqual([]);
   });
 
+  test("a sale's format is weighed when its draft is saved: never silent, never pinned past its feed time", async () => {
+    const p = await projectWithChannel(stack);
+    const silent = await stack.call("POST", `${p.base}/drafts`, { title: "Quiet sale", ad: AD, options: { silent: true } }, p.cookie);
+    expect(silent.status).toBe(400);
+    expect(silent.json.code).toBe("ads.silentAd");
+    // AD leaves the feed after 24 hours: an unpin after 48 would come after the bot deleted it
+    const pinned = await stack.call("POST", `${p.base}/drafts`, { title: "Pinned sale", ad: AD, options: { pin: true, unpinAfterHours: 48 } }, p.cookie);
+    expect(pinned.status).toBe(400);
+    expect(pinned.json.code).toBe("ads.pinOutlivesFeed");
+    expect((await stack.call("GET", `${p.base}/drafts`, undefined, p.cookie)).json).toEqual([]);
+    // a saved draft that becomes such an ad is refused too, and stays as it was
+    const own = (await stack.call("POST", `${p.base}/drafts`, { title: "Own", options: { silent: true } }, p.cookie)).json;
+    const made = await stack.call("PATCH", `${p.base}/drafts/${own.id}`, { ad: AD }, p.cookie);
+    expect(made.json.code).toBe("ads.silentAd");
+    expect((await stack.call("GET", `${p.base}/drafts/${own.id}`, undefined, p.cookie)).json.ad).toBeNull();
+    // the same sale with its notification and a pin inside its feed time is saved
+    const fine = await stack.call("POST", `${p.base}/drafts`, { title: "Sale", ad: AD, options: { pin: true, unpinAfterHours: 24 } }, p.cookie);
+    expect(fine.status, fine.text).toBe(201);
+  });
+
   test("a text that leaves no room for its label is refused when saved, naming the length", async () => {
     const p = await projectWithChannel(stack);
     const label = adLabel(AD as never, "ru");

@@ -86,6 +86,17 @@ test("a refused field says why in Russian, by its code and limits, never the sch
   expect(screen.getByTestId("ad-summary").textContent).toBe("1/24");
 });
 
+test("a sale's options it rules out are said under the section in the reader's language (ru, en)", async () => {
+  const start = { ...adValuesOf(AD), enabled: true };
+  for (const [language, words] of [["ru", "отключите для неё «без звука»"], ["en", "turn off “silent” for it"]] as const) {
+    const { unmount } = await renderIn(language, <AdFields value={start} onChange={() => {}} opened onToggle={() => {}} errors={{ format: "ads.silentAd" }} />);
+    const alert = await screen.findByTestId("ad-format-error");
+    expect(alert.getAttribute("role")).toBe("alert");
+    expect(alert.textContent).toContain(words);
+    unmount();
+  }
+});
+
 test("the details name the advertiser, erid, format, price, the top window and the removal (ru, en)", async () => {
   const { unmount } = await renderIn("ru", <dl><AdFacts ad={AD} adState={STATE} timeZone="Europe/Moscow" /></dl>);
   expect((await screen.findByTestId("post-details-advertiser")).textContent).toBe("ООО Ромашка · ИНН 7707083893");

@@ -61,6 +61,17 @@ test("the draft form carries the ad: its errors block saving, and saving sends i
   expect(validate(values).ad).toBeUndefined();
 });
 
+test("a sale's options are weighed before saving, as the server weighs them: never silent, no unpin after its feed time", () => {
+  const stored = { title: "Весна", content: "Текст", entities: [], imageUrl: null, imageUrls: [], options: {}, ad: AD } as unknown as Draft;
+  const values = valuesOf(stored);
+  expect(validate({ ...values, options: { silent: true } }).ad).toEqual({ format: "ads.silentAd" });
+  const feedHours = AD.feedMinutes / 60;
+  expect(validate({ ...values, options: { pin: true, unpinAfterHours: feedHours + 1 } }).ad).toEqual({ format: "ads.pinOutlivesFeed" });
+  expect(validate({ ...values, options: { pin: true, unpinAfterHours: feedHours } }).ad).toBeUndefined();
+  // the same options on the channel's own post (the section off) are fine
+  expect(validate({ ...values, ad: { ...values.ad, enabled: false }, options: { silent: true } }).ad).toBeUndefined();
+});
+
 test("the AI writes the title and the text only: the ad's advertiser and erid stay as the owner typed them", () => {
   const values = valuesOf({ title: "Весна", content: "Старый текст", entities: [], imageUrls: [], options: {}, ad: AD } as unknown as Draft);
   // what a generation hands back could carry anything; only its title and body are taken

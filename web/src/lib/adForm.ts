@@ -20,7 +20,8 @@ export type AdValues = {
 };
 
 export type AdField = "advertiser" | "advertiserInn" | "erid" | "topMinutes" | "feedMinutes" | "price";
-export type AdErrors = Partial<Record<AdField, string>>;
+/** `format`: what the sale rules out in the post's options (adOptionsProblem), said under the section. */
+export type AdErrors = Partial<Record<AdField | "format", string>>;
 
 /** A new ad starts as the most sold format, 1/24, priced in roubles. */
 const FIRST_FORMAT = AD_FORMATS[0];
@@ -86,6 +87,17 @@ export const hasAdErrors = (errors: AdErrors) => Object.values(errors).some(Bool
 export function adInput(values: AdValues): Ad | null {
   const result = v.safeParse(AdSchema, adCandidate(values));
   return result.success ? result.output : null;
+}
+
+/**
+ * What a sale rules out in the post's options, as the server says it when the draft is saved
+ * (app_private.assert_ad_format): a silent ad, and an unpin after the bot deleted the post.
+ */
+export function adOptionsProblem(ad: Ad | null, options: { silent?: boolean; unpinAfterHours?: number }): string | undefined {
+  if (!ad) return undefined;
+  if (options.silent) return "ads.silentAd";
+  if (ad.feedMinutes > 0 && options.unpinAfterHours !== undefined && options.unpinAfterHours * 60 > ad.feedMinutes) return "ads.pinOutlivesFeed";
+  return undefined;
 }
 
 /**

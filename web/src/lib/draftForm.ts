@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { DraftCreateSchema, type Draft } from "../../../contract/drafts.ts";
 import type { PostOptions } from "../../../contract/post_options.ts";
-import { adInput, adValuesOf, type AdErrors, type AdValues, hasAdErrors, validateAd } from "./adForm.ts";
+import { adInput, adOptionsProblem, adValuesOf, type AdErrors, type AdValues, hasAdErrors, validateAd } from "./adForm.ts";
 import type { FormattedText } from "./postDocument.ts";
 import { cleanOptions, hasOptionErrors } from "./postOptions.ts";
 
@@ -46,7 +46,8 @@ export function validate(values: Values): FieldErrors {
     options: cleanOptions(values.options),
   });
   const buttons = hasOptionErrors(values.options) ? "posts.buttonsInvalid" : undefined;
-  const adErrors = validateAd(values.ad);
+  const format = adOptionsProblem(values.ad.enabled ? adInput(values.ad) : null, cleanOptions(values.options));
+  const adErrors = { ...validateAd(values.ad), ...(format ? { format } : {}) };
   const ad = hasAdErrors(adErrors) ? adErrors : undefined;
   if (result.success) return { ...(buttons ? { options: buttons } : {}), ...(ad ? { ad } : {}) };
   const flat = v.flatten<typeof DraftCreateSchema>(result.issues);

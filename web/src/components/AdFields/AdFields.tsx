@@ -204,6 +204,9 @@ export function AdFields({ value, onChange, opened, onToggle, errors, disabled }
               </div>
             </>
           )}
+          {value.enabled && errors.format && (
+            <Text size="sm" c="var(--mantine-color-error)" role="alert" data-testid="ad-format-error">{errorText(t, errors.format)}</Text>
+          )}
         </Stack>
       </Collapse>
     </div>
