@@ -37,3 +37,25 @@ test("docs/ pages link only to pages and anchors that exist", () => {
     }
   }
 });
+
+test("README's few lines that verify a webhook accept what Standard Webhooks' own library signs, and nothing changed", async () => {
+  const block = /## Automation[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1];
+  expect(block, "README's Automation section has its verifying lines").toBeTruthy();
+  const file = `${Deno.makeTempDirSync()}/verify.mjs`;
+  Deno.writeTextFileSync(file, `${block}\nexport { verified };\n`);
+  const { verified } = await import(file) as { verified: (secret: string, headers: Record<string, string>, body: string) => boolean };
+  const { Webhook } = await import("standardwebhooks");
+  const secret = `whsec_${btoa("a secret of thirty-two bytes.....")}`;
+  const body = JSON.stringify({ type: "post.published", timestamp: new Date().toISOString(), data: { projectId: 1 } });
+  const now = new Date();
+  const headers = {
+    "webhook-id": "msg_1",
+    "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+    "webhook-signature": new Webhook(secret).sign("msg_1", now, body),
+  };
+  expect(verified(secret, headers, body)).toBe(true);
+  expect(verified(secret, headers, body.replace("published", "deleted"))).toBe(false);
+  expect(verified(`whsec_${btoa("another secret")}`, headers, body)).toBe(false);
+  const old = { ...headers, "webhook-timestamp": String(Math.floor(now.getTime() / 1000) - 3600) };
+  expect(verified(secret, old, body)).toBe(false);
+});
