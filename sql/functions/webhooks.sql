@@ -126,6 +126,18 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION app_private.resume_webhook(p_webhook_id bigint)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  /* why: an endpoint switched on again (a redelivery, a new address) sends what was still
+     pending when it was switched off, whose jobs ended sending nothing meanwhile: each post's
+     earliest pending delivery and every other pending one get their job, by the one rule
+     (queue_webhook_delivery; a job already there is kept) */
+  select count(app_private.queue_webhook_delivery(d)) from app_public.webhook_deliveries d
+  where d.webhook_id = p_webhook_id and d.status = 'pending'
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.url_origin(p_url text)
  RETURNS text
  LANGUAGE sql
@@ -289,10 +301,13 @@ begin
   if not found then
     raise exception 'Delivery not found' using errcode = 'NTFND', hint = 'webhooks.deliveryNotFound';
   end if;
-  update app_public.webhooks set disabled_at = null where webhooks.id = p_webhook_id;
   perform graphile_worker.add_job('webhooks__deliver', json_build_object('deliveryId', p_delivery_id),
     queue_name := 'webhook:' || p_webhook_id, max_attempts := 10, job_key := 'webhook_delivery:' || p_delivery_id,
     job_key_mode := 'replace');
+  update app_public.webhooks set disabled_at = null where webhooks.id = p_webhook_id and disabled_at is not null;
+  if found then
+    perform app_private.resume_webhook(p_webhook_id);
+  end if;
   return query select d.id, d.event_type, d.status, d.attempts, d.last_status, d.created_at
   from app_public.webhook_deliveries d where d.id = p_delivery_id;
 end;
@@ -303,15 +318,22 @@ CREATE OR REPLACE FUNCTION app_public.update_webhook(p_user_id bigint, p_project
  LANGUAGE plpgsql
 AS $function$
 /* why: an endpoint's address or events change in place (its secret and log stay); only the
-   fields given change; a new address starts afresh, switched on */
+   fields given change; a new address starts afresh, switched on, with what was pending */
 #variable_conflict use_column
+declare
+  v_switched_on boolean;
 begin
   perform app_private.authorize(p_user_id, p_project_id, 'webhooks.manage');
-  update app_public.webhooks w set url = coalesce(p_url, w.url), events = coalesce(p_events, w.events),
-    disabled_at = case when p_url is not null and p_url <> w.url then null else w.disabled_at end
-  where w.id = p_webhook_id and w.project_id = p_project_id;
+  select w.disabled_at is not null and p_url is not null and p_url <> w.url into v_switched_on
+  from app_public.webhooks w where w.id = p_webhook_id and w.project_id = p_project_id for update;
   if not found then
     raise exception 'Webhook not found' using errcode = 'NTFND', hint = 'webhooks.notFound';
+  end if;
+  update app_public.webhooks w set url = coalesce(p_url, w.url), events = coalesce(p_events, w.events),
+    disabled_at = case when p_url is not null and p_url <> w.url then null else w.disabled_at end
+  where w.id = p_webhook_id;
+  if v_switched_on then
+    perform app_private.resume_webhook(p_webhook_id);
   end if;
   return query select w.id, w.url, w.events, w.created_at, w.disabled_at from app_public.webhooks w where w.id = p_webhook_id;
 end;

@@ -353,6 +353,31 @@ describe("an endpoint that keeps failing", () => {
     expect((await stack.call("GET", `${p.base}/webhooks`, undefined, p.cookie)).json[0].disabledAt).toBeNull();
   });
 
+  test("switched on again, by a new address or a redelivery, it sends what was still pending when it was switched off", async () => {
+    const p = await projectWithChannel(stack);
+    for (const [path, switchOn] of [["/resumed-by-address", "address"], ["/resumed-by-redelivery", "redeliver"]] as const) {
+      const hook = (await stack.call("POST", `${p.base}/webhooks`, { url: receiver.url(`${path}-old`), events: ["draft.created"] }, p.cookie)).json;
+      // two events were still pending when it was switched off; their jobs ended, sending nothing
+      const stranded = await stack.sql<{ id: number }[]>`
+        insert into app_public.webhook_deliveries (webhook_id, message_id, event_type, payload)
+        values (${hook.id}, ${`msg${path}_1`}, 'draft.created', '{}'), (${hook.id}, ${`msg${path}_2`}, 'draft.created', '{}') returning id`;
+      await stack.sql`update app_public.webhooks set disabled_at = now() where id = ${hook.id}`;
+      if (switchOn === "address") {
+        const moved = await stack.call("PATCH", `${p.base}/webhooks/${hook.id}`, { url: receiver.url(path) }, p.cookie);
+        expect(moved.json.disabledAt).toBeNull();
+      } else {
+        await stack.call("PATCH", `${p.base}/webhooks/${hook.id}`, { url: receiver.url(path) }, p.cookie);
+        await stack.sql`update app_public.webhooks set disabled_at = now() where id = ${hook.id}`;
+        await stack.call("POST", `${p.base}/webhooks/${hook.id}/deliveries/${stranded[0].id}/redeliver`, undefined, p.cookie);
+      }
+      const got = await arrives(() => {
+        const ids = receiver.received.filter((r) => r.path === path).map((r) => r.headers.get("webhook-id"));
+        return new Set(ids).size >= 2 ? ids : undefined;
+      });
+      expect([...new Set(got)].sort()).toEqual([`msg${path}_1`, `msg${path}_2`]);
+    }
+  });
+
   test("the daily cleanup drops finished deliveries older than 30 days and keeps recent and pending ones", async () => {
     const p = await projectWithChannel(stack);
     const hook = (await stack.call("POST", `${p.base}/webhooks`, { url: receiver.url("/kept"), events: ["draft.created"] }, p.cookie)).json;
