@@ -3,6 +3,31 @@
 --   npx deno run -A scripts/migrations.ts commit "what it does"
 -- A drop, a changed signature, tables and data go in sql/migrations/current/.
 
+CREATE OR REPLACE FUNCTION app_private.channel_json(p_channel app_public.channels)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: a channel as the API answers it (toChannel in api/routes/channels.ts: the spec's
+     config, the approver Telegram confirmed, the approver still awaited), for a webhook's
+     event; tests/api/webhook_events.test.ts holds the two equal */
+  select jsonb_build_object('id', p_channel.id, 'projectId', p_channel.project_id, 'type', p_channel.type,
+    'link', p_channel.link, 'status', p_channel.status,
+    'config', coalesce(p_channel.config, '{}'::jsonb)
+      || case when p_channel.chat_id is null then '{}'::jsonb else jsonb_build_object('chatId', p_channel.chat_id) end
+      || case when p_channel.approver_user_id is null then '{}'::jsonb else jsonb_build_object('adminChatId', p_channel.approver_user_id) end,
+    'approver', case when p_channel.status = 'connected' and p_channel.approver_user_id is not null and p_channel.approver_handle is not null
+      then jsonb_build_object('handle', p_channel.approver_handle, 'name', p_channel.approver_name) end,
+    'awaiting', coalesce(
+      (select jsonb_build_object('handle', r.approver_handle, 'until', app_private.stats_iso(r.created_at + app_private.approver_request_ttl()))
+       from app_public.approver_requests r
+       where r.channel_id = p_channel.id and r.created_at > now() - app_private.approver_request_ttl() limit 1),
+      case when p_channel.status = 'pending' and p_channel.approver_handle is not null
+        then jsonb_build_object('handle', p_channel.approver_handle,
+          'until', app_private.stats_iso(p_channel.created_at + app_private.approver_request_ttl())) end),
+    'createdAt', app_private.stats_iso(p_channel.created_at))
+$function$;
+
 CREATE OR REPLACE FUNCTION app_private.draft_json(p_draft app_public.drafts)
  RETURNS jsonb
  LANGUAGE sql
@@ -70,9 +95,15 @@ begin
     when 'draft' then jsonb_build_object('draft', coalesce(
       (select app_private.draft_json(d) from app_public.drafts d where d.id = new.target_id),
       jsonb_build_object('id', new.target_id) || new.details))
-    when 'channel' then jsonb_build_object('channel', jsonb_build_object('id', new.target_id, 'link', new.details ->> 'channel'))
-    when 'member' then jsonb_build_object('member', jsonb_build_object('userId', new.target_id, 'email', new.details ->> 'email',
-                                                                        'role', new.details ->> 'role'))
+    when 'channel' then jsonb_build_object('channel', coalesce(
+      (select app_private.channel_json(c) from app_public.channels c where c.id = new.target_id),
+      jsonb_build_object('id', new.target_id, 'link', new.details ->> 'channel')))
+    -- a member as the members list answers them
+    when 'member' then jsonb_build_object('member', coalesce(
+      (select jsonb_build_object('userId', m.user_id, 'email', u.email, 'role', m.role, 'joinedAt', app_private.stats_iso(m.joined_at))
+       from app_public.project_members m join app_public.users u on u.id = m.user_id
+       where m.project_id = new.project_id and m.user_id = new.target_id),
+      jsonb_build_object('userId', new.target_id, 'email', new.details ->> 'email', 'role', new.details ->> 'role')))
     else '{}'::jsonb end;
   for v_hook in
     select w.id from app_public.webhooks w

@@ -79,7 +79,9 @@ describe("every event arrives, signed, with its object as the API answers it", (
 
     const connected = await p.event("channel.connected");
     const channels = (await stack.call("GET", `${p.base}/channels`, undefined, p.cookie)).json;
-    expect(connected.data).toEqual({ projectId: p.project.id, channel: { id: channels[0].id, link: channels[0].link } });
+    // the channel as the API answers it
+    expect(connected.data).toEqual({ projectId: p.project.id, channel: channels[0] });
+    expect(channels[0]).toMatchObject({ status: "connected", approver: { handle: p.admin.username } });
 
     const draft = await stack.call("POST", `${p.base}/drafts`, { title: "Fresh", content: "Body", options: { silent: true } }, p.cookie);
     expect(draft.status, draft.text).toBe(201);
@@ -88,7 +90,11 @@ describe("every event arrives, signed, with its object as the API answers it", (
 
     const author = await addMember(stack, p.project.id, p.cookie, "author");
     const joined = await p.event("member.joined");
-    expect(joined.data).toEqual({ projectId: p.project.id, member: { userId: author.user.id, email: author.email.toLowerCase(), role: "author" } });
+    const members = (await stack.call("GET", `${p.base}/members`, undefined, p.cookie)).json.members;
+    const listed = members.find((m: { userId: number }) => m.userId === author.user.id);
+    expect(listed).toMatchObject({ email: author.email.toLowerCase(), role: "author" });
+    // the member as the members list answers them
+    expect(joined.data).toEqual({ projectId: p.project.id, member: listed });
 
     const planned = (await stack.call("POST", `${p.base}/posts`, { draftId: p.drafts[0].id, scheduledFor: inDays(3) }, p.cookie)).json;
     expect((await p.event("post.scheduled", p.ofPost(planned.id))).data).toEqual({ projectId: p.project.id, post: await p.apiPost(planned.id) });
