@@ -120,7 +120,7 @@ begin
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION app_private.queue_webhook_delivery(p_delivery app_public.webhook_deliveries)
+CREATE OR REPLACE FUNCTION app_private.queue_webhook_delivery(p_delivery app_public.webhook_deliveries, p_afresh boolean DEFAULT false)
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
@@ -136,6 +136,8 @@ AS $function$
  * about 3.6 hours, the first retry within seconds (DESIGN.md: >= 5 over >= 1 hour, the first
  * within 60 s). The lock orders this with a concurrent end or event of the same post, which
  * could otherwise each miss the other's row and leave the next delivery without a job.
+ * p_afresh (an endpoint switched on again): the job replaces any left from while it was off,
+ * which sends nothing and may be running now, past its check, about to end.
  */
 declare
   v_next bigint := p_delivery.id;
@@ -149,10 +151,11 @@ begin
     v_next := null;
   end if;
   if v_next is not null then
-    -- the earliest pending may have its job already (queued, retrying or running): kept as it is
+    -- the earliest pending may have its job already (queued, retrying or running): kept as it
+    -- is, but when the endpoint comes back on
     perform graphile_worker.add_job('webhooks__deliver', json_build_object('deliveryId', v_next),
       queue_name := 'webhook:' || p_delivery.webhook_id, max_attempts := 10,
-      job_key := 'webhook_delivery:' || v_next, job_key_mode := 'unsafe_dedupe');
+      job_key := 'webhook_delivery:' || v_next, job_key_mode := case when p_afresh then 'replace' else 'unsafe_dedupe' end);
   end if;
 end;
 $function$;
@@ -162,10 +165,10 @@ CREATE OR REPLACE FUNCTION app_private.resume_webhook(p_webhook_id bigint)
  LANGUAGE sql
 AS $function$
   /* why: an endpoint switched on again (a redelivery, a new address) sends what was still
-     pending when it was switched off, whose jobs ended sending nothing meanwhile: each post's
-     earliest pending delivery and every other pending one get their job, by the one rule
-     (queue_webhook_delivery; a job already there is kept) */
-  select count(app_private.queue_webhook_delivery(d)) from app_public.webhook_deliveries d
+     pending when it was switched off, whose jobs end sending nothing while it is off: each
+     post's earliest pending delivery and every other pending one get a fresh job, by the one
+     rule (queue_webhook_delivery) */
+  select count(app_private.queue_webhook_delivery(d, true)) from app_public.webhook_deliveries d
   where d.webhook_id = p_webhook_id and d.status = 'pending'
 $function$;
 

@@ -356,7 +356,8 @@ describe("an endpoint that keeps failing", () => {
   test("switched on again, by a new address or a redelivery, it sends what was still pending when it was switched off", async () => {
     const p = await projectWithChannel(stack);
     for (const [path, switchOn] of [["/resumed-by-address", "address"], ["/resumed-by-redelivery", "redeliver"]] as const) {
-      const hook = (await stack.call("POST", `${p.base}/webhooks`, { url: receiver.url(`${path}-old`), events: ["draft.created"] }, p.cookie)).json;
+      const first = switchOn === "address" ? `${path}-old` : path;
+      const hook = (await stack.call("POST", `${p.base}/webhooks`, { url: receiver.url(first), events: ["draft.created"] }, p.cookie)).json;
       // two events were still pending when it was switched off; their jobs ended, sending nothing
       const stranded = await stack.sql<{ id: number }[]>`
         insert into app_public.webhook_deliveries (webhook_id, message_id, event_type, payload)
@@ -366,14 +367,13 @@ describe("an endpoint that keeps failing", () => {
         const moved = await stack.call("PATCH", `${p.base}/webhooks/${hook.id}`, { url: receiver.url(path) }, p.cookie);
         expect(moved.json.disabledAt).toBeNull();
       } else {
-        await stack.call("PATCH", `${p.base}/webhooks/${hook.id}`, { url: receiver.url(path) }, p.cookie);
-        await stack.sql`update app_public.webhooks set disabled_at = now() where id = ${hook.id}`;
+        // one of them redelivered: the other goes too
         await stack.call("POST", `${p.base}/webhooks/${hook.id}/deliveries/${stranded[0].id}/redeliver`, undefined, p.cookie);
       }
       const got = await arrives(() => {
         const ids = receiver.received.filter((r) => r.path === path).map((r) => r.headers.get("webhook-id"));
         return new Set(ids).size >= 2 ? ids : undefined;
-      });
+      }, 30_000);
       expect([...new Set(got)].sort()).toEqual([`msg${path}_1`, `msg${path}_2`]);
     }
   });
