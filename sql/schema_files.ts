@@ -128,7 +128,7 @@ export const FUNCTION_AREAS: Record<string, readonly string[]> = {
   ],
   webhooks: [
     "assert_webhooks_manager", "create_webhook", "delete_webhook", "update_webhook", "post_json", "draft_json", "project_webhooks", "queue_webhook_deliveries", "queue_webhook_delivery", "record_webhook_attempt",
-    "prune_webhook_deliveries", "redeliver_webhook", "webhook_delivery_log", "webhook_delivery_to_send", "webhook_event_type", "url_origin", "resume_webhook", "channel_json",
+    "prune_webhook_deliveries", "redeliver_webhook", "webhook_delivery_log", "webhook_delivery_to_send", "webhook_event_type", "url_origin", "resume_webhook", "channel_json", "webhook_queue",
   ],
   tokens: ["create_api_token", "rename_api_token", "revoke_api_token", "token_user", "user_api_tokens"],
   telegram: [

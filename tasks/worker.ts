@@ -90,11 +90,12 @@ export const AI_CONCURRENCY = 2;
  */
 export const MAIL_CONCURRENCY = 2;
 /**
- * Webhook deliveries at once: each endpoint's queue sends one at a time, and a receiver that
- * hangs holds a slot for 10 s at most, so 8 hanging endpoints at once still leave publishing,
- * mail and AI (their own runners) untouched (bench:fairness "webhooks").
+ * Webhook deliveries at once. They wait on other people's servers (10 s at most a try), in a
+ * runner of their own, so publishing, mail and AI never wait for them; each account's
+ * endpoints run in two queues of their own (app_private.webhook_queue), so one account's dead
+ * receivers hold at most 2 of these slots (bench:fairness "webhooks").
  */
-export const WEBHOOK_CONCURRENCY = 8;
+export const WEBHOOK_CONCURRENCY = 16;
 
 /**
  * graphile-worker attaches the whole job to its log lines; payloads can hold secrets (a

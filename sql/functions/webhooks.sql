@@ -130,8 +130,9 @@ AS $function$
  * post's deliveries to one endpoint only the earliest still pending has a job; the next is
  * queued when it ends, either way: a delivery that failed every try holds back the later
  * ones no longer (they go, in order). Waiting costs no try, and a waiting delivery has no job
- * that could run out of tries. Any other event goes at once. Each job runs in its endpoint's
- * own queue (one at a time), so a receiver that hangs holds back only its own deliveries.
+ * that could run out of tries. Any other event goes at once. Each job runs in its account's
+ * queue for that endpoint (webhook_queue), so a receiver that hangs holds back only its own
+ * account's deliveries.
  * graphile-worker retries a failed try after exp(n) s (n: tries so far), so 10 tries span
  * about 3.6 hours, the first retry within seconds (DESIGN.md: >= 5 over >= 1 hour, the first
  * within 60 s). The lock orders this with a concurrent end or event of the same post, which
@@ -154,7 +155,7 @@ begin
     -- the earliest pending may have its job already (queued, retrying or running): kept as it
     -- is, but when the endpoint comes back on
     perform graphile_worker.add_job('webhooks__deliver', json_build_object('deliveryId', v_next),
-      queue_name := 'webhook:' || p_delivery.webhook_id, max_attempts := 10,
+      queue_name := app_private.webhook_queue(p_delivery.webhook_id), max_attempts := 10,
       job_key := 'webhook_delivery:' || v_next, job_key_mode := case when p_afresh then 'replace' else 'unsafe_dedupe' end);
   end if;
 end;
@@ -196,6 +197,20 @@ AS $function$
     when 'post.deleted' then p_action when 'draft.created' then p_action when 'channel.connected' then p_action
     when 'member.joined' then p_action
   end
+$function$;
+
+CREATE OR REPLACE FUNCTION app_private.webhook_queue(p_webhook_id bigint)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+AS $function$
+  /* why: the graphile-worker queue an endpoint's deliveries run in, one at a time: one of two
+     per account (the account that carries the project), the endpoint always in the same one.
+     A receiver that hangs holds a slot 10 s at a time, so an account's endpoints, however
+     many and however dead, hold at most two of the webhook runner's slots, and every other
+     account's deliveries keep theirs; an endpoint's own deliveries still go in order */
+  select 'webhook:account:' || p.user_id || ':' || (w.id % 2)
+  from app_public.webhooks w join app_public.projects p on p.id = w.project_id where w.id = p_webhook_id
 $function$;
 
 CREATE OR REPLACE FUNCTION app_public.assert_webhooks_manager(p_user_id bigint, p_project_id bigint)
@@ -336,7 +351,7 @@ begin
     raise exception 'Delivery not found' using errcode = 'NTFND', hint = 'webhooks.deliveryNotFound';
   end if;
   perform graphile_worker.add_job('webhooks__deliver', json_build_object('deliveryId', p_delivery_id),
-    queue_name := 'webhook:' || p_webhook_id, max_attempts := 10, job_key := 'webhook_delivery:' || p_delivery_id,
+    queue_name := app_private.webhook_queue(p_webhook_id), max_attempts := 10, job_key := 'webhook_delivery:' || p_delivery_id,
     job_key_mode := 'replace');
   update app_public.webhooks set disabled_at = null where webhooks.id = p_webhook_id and disabled_at is not null;
   if found then

@@ -154,6 +154,38 @@ describe("webhooks", () => {
     receiver.reply(() => new Response("ok"));
   });
 
+  test("one account's ten endpoints that all hang hold back no other account's deliveries", async () => {
+    const hanging = await projectWithChannel(stack);
+    const other = await projectWithChannel(stack);
+    receiver.reply(async (r) => {
+      if (r.path.startsWith("/dead")) await new Promise((resolve) => setTimeout(resolve, 30_000));
+      return new Response("ok");
+    });
+    for (let i = 0; i < 10; i++) {
+      const made = await stack.call("POST", `${hanging.base}/webhooks`, { url: receiver.url(`/dead-${i}`), events: ["draft.created"] }, hanging.cookie);
+      expect(made.status, made.text).toBe(201);
+    }
+    await stack.call("POST", `${other.base}/webhooks`, { url: receiver.url("/alive"), events: ["draft.created"] }, other.cookie);
+    // each of the ten endpoints gets a delivery that hangs, again and again
+    for (let i = 0; i < 3; i++) await stack.call("POST", `${hanging.base}/drafts`, { title: `Dead ${i}`, content: "" }, hanging.cookie);
+    await arrives(() => receiver.received.filter((r) => r.path.startsWith("/dead")).length >= 2 || undefined);
+    const asked = Date.now();
+    await stack.call("POST", `${other.base}/drafts`, { title: "Alive", content: "" }, other.cookie);
+    const alive = await arrives(() => receiver.received.find((r) => r.path === "/alive"));
+    expect(alive.at - asked).toBeLessThan(5_000);
+    // the hanging account holds two slots at most: two of its endpoints were ever asked at once
+    const jobs = await stack.sql<{ queue: string }[]>`
+      select distinct q.queue_name as queue from graphile_worker._private_jobs j
+      join graphile_worker._private_job_queues q on q.id = j.job_queue_id
+      join graphile_worker._private_tasks t on t.id = j.task_id
+      where t.identifier = 'webhooks__deliver' and q.queue_name like 'webhook:account:%'
+        and j.payload ->> 'deliveryId' in (select d.id::text from app_public.webhook_deliveries d
+          join app_public.webhooks w on w.id = d.webhook_id where w.project_id = ${hanging.project.id})`;
+    expect(jobs.length).toBeGreaterThan(0);
+    expect(jobs.length).toBeLessThanOrEqual(2);
+    receiver.reply(() => new Response("ok"));
+  }, 60_000);
+
   test("only owners and editors manage webhooks; bad input and a stranger are refused", async () => {
     const p = await projectWithChannel(stack);
     const { cookie: stranger } = await stack.signIn(uniqueEmail("stranger"));
